@@ -1,0 +1,48 @@
+// Lint: type-aware basics plus the layer rule.
+// Layers run one way: providers -> agent (the loop) -> services -> front ends -> cli.
+// A folder may import only from its own layer and the layers before it; src/util is a shared leaf.
+import tseslint from 'typescript-eslint';
+
+const SERVICES = ['tools', 'policy', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator'];
+const FRONTENDS = ['frontends', 'tui'];
+const CLI = ['cli'];
+
+/** Import patterns that reach into the given folders from anywhere under src/. */
+const into = (folders) => folders.flatMap((f) => [`**/${f}/*`, `**/${f}/**`, `../${f}`, `./${f}`]);
+
+const layerRule = (forbidden, layer) => ({
+  files: layer.map((f) => `src/${f}/**/*.{ts,tsx}`),
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: into(forbidden),
+            message: 'Layer rule: providers -> agent -> services -> front ends -> cli. This import points the wrong way.',
+          },
+        ],
+      },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'bench/**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  layerRule(['agent', ...SERVICES, ...FRONTENDS, ...CLI], ['providers']),
+  layerRule([...SERVICES, ...FRONTENDS, ...CLI], ['agent']),
+  layerRule([...FRONTENDS, ...CLI], SERVICES),
+  layerRule([...CLI], FRONTENDS),
+  layerRule(['agent', 'providers', ...SERVICES, ...FRONTENDS, ...CLI], ['util']),
+  {
+    files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

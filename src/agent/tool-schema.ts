@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import type { ToolSchema } from '../providers/types.js';
+import type { Tool } from './types.js';
+
+/**
+ * The JSON schema the model sees for a tool, derived from its zod schema. Computed once per session
+ * and reused by reference, so every request carries byte-identical tool definitions.
+ */
+export function toToolSchema(tool: Tool): ToolSchema {
+  const json = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  return { name: tool.name, description: tool.description, parameters: json };
+}
+
+export function toToolSchemas(tools: readonly Tool[]): ToolSchema[] {
+  return tools.map(toToolSchema);
+}

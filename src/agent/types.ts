@@ -1,0 +1,121 @@
+import type { ZodType } from 'zod';
+import type {
+  AssistantMessage,
+  Message,
+  ProviderError,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+} from '../providers/types.js';
+
+/** What a tool result shows on a screen, separate from what the model reads. Front ends render
+ * these; they never parse the model-facing text. */
+export type ToolDisplay =
+  | { kind: 'text'; text: string }
+  | { kind: 'diff'; path: string; diff: string; added: number; removed: number }
+  | { kind: 'file'; path: string; lines: number; truncated: boolean }
+  | { kind: 'command'; command: string; cwd: string; exitCode: number | null; output: string }
+  | { kind: 'list'; title: string; items: string[]; truncated: boolean }
+  | { kind: 'todos'; items: TodoItem[] };
+
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export interface ToolResult {
+  /** What the model sees. */
+  content: string;
+  /** What a screen shows; defaults to the content as text. */
+  display?: ToolDisplay;
+  isError?: boolean;
+}
+
+/** Kinds of action the permission policy reasons about. */
+export type ActionKind = 'read' | 'write' | 'edit' | 'bash' | 'git' | 'memory' | 'agent' | 'worktree' | 'other';
+
+/** A tool's description of what one call would do, for the permission policy and for prompts.
+ * Tools describe; they never decide. */
+export interface ActionRequest {
+  kind: ActionKind;
+  /** Absolute paths the action touches (resolved against the tool context's cwd). */
+  paths: string[];
+  /** The shell command, for bash. */
+  command?: string;
+  /** Render-only preview for a permission prompt (e.g. a unified diff of a write). */
+  preview?: ToolDisplay;
+  /** One-line summary: "write src/a.ts", "bash: npm test". */
+  summary: string;
+}
+
+export interface ToolContext {
+  /** Working directory the tool resolves relative paths against (a worktree for isolated agents). */
+  cwd: string;
+  /** The project root (git top level, else the starting directory). */
+  projectRoot: string;
+  signal: AbortSignal;
+  callId: string;
+  /** Streams partial output to front ends (long bash runs). Optional. */
+  onUpdate?: (partial: string) => void;
+}
+
+/**
+ * A tool the model can call. One file per tool under src/tools/.
+ * Contract: `execute` resolves for every failure the model could correct (missing file, non-unique
+ * edit, non-zero exit) with `isError: true`; a throw is treated the same way by the loop, never fatal.
+ */
+export interface Tool<Args = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: ZodType<Args>;
+  /** Read-only calls run concurrently within a turn; the others run one at a time, in order. */
+  readonly readOnly: boolean;
+  /** Describes the action for the permission policy. Absent means the tool needs no permission. */
+  describe?(args: Args, ctx: ToolContext): ActionRequest | Promise<ActionRequest>;
+  execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** The gate the loop calls before running a validated tool call: policy, hooks, user approval.
+ * Returning `{ allow: false }` makes `reason` the tool result (isError) and the loop goes on. */
+export type BeforeToolCall = (call: {
+  toolCall: ToolCall;
+  tool: Tool;
+  args: unknown;
+  ctx: ToolContext;
+}) => Promise<{ allow: true; args?: unknown } | { allow: false; reason: string }>;
+
+export type AfterToolCall = (call: {
+  toolCall: ToolCall;
+  tool: Tool;
+  args: unknown;
+  result: ToolResult;
+  durationMs: number;
+}) => Promise<void>;
+
+export type LoopStopReason = 'completed' | 'max_turns' | 'error' | 'aborted' | 'repeated_tool_call';
+
+/** Events the loop emits. Every front end (print, json, stream-json, TUI) consumes only these. */
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number }
+  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'reasoning_delta'; turn: number; text: string }
+  | { type: 'toolcall_delta'; turn: number; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'retry'; turn: number; attempt: number; maxAttempts: number; delayMs: number; error: ProviderError }
+  /** A complete message appended to history: assistant replies and tool results. Persist on this. */
+  | { type: 'message'; message: Message }
+  | { type: 'tool_start'; turn: number; toolCall: ToolCall; args: unknown; action?: ActionRequest }
+  | { type: 'tool_update'; turn: number; toolCallId: string; partial: string }
+  | {
+      type: 'tool_end';
+      turn: number;
+      toolCall: ToolCall;
+      result: ToolResult;
+      durationMs: number;
+      message: ToolResultMessage;
+    }
+  | { type: 'usage'; turn: number; usage: Usage; costUsd: number; model: string }
+  | { type: 'turn_end'; turn: number; message: AssistantMessage }
+  | { type: 'error'; turn: number; error: ProviderError | { kind: string; message: string } }
+  | { type: 'loop_end'; reason: LoopStopReason; turns: number; finalText: string; errorMessage?: string };
+
+export type EmitFn = (event: AgentEvent) => void;

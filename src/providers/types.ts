@@ -1,0 +1,147 @@
+/**
+ * The provider-neutral vocabulary every layer above speaks: messages, tool schemas, usage and the
+ * streaming event protocol. Providers translate to and from their wire formats; nothing above this
+ * folder knows a wire format exists.
+ */
+
+/** A tool call as the model produced it. `arguments` is the raw JSON text, kept byte-for-byte so
+ * that history sent back to the provider is identical to what it generated (prefix caching). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+export type StopReason = 'stop' | 'tool_calls' | 'length' | 'error' | 'aborted';
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  /** Reasoning text (DeepSeek `reasoning_content`, Anthropic thinking). Optional. */
+  reasoning?: string;
+  toolCalls: ToolCall[];
+  stopReason: StopReason;
+  /** Set by the provider when the response completed with usage information. */
+  usage?: Usage;
+  /** Dollar cost of this response, fixed when it is recorded (model catalog at that moment). */
+  costUsd?: number;
+  model?: string;
+  /** Human-readable error when stopReason is 'error' or 'aborted'. */
+  errorMessage?: string;
+}
+
+export interface ToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  toolName: string;
+  content: string;
+  isError: boolean;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** Token usage of one response, normalised across providers.
+ * `inputTokens` counts every prompt token sent, cache hits included (DeepSeek `prompt_tokens`;
+ * Anthropic input + cache read + cache creation). `cacheReadTokens` is the part served from cache. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  /** Tokens written to the cache at a premium (Anthropic cache creation). 0 elsewhere. */
+  cacheWriteTokens: number;
+  /** Reasoning tokens, when the provider reports them separately (already inside outputTokens). */
+  reasoningTokens?: number;
+}
+
+export const ZERO_USAGE: Readonly<Usage> = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+    reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0),
+  };
+}
+
+/** A tool as the model sees it. `parameters` is a JSON Schema object. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  /** The system prompt. Must be byte-identical across the requests of one session. */
+  system: string;
+  messages: readonly Message[];
+  /** Tool schemas. Must be byte-identical (same objects, same order) across one session. */
+  tools: readonly ToolSchema[];
+  maxTokens?: number;
+  /** Ask for reasoning where the model supports a switch (DeepSeek thinking). */
+  reasoning?: boolean;
+}
+
+export type ProviderErrorKind =
+  | 'auth' // 401/403: retrying will not help
+  | 'rate_limit' // 429
+  | 'server' // 5xx
+  | 'network' // connection refused/reset, DNS, socket hang up
+  | 'stream_cut' // the stream ended before the turn completed
+  | 'timeout' // no data within the idle timeout
+  | 'bad_request' // 400/404/422: the request itself is wrong
+  | 'context_overflow' // the prompt exceeds the model's window
+  | 'aborted' // cancelled through the AbortSignal
+  | 'malformed'; // the response could not be understood
+
+export interface ProviderError {
+  kind: ProviderErrorKind;
+  message: string;
+  status?: number;
+  /** Whether another attempt could succeed. */
+  retryable: boolean;
+  /** Server-requested delay (retry-after), in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The streaming protocol. Contract for every provider:
+ * - `stream()` never throws and never returns a rejected iterator: failures arrive as one final
+ *   `error` event carrying the partial message (stopReason 'error' or 'aborted').
+ * - A successful stream ends with exactly one `done` event; nothing follows `done` or `error`.
+ * - `toolcall_end` carries the complete call; arguments may still be invalid JSON (the loop
+ *   answers the model with a corrective error, it does not fail the stream).
+ * - `retry` events report that an attempt failed and another will follow after `delayMs`;
+ *   deltas already emitted by the failed attempt are void (consumers reset their partial view).
+ */
+export type StreamEvent =
+  | { type: 'text_delta'; text: string }
+  | { type: 'reasoning_delta'; text: string }
+  | { type: 'toolcall_start'; index: number; id: string; name: string }
+  | { type: 'toolcall_delta'; index: number; argumentsDelta: string }
+  | { type: 'toolcall_end'; index: number; toolCall: ToolCall }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'retry'; attempt: number; maxAttempts: number; delayMs: number; error: ProviderError }
+  | { type: 'done'; message: AssistantMessage }
+  | { type: 'error'; error: ProviderError; message: AssistantMessage };
+
+export interface Provider {
+  /** 'deepseek' | 'openai' | 'openai-compatible' | 'anthropic' */
+  readonly name: string;
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent>;
+}
+
+/** The injectable form of a provider, used by the loop and by unit tests. */
+export type StreamFn = (request: ModelRequest, signal?: AbortSignal) => AsyncIterable<StreamEvent>;
