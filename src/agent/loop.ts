@@ -1,0 +1,168 @@
+import type {
+  AssistantMessage,
+  Message,
+  ProviderError,
+  StreamFn,
+  ToolResultMessage,
+  ToolSchema,
+  UserMessage,
+} from '../providers/types.js';
+import { executeToolCalls } from './tool-dispatch.js';
+import { RepeatedCallGuard } from './repeat-guard.js';
+import type { AfterToolCall, BeforeToolCall, EmitFn, LoopStopReason, Tool } from './types.js';
+
+export interface LoopOptions {
+  stream: StreamFn;
+  model: string;
+  /** Byte-identical for the whole session (prefix caching): the caller builds it once. */
+  system: string;
+  tools: readonly Tool[];
+  /** Derived once per session from `tools` (see tool-schema.ts) and passed by reference. */
+  toolSchemas: readonly ToolSchema[];
+  /** The session's history. The loop only ever appends to it; it never rewrites an entry. */
+  history: Message[];
+  /** The new user message for this run, appended (and emitted) first. Absent to continue. */
+  input?: UserMessage;
+  maxTurns: number;
+  signal: AbortSignal;
+  emit: EmitFn;
+  cwd: string;
+  projectRoot: string;
+  maxTokens?: number;
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  /** How many identical consecutive tool calls stop the run (default 3). */
+  repeatLimit?: number;
+}
+
+export interface LoopResult {
+  reason: LoopStopReason;
+  turns: number;
+  finalText: string;
+  errorMessage?: string;
+}
+
+/**
+ * The agent loop: ask the model, run the tools it calls, feed results back, until it answers
+ * without tool calls. A plain async function: all output goes through `emit`; it knows nothing of
+ * files, sessions or screens. It never throws for model or tool failures: those end the run with
+ * a reason ('error', 'aborted', 'max_turns', 'repeated_tool_call') in the final `loop_end` event.
+ *
+ * History invariants (what providers and prefix caches rely on):
+ * - append-only: earlier messages are never modified or removed;
+ * - every assistant tool call is answered by exactly one tool result before the next request,
+ *   even when the run is cancelled or stopped mid-batch (synthetic results say why);
+ * - a cancelled or failed model response is dropped whole, so no orphaned call ids remain.
+ */
+export async function runLoop(options: LoopOptions): Promise<LoopResult> {
+  const { emit, history, signal } = options;
+  const guard = new RepeatedCallGuard(options.repeatLimit ?? 3);
+  let turns = 0;
+  let finalText = '';
+
+  const end = (reason: LoopStopReason, errorMessage?: string): LoopResult => {
+    const result: LoopResult = { reason, turns, finalText, ...(errorMessage ? { errorMessage } : {}) };
+    emit({ type: 'loop_end', ...result });
+    return result;
+  };
+  const append = (message: Message): void => {
+    history.push(message);
+    emit({ type: 'message', message });
+  };
+
+  if (options.input) append(options.input);
+
+  for (;;) {
+    if (signal.aborted) return end('aborted', 'cancelled by the user');
+    if (turns >= options.maxTurns) {
+      return end('max_turns', `stopped after ${turns} turns (the --max-turns limit); continue the session to go on`);
+    }
+    turns += 1;
+    const turn = turns;
+    emit({ type: 'turn_start', turn });
+
+    const response = await streamTurn(options, turn);
+    if (!response.ok) {
+      if (response.error.kind === 'aborted') return end('aborted', 'cancelled by the user');
+      emit({ type: 'error', turn, error: response.error });
+      return end('error', response.error.message);
+    }
+
+    const message = response.message;
+    append(message);
+    if (message.usage) {
+      emit({ type: 'usage', turn, usage: message.usage, costUsd: message.costUsd ?? 0, model: message.model ?? options.model });
+    }
+    emit({ type: 'turn_end', turn, message });
+    if (message.content.trim()) finalText = message.content;
+
+    if (message.toolCalls.length === 0) {
+      if (message.stopReason === 'length') {
+        emit({ type: 'error', turn, error: { kind: 'truncated', message: 'the response hit the output token limit and may be cut short' } });
+      }
+      return end('completed');
+    }
+
+    const repeated = guard.observe(message.toolCalls);
+    const results: ToolResultMessage[] = repeated
+      ? message.toolCalls.map((call) => ({
+          role: 'tool',
+          toolCallId: call.id,
+          toolName: call.name,
+          content: `Not run: ${repeated}`,
+          isError: true,
+        }))
+      : await executeToolCalls(message.toolCalls, { ...options, turn });
+    for (const result of results) append(result);
+
+    if (repeated) return end('repeated_tool_call', repeated);
+    if (signal.aborted) return end('aborted', 'cancelled by the user');
+  }
+}
+
+type TurnResponse = { ok: true; message: AssistantMessage } | { ok: false; error: ProviderError };
+
+/** Streams one model response, forwarding deltas as events. */
+async function streamTurn(options: LoopOptions, turn: number): Promise<TurnResponse> {
+  const { emit } = options;
+  const request = {
+    model: options.model,
+    system: options.system,
+    messages: options.history,
+    tools: options.toolSchemas,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+  };
+  try {
+    for await (const event of options.stream(request, options.signal)) {
+      switch (event.type) {
+        case 'text_delta':
+          emit({ type: 'text_delta', turn, text: event.text });
+          break;
+        case 'reasoning_delta':
+          emit({ type: 'reasoning_delta', turn, text: event.text });
+          break;
+        case 'toolcall_start':
+          emit({ type: 'toolcall_delta', turn, index: event.index, id: event.id, name: event.name, argumentsDelta: '' });
+          break;
+        case 'toolcall_delta':
+          emit({ type: 'toolcall_delta', turn, index: event.index, argumentsDelta: event.argumentsDelta });
+          break;
+        case 'retry':
+          emit({ type: 'retry', turn, attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, error: event.error });
+          break;
+        case 'done':
+          return { ok: true, message: event.message };
+        case 'error':
+          return { ok: false, error: event.error };
+        default:
+          break;
+      }
+    }
+    return { ok: false, error: { kind: 'stream_cut', message: 'the model stream ended without a final event', retryable: false } };
+  } catch (error) {
+    // Providers promise not to throw; this guards the loop against one that does.
+    if (options.signal.aborted) return { ok: false, error: { kind: 'aborted', message: 'cancelled', retryable: false } };
+    const text = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: { kind: 'malformed', message: `provider failure: ${text}`, retryable: false } };
+  }
+}

@@ -1,0 +1,165 @@
+import type { ZodError } from 'zod';
+import type { ToolCall, ToolResultMessage } from '../providers/types.js';
+import type { AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
+
+export interface DispatchOptions {
+  tools: readonly Tool[];
+  emit: EmitFn;
+  signal: AbortSignal;
+  cwd: string;
+  projectRoot: string;
+  turn: number;
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+}
+
+/** A call that passed lookup, JSON parsing and schema validation. */
+interface PreparedCall {
+  call: ToolCall;
+  tool: Tool;
+  args: unknown;
+}
+
+type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCall; error: string };
+
+/**
+ * Runs the tool calls of one assistant turn and returns their results in call order.
+ * Consecutive read-only calls run concurrently; a mutating call runs alone, after everything
+ * before it finished and before anything after it starts, so reads never race a write.
+ * Invalid calls (unknown tool, arguments that are not JSON or fail the schema) get a corrective
+ * error result; a throwing tool becomes an error result. Once the signal aborts, calls not yet
+ * started are answered with an "interrupted" result so no call is left without a result.
+ */
+export async function executeToolCalls(calls: readonly ToolCall[], options: DispatchOptions): Promise<ToolResultMessage[]> {
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const prepared = calls.map((call) => prepare(call, byName));
+  const results: ToolResultMessage[] = new Array(calls.length);
+
+  let index = 0;
+  while (index < prepared.length) {
+    const batch = [index];
+    if (isReadOnly(prepared[index]!)) {
+      while (index + batch.length < prepared.length && isReadOnly(prepared[index + batch.length]!)) {
+        batch.push(index + batch.length);
+      }
+    }
+    await Promise.all(
+      batch.map(async (position) => {
+        results[position] = await runOne(prepared[position]!, options);
+      }),
+    );
+    index += batch.length;
+  }
+  return results;
+}
+
+function isReadOnly(entry: Prepared): boolean {
+  // Invalid calls do nothing, so they never need to wait for or block others.
+  return !entry.ok || entry.prepared.tool.readOnly;
+}
+
+function prepare(call: ToolCall, byName: ReadonlyMap<string, Tool>): Prepared {
+  const tool = byName.get(call.name);
+  if (!tool) {
+    const known = [...byName.keys()].join(', ');
+    return { ok: false, call, error: `Unknown tool "${call.name}". Available tools: ${known}.` };
+  }
+  let raw: unknown;
+  try {
+    raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      call,
+      error: `The arguments for ${call.name} are not valid JSON (${reason}). Send the call again with a single JSON object as arguments.`,
+    };
+  }
+  const parsed = tool.schema.safeParse(raw);
+  if (!parsed.success) {
+    return { ok: false, call, error: `Invalid arguments for ${call.name}: ${describeIssues(parsed.error)}. Fix the arguments and call the tool again.` };
+  }
+  return { ok: true, prepared: { call, tool, args: parsed.data } };
+}
+
+function describeIssues(error: ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolResultMessage> {
+  const { emit, turn } = options;
+  const call = entry.ok ? entry.prepared.call : entry.call;
+  const started = performance.now();
+  const finish = (result: ToolResult): ToolResultMessage => {
+    const message: ToolResultMessage = {
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      isError: result.isError === true,
+    };
+    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: performance.now() - started, message });
+    return message;
+  };
+
+  if (!entry.ok) {
+    emit({ type: 'tool_start', turn, toolCall: call, args: undefined });
+    return finish({ content: entry.error, isError: true });
+  }
+  if (options.signal.aborted) {
+    emit({ type: 'tool_start', turn, toolCall: call, args: entry.prepared.args });
+    return finish({ content: 'Interrupted: the user cancelled before this call ran.', isError: true });
+  }
+
+  const { tool } = entry.prepared;
+  let args = entry.prepared.args;
+  const ctx: ToolContext = {
+    cwd: options.cwd,
+    projectRoot: options.projectRoot,
+    signal: options.signal,
+    callId: call.id,
+    onUpdate: (partial) => emit({ type: 'tool_update', turn, toolCallId: call.id, partial }),
+  };
+  let action;
+  try {
+    action = tool.describe ? await tool.describe(args, ctx) : undefined;
+  } catch {
+    action = undefined;
+  }
+  emit({ type: 'tool_start', turn, toolCall: call, args, ...(action ? { action } : {}) });
+
+  if (options.beforeToolCall) {
+    let verdict: Awaited<ReturnType<BeforeToolCall>>;
+    try {
+      verdict = await options.beforeToolCall({ toolCall: call, tool, args, ctx });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      verdict = { allow: false, reason: `Not run: the permission check failed (${reason}).` };
+    }
+    if (!verdict.allow) return finish({ content: verdict.reason, isError: true });
+    if (verdict.args !== undefined) args = verdict.args;
+  }
+
+  let result: ToolResult;
+  try {
+    result = await tool.execute(args, ctx);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    result = { content: `${tool.name} failed: ${reason}`, isError: true };
+  }
+  if (options.signal.aborted && !result.isError) {
+    result = { ...result, content: `${result.content}\n(The user cancelled the run after this call finished.)` };
+  }
+  const message = finish(result);
+  if (options.afterToolCall) {
+    try {
+      await options.afterToolCall({ toolCall: call, tool, args, result, durationMs: performance.now() - started });
+    } catch {
+      // Observers must not break the run.
+    }
+  }
+  return message;
+}
