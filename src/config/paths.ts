@@ -1,0 +1,171 @@
+/**
+ * Every path seek uses, computed in one place so all subsystems agree (CONTRACT.md "Files").
+ *
+ * ```
+ * <home>/config.json  soul.md  hooks.toml  trusted-projects.json
+ * <home>/projects/<pid>/manifest.json  memory.jsonl  archived.jsonl  subagents.jsonl
+ * <home>/projects/<pid>/sessions/<sid>.jsonl
+ * <home>/projects/<pid>/sessions/<sid>/subagents/<sub-sid>/transcript.jsonl
+ * <home>/projects/<pid>/worktrees/<wt-id>/
+ * ```
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-file.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `SEEK_HOME` when set (made absolute), else `~/.seek`. XDG variables are deliberately ignored. */
+export function seekHome(env: Env = process.env): string {
+  const override = env.SEEK_HOME;
+  if (override !== undefined && override.trim() !== '') return resolve(override);
+  return join(homedir(), '.seek');
+}
+
+/**
+ * The project root: the git top level containing `cwd`, else `cwd` itself. Always an absolute,
+ * symlink-free path.
+ *
+ * Runs on every start, so it walks up looking for a `.git` entry instead of spawning git. A `.git`
+ * directory marks an ordinary repository; a `.git` file marks a linked worktree or a submodule,
+ * whose top level is the directory holding that file (the same answer as `git rev-parse
+ * --show-toplevel`).
+ */
+export function findProjectRoot(cwd: string): string {
+  const start = realPathOrResolved(cwd);
+  for (let dir = start; ; ) {
+    const git = statSync(join(dir, '.git'), { throwIfNoEntry: false });
+    if (git && (git.isDirectory() || git.isFile())) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+}
+
+function realPathOrResolved(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+const PROJECT_ID_PATTERN = /^[0-9a-f]{16}$/;
+
+/** Whether `value` has the shape of a project id: 16 lowercase hex digits. */
+export function isProjectId(value: string): boolean {
+  return PROJECT_ID_PATTERN.test(value);
+}
+
+/** `<root>/.seek/project-id`: an optional pointer that keeps a project's id (and so its memory and
+ * sessions) stable when the project is moved or cloned elsewhere. */
+export function projectIdPointerFile(root: string): string {
+  return join(root, '.seek', 'project-id');
+}
+
+/**
+ * The project id: the id in `<root>/.seek/project-id` when that file holds a valid one (16
+ * lowercase hex, surrounding whitespace ignored), else the first 16 hex digits of sha256 of the
+ * root's absolute path. Every subsystem must use this function, never its own hash.
+ */
+export function projectId(root: string): string {
+  const absolute = resolve(root);
+  try {
+    const pointer = readFileSync(projectIdPointerFile(absolute), 'utf8').trim();
+    if (isProjectId(pointer)) return pointer;
+  } catch {
+    // No pointer (the usual case) or unreadable: fall back to the path hash.
+  }
+  return createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+}
+
+// ---- Files under SEEK_HOME ----------------------------------------------------------------------
+
+export const configFile = (home: string): string => join(home, 'config.json');
+export const soulFile = (home: string): string => join(home, 'soul.md');
+export const userHooksFile = (home: string): string => join(home, 'hooks.toml');
+export const trustedProjectsFile = (home: string): string => join(home, 'trusted-projects.json');
+
+// ---- Files under projects/<pid> -----------------------------------------------------------------
+
+export const projectDir = (home: string, pid: string): string => join(home, 'projects', pid);
+export const manifestFile = (home: string, pid: string): string => join(projectDir(home, pid), 'manifest.json');
+export const memoryFile = (home: string, pid: string): string => join(projectDir(home, pid), 'memory.jsonl');
+export const archivedMemoryFile = (home: string, pid: string): string =>
+  join(projectDir(home, pid), 'archived.jsonl');
+/** The append-only subagent index (spec 3.6). */
+export const subagentIndexFile = (home: string, pid: string): string =>
+  join(projectDir(home, pid), 'subagents.jsonl');
+export const sessionsDir = (home: string, pid: string): string => join(projectDir(home, pid), 'sessions');
+export const sessionFile = (home: string, pid: string, sid: string): string =>
+  join(sessionsDir(home, pid), `${sid}.jsonl`);
+/** Per-session side directory (subagents, checkpoints); sits next to `<sid>.jsonl`. */
+export const sessionSideDir = (home: string, pid: string, sid: string): string => join(sessionsDir(home, pid), sid);
+/** All subagents of one parent session: `sessions/<sid>/subagents/`. */
+export const subagentsDir = (home: string, pid: string, parentSid: string): string =>
+  join(sessionSideDir(home, pid, parentSid), 'subagents');
+/** One subagent's directory: `sessions/<sid>/subagents/<sub-sid>/`. */
+export const subagentDir = (home: string, pid: string, parentSid: string, subSid: string): string =>
+  join(subagentsDir(home, pid, parentSid), subSid);
+/** One subagent's transcript (same format as a session): `.../subagents/<sub-sid>/transcript.jsonl`. */
+export const subagentTranscriptFile = (home: string, pid: string, parentSid: string, subSid: string): string =>
+  join(subagentDir(home, pid, parentSid, subSid), 'transcript.jsonl');
+export const worktreesDir = (home: string, pid: string): string => join(projectDir(home, pid), 'worktrees');
+
+// ---- Project files under the project root -------------------------------------------------------
+
+export const projectHooksFile = (root: string): string => join(root, '.seek', 'hooks.toml');
+export const projectAgentsDir = (root: string): string => join(root, '.seek', 'agents');
+
+// ---- Manifest -----------------------------------------------------------------------------------
+
+const manifestSchema = z.looseObject({
+  schema_version: z.literal(1),
+  project_id: z.string(),
+  abs_path: z.string(),
+  first_seen: z.string(),
+  last_seen: z.string(),
+});
+
+export type ProjectManifest = z.infer<typeof manifestSchema>;
+
+/**
+ * Records that seek ran in this project: writes `projects/<pid>/manifest.json`, keeping
+ * `first_seen` from an existing valid manifest and updating `abs_path` (the project may have moved,
+ * keeping its id through the pointer file) and `last_seen`. A corrupt manifest is replaced. The
+ * write is atomic (temp file + rename), so a concurrent seek never reads half a manifest.
+ */
+export async function ensureProjectManifest(
+  home: string,
+  pid: string,
+  root: string,
+  now: Date = new Date(),
+): Promise<ProjectManifest> {
+  const file = manifestFile(home, pid);
+  const timestamp = now.toISOString();
+  let firstSeen = timestamp;
+  let preserved: Record<string, unknown> = {};
+  try {
+    const existing = manifestSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    if (existing.success) {
+      firstSeen = existing.data.first_seen;
+      preserved = existing.data;
+    }
+  } catch {
+    // Missing or unparsable: write a fresh one.
+  }
+  const manifest: ProjectManifest = {
+    ...preserved,
+    schema_version: 1,
+    project_id: pid,
+    abs_path: resolve(root),
+    first_seen: firstSeen,
+    last_seen: timestamp,
+  };
+  await writeFileAtomic(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}

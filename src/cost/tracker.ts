@@ -1,0 +1,111 @@
+/**
+ * Usage and cost of one agent (a session or a subagent), rolled up with its children so the user
+ * sees everything a run billed ("no hidden bill").
+ *
+ * The tree is one level deep by design: subagents cannot spawn subagents, so a tracker is either a
+ * parent (may adopt children) or a child (may be adopted), never both. That keeps the roll-up
+ * trivially correct: `cumulative() = own + base + Σ child.cumulative()` can never count a turn twice
+ * through two paths of a deeper tree, and adoption can be checked locally. Children are live
+ * objects summed on read, so turns a child records after adoption are counted too.
+ */
+import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
+
+export interface TurnRecord {
+  usage: Usage;
+  /** Fixed when recorded (model and price at that moment), never recomputed. */
+  costUsd: number;
+  model: string;
+}
+
+export interface CostTotals {
+  usage: Usage;
+  costUsd: number;
+  /** Model responses counted in these totals. */
+  turns: number;
+}
+
+export class CostTracker {
+  private readonly ownTurns: TurnRecord[] = [];
+  private readonly adopted: CostTracker[] = [];
+  private base: CostTotals = emptyTotals();
+  private parent: CostTracker | undefined;
+
+  /** Records one model response. `costUsd` defaults to 0 (unknown model: shown as $0, not guessed). */
+  record(turn: { usage: Usage; costUsd?: number; model: string }): void {
+    this.ownTurns.push({ usage: { ...turn.usage }, costUsd: turn.costUsd ?? 0, model: turn.model });
+  }
+
+  /** Own turns, oldest first (base and children excluded). */
+  turns(): readonly TurnRecord[] {
+    return this.ownTurns;
+  }
+
+  /** The last own turn; its input tokens give the context-window fill. */
+  lastTurn(): TurnRecord | undefined {
+    return this.ownTurns[this.ownTurns.length - 1];
+  }
+
+  /** Totals of own turns only. */
+  own(): CostTotals {
+    return this.ownTurns.reduce<CostTotals>(
+      (sum, t) => ({ usage: addUsage(sum.usage, t.usage), costUsd: sum.costUsd + t.costUsd, turns: sum.turns + 1 }),
+      emptyTotals(),
+    );
+  }
+
+  /**
+   * Sets what this agent billed before this process started (the resumed transcript's totals).
+   * Replaces any earlier base. Whatever the base covers must not also be adopted as children, or
+   * it would be counted twice.
+   */
+  setBase(usage: Usage, costUsd: number, turns = 0): void {
+    this.base = { usage: { ...usage }, costUsd, turns };
+  }
+
+  /** own + base + Σ children, read live. */
+  cumulative(): CostTotals {
+    let total = sumTotals(this.own(), this.base);
+    for (const child of this.adopted) total = sumTotals(total, child.cumulative());
+    return total;
+  }
+
+  /**
+   * Adds `child`'s usage (now and later) to this tracker's cumulative totals.
+   * - No-op for `this` and for a child this tracker already adopted (resume paths may adopt twice).
+   * - Throws if the child has children, if this tracker is itself a child (the tree is one level
+   *   deep, see the file comment), or if another tracker adopted the child (it would be billed
+   *   twice in any total that includes both parents).
+   */
+  adoptChild(child: CostTracker): void {
+    if (child === this || child.parent === this) return;
+    if (child.adopted.length > 0) {
+      throw new Error('CostTracker.adoptChild: the child has children of its own; subagent trees are one level deep.');
+    }
+    if (this.parent !== undefined) {
+      throw new Error('CostTracker.adoptChild: this tracker is itself a child; subagents cannot adopt subagents.');
+    }
+    if (child.parent !== undefined) {
+      throw new Error('CostTracker.adoptChild: the child was already adopted by another tracker.');
+    }
+    child.parent = this;
+    this.adopted.push(child);
+  }
+
+  children(): readonly CostTracker[] {
+    return this.adopted;
+  }
+
+  /** Share of prompt tokens served from cache, over cumulative totals; 0 before any input. */
+  cacheHitShare(): number {
+    const { usage } = this.cumulative();
+    return usage.inputTokens > 0 ? usage.cacheReadTokens / usage.inputTokens : 0;
+  }
+}
+
+function emptyTotals(): CostTotals {
+  return { usage: { ...ZERO_USAGE }, costUsd: 0, turns: 0 };
+}
+
+function sumTotals(a: CostTotals, b: CostTotals): CostTotals {
+  return { usage: addUsage(a.usage, b.usage), costUsd: a.costUsd + b.costUsd, turns: a.turns + b.turns };
+}

@@ -1,0 +1,190 @@
+/**
+ * The on-disk session format (JSONL, `schema_version` 1): one header line, then one entry a line.
+ * Subagent transcripts use the same format. Unknown fields are kept when read (loose objects), so
+ * a file written by a newer seek of the same schema version still loads.
+ *
+ * Entry indexes: the entry on file line `n` (0-based, header = line 0) has index `n - 1`. Every
+ * line after the header counts, including corrupt ones, so an index never shifts when a damaged
+ * line is skipped. `SessionWriter.append` returns the index it wrote.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Message, ToolSchema, UserMessage } from '../providers/types.js';
+
+export const SESSION_SCHEMA_VERSION = 1;
+
+export type SessionErrorCode = 'not_found' | 'ambiguous' | 'bad_header' | 'unsupported_version';
+
+/** A session that cannot be found or opened. The message is for the user: one clear sentence or
+ * two naming the id or file, never a stack trace. */
+export class SessionError extends Error {
+  override readonly name = 'SessionError';
+  constructor(
+    message: string,
+    readonly code: SessionErrorCode,
+  ) {
+    super(message);
+  }
+}
+
+// ---- Session ids ----------------------------------------------------------------------------------
+
+const SESSION_ID_PATTERN = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+/** A new session id `YYYYMMDD-HHMMSS-<6hex>` (UTC). Sub-sids have the same shape. Ids sort by time. */
+export function newSessionId(now: Date = new Date()): string {
+  const iso = now.toISOString(); // 2025-01-31T12:34:56.789Z
+  const date = iso.slice(0, 10).replaceAll('-', '');
+  const time = iso.slice(11, 19).replaceAll(':', '');
+  return `${date}-${time}-${randomBytes(3).toString('hex')}`;
+}
+
+export function isSessionId(value: string): boolean {
+  return SESSION_ID_PATTERN.test(value);
+}
+
+// ---- Header -------------------------------------------------------------------------------------
+
+const headerSchema = z.looseObject({
+  type: z.literal('session'),
+  schema_version: z.number().int(),
+  id: z.string().min(1),
+  created_at: z.string(),
+  cwd: z.string(),
+  project_root: z.string(),
+  project_id: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  system_prompt: z.string(),
+  tools_hash: z.string(),
+  parent_sid: z.string().optional(),
+  subagent: z.looseObject({ type: z.string(), description: z.string() }).optional(),
+  seek_version: z.string(),
+});
+
+/** The first line of every session file. Mirrors `headerSchema`; unknown keys are kept on read. */
+export interface SessionHeader {
+  type: 'session';
+  schema_version: number;
+  id: string;
+  created_at: string;
+  cwd: string;
+  project_root: string;
+  project_id: string;
+  provider: string;
+  model: string;
+  /** Stored so a resumed session sends a byte-identical prefix (prompt cache). */
+  system_prompt: string;
+  tools_hash: string;
+  /** Set on subagent transcripts and on sessions branched from another. */
+  parent_sid?: string;
+  subagent?: { type: string; description: string };
+  seek_version: string;
+}
+
+/** What a caller supplies to start a session; the writer fills in type, version and time. */
+export type NewSessionHeader = Omit<SessionHeader, 'type' | 'schema_version' | 'created_at'> & {
+  created_at?: string;
+};
+
+export function parseHeader(value: unknown): SessionHeader | undefined {
+  const parsed = headerSchema.safeParse(value);
+  return parsed.success ? (parsed.data as SessionHeader) : undefined;
+}
+
+/** A short stable hash of the tool schemas a session was started with (sha256, 16 hex). A resumed
+ * session whose tools hash differs will miss the provider's prefix cache once. */
+export function toolsHash(tools: readonly ToolSchema[]): string {
+  return createHash('sha256').update(JSON.stringify(tools)).digest('hex').slice(0, 16);
+}
+
+// ---- Entries ------------------------------------------------------------------------------------
+
+const usageSchema = z.looseObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  reasoningTokens: z.number().optional(),
+});
+
+const messageSchema = z.discriminatedUnion('role', [
+  z.looseObject({ role: z.literal('user'), content: z.string() }),
+  z.looseObject({
+    role: z.literal('assistant'),
+    content: z.string(),
+    reasoning: z.string().optional(),
+    toolCalls: z.array(z.looseObject({ id: z.string(), name: z.string(), arguments: z.string() })),
+    stopReason: z.enum(['stop', 'tool_calls', 'length', 'error', 'aborted']),
+    usage: usageSchema.optional(),
+    costUsd: z.number().optional(),
+    model: z.string().optional(),
+    errorMessage: z.string().optional(),
+  }),
+  z.looseObject({
+    role: z.literal('tool'),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+  }),
+]);
+
+/** A message as given, usage and costUsd included (cost is fixed when recorded, never recomputed). */
+export interface MessageEntry {
+  type: 'message';
+  ts: string;
+  message: Message;
+}
+
+/** Replaces every message entry with index <= `replaces_through` by one user message holding
+ * `summary` (see `compactionSummaryMessage`). The replaced lines stay in the file. */
+export interface CompactionEntry {
+  type: 'compaction';
+  ts: string;
+  summary: string;
+  replaces_through: number;
+}
+
+/** A marker that is not part of the conversation (`loop_end`, `interrupted`, `model_change`...). */
+export interface EventEntry {
+  type: 'event';
+  ts: string;
+  name: string;
+  data?: unknown;
+}
+
+export type SessionEntry = MessageEntry | CompactionEntry | EventEntry;
+
+/** An entry to append; `ts` defaults to now. */
+export type SessionEntryInput =
+  | (Omit<MessageEntry, 'ts'> & { ts?: string })
+  | (Omit<CompactionEntry, 'ts'> & { ts?: string })
+  | (Omit<EventEntry, 'ts'> & { ts?: string });
+
+const entrySchema = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('message'), ts: z.string(), message: messageSchema }),
+  z.looseObject({
+    type: z.literal('compaction'),
+    ts: z.string(),
+    summary: z.string(),
+    replaces_through: z.number().int(),
+  }),
+  z.looseObject({ type: z.literal('event'), ts: z.string(), name: z.string(), data: z.unknown().optional() }),
+]);
+
+/** Validates one parsed entry line; undefined for anything that is not a known, well-formed entry. */
+export function parseEntry(value: unknown): SessionEntry | undefined {
+  const parsed = entrySchema.safeParse(value);
+  // The schema mirrors the interfaces above field by field; loose objects only add extra keys.
+  return parsed.success ? (parsed.data as SessionEntry) : undefined;
+}
+
+/** The one user message that stands in for compacted history. The runtime must build its in-memory
+ * history with this same function so a resumed session sends byte-identical messages. */
+export function compactionSummaryMessage(summary: string): UserMessage {
+  return {
+    role: 'user',
+    content: `<summary>\nThis session was compacted. Summary of the earlier conversation:\n\n${summary}\n</summary>`,
+  };
+}

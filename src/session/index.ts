@@ -1,0 +1,5 @@
+/** Session persistence: append-only JSONL transcripts (see format.ts for the file format). */
+export * from './format.js';
+export * from './reader.js';
+export * from './writer.js';
+export * from './list.js';

@@ -1,0 +1,282 @@
+/**
+ * Finding and summarising a project's sessions (`seek --list`, `--continue`, `--resume`).
+ * Listing reads whole files but parses as little as it can: tool results (usually the bulk of a
+ * transcript) and user messages after the title are recognised from the start of their line and
+ * never JSON-parsed; only assistant messages are, for their usage and cost.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sessionsDir, subagentsDir, subagentTranscriptFile } from '../config/paths.js';
+import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
+import { isSessionId, parseEntry, SessionError, type SessionHeader } from './format.js';
+import { parseHeaderLine, tryParseJson } from './reader.js';
+
+export interface SessionSummary {
+  id: string;
+  path: string;
+  created_at: string;
+  /** Last modification of the file (ISO). Lists sort on it: the newest session was used last. */
+  updated_at: string;
+  provider: string;
+  model: string;
+  /** The first user prompt on one line, at most 80 characters. */
+  title: string;
+  /** Message entries in the file (compacted ones included). */
+  messages: number;
+  /** Model responses (assistant messages). */
+  turns: number;
+  /** Own usage and cost; a subagent's are in its own summary. */
+  usage: Usage;
+  cost_usd: number;
+  /** Set for subagent transcripts. */
+  parent_sid?: string;
+  subagent?: { type: string; description: string };
+  /** With `includeSubagents`: this session's subagents, newest first. */
+  subagents?: SessionSummary[];
+}
+
+export interface ListOptions {
+  includeSubagents?: boolean;
+}
+
+/** A session located on disk. */
+export interface SessionRef {
+  id: string;
+  path: string;
+  kind: 'session' | 'subagent';
+  /** For subagents: the session that spawned it. */
+  parent_sid?: string;
+}
+
+const TITLE_MAX = 80;
+/** Files listed at once; bounds open descriptors on projects with thousands of sessions. */
+const READ_CONCURRENCY = 16;
+
+/** The project's sessions, newest first (by last write). Unreadable files are left out, so one
+ * damaged session never hides the others. */
+export async function listSessions(home: string, pid: string, options: ListOptions = {}): Promise<SessionSummary[]> {
+  const refs = await topLevelSessions(home, pid);
+  const summaries = await mapLimit(refs, READ_CONCURRENCY, (ref) => summarizeSessionFile(ref.path));
+  const present = summaries.filter((s): s is SessionSummary => s !== undefined);
+  if (options.includeSubagents) {
+    await mapLimit(present, READ_CONCURRENCY, async (parent) => {
+      const children = await subagentRefs(home, pid, parent.id);
+      const read = await mapLimit(children, READ_CONCURRENCY, (child) => summarizeSessionFile(child.path));
+      parent.subagents = sortNewestFirst(
+        read.filter((s): s is SessionSummary => s !== undefined).map((s) => ({ ...s, parent_sid: parent.id })),
+      );
+    });
+  }
+  return sortNewestFirst(present);
+}
+
+/** The most recently written top-level session with a valid header, or undefined when the project
+ * has none. Stats every file but reads only the newest (and older ones only while the newer are
+ * damaged); the caller reads the one it gets. */
+export async function newestSession(home: string, pid: string): Promise<(SessionRef & { updated_at: string }) | undefined> {
+  const refs = await topLevelSessions(home, pid);
+  const stamped = await mapLimit(refs, READ_CONCURRENCY, async (ref) => {
+    try {
+      return { ...ref, mtimeMs: (await stat(ref.path)).mtimeMs };
+    } catch {
+      return undefined;
+    }
+  });
+  const newestFirst = stamped
+    .filter((item): item is SessionRef & { mtimeMs: number } => item !== undefined)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || b.id.localeCompare(a.id));
+  for (const { mtimeMs, ...ref } of newestFirst) {
+    if (await hasValidHeader(ref.path)) return { ...ref, updated_at: new Date(mtimeMs).toISOString() };
+  }
+  return undefined;
+}
+
+async function hasValidHeader(path: string): Promise<boolean> {
+  try {
+    const text = await readFile(path, 'utf8');
+    const end = text.indexOf('\n');
+    parseHeaderLine(end === -1 ? text : text.slice(0, end), path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves what a user typed after `--resume`: a full session id, a sub-sid (subagent transcript),
+ * a unique prefix of either, or a unique start of the random 6-hex tail. Exact ids win, top-level
+ * sessions before subagents. Throws `SessionError` ('not_found' | 'ambiguous') with a message for
+ * the user.
+ */
+export async function findSession(home: string, pid: string, idOrPrefix: string): Promise<SessionRef> {
+  const query = idOrPrefix.trim();
+  if (query === '') throw new SessionError('No session id given. Run seek --list to see this project\'s sessions.', 'not_found');
+  const top = await topLevelSessions(home, pid);
+  const subs = (await mapLimit(top, READ_CONCURRENCY, (ref) => subagentRefs(home, pid, ref.id))).flat();
+  const subIds = new Set(subs.map((s) => s.id));
+  // Subagents whose parent file is gone still resolve (their directory survives the parent).
+  for (const orphanParent of await orphanParentIds(home, pid, new Set(top.map((t) => t.id)))) {
+    for (const ref of await subagentRefs(home, pid, orphanParent)) if (!subIds.has(ref.id)) subs.push(ref);
+  }
+  const all = [...top, ...subs];
+
+  const exact = all.find((ref) => ref.id === query);
+  if (exact) return exact;
+  let matches = uniqueById(all.filter((ref) => ref.id.startsWith(query)));
+  if (matches.length === 0 && /^[0-9a-f]{1,6}$/.test(query)) {
+    matches = uniqueById(all.filter((ref) => ref.id.slice(16).startsWith(query)));
+  }
+  const [only] = matches;
+  if (only && matches.length === 1) return only;
+  if (matches.length === 0) {
+    throw new SessionError(`No session "${query}" in this project. Run seek --list to see its sessions.`, 'not_found');
+  }
+  const shown = matches.slice(0, 5).map((m) => m.id).join(', ');
+  const more = matches.length > 5 ? ` and ${matches.length - 5} more` : '';
+  throw new SessionError(
+    `Session id "${query}" is ambiguous: it matches ${shown}${more}. Type more of the id.`,
+    'ambiguous',
+  );
+}
+
+/** Summarises one session or transcript file; undefined when it is missing or has no valid header. */
+export async function summarizeSessionFile(path: string): Promise<SessionSummary | undefined> {
+  let text: string;
+  let mtime: Date;
+  try {
+    [text, mtime] = await Promise.all([readFile(path, 'utf8'), stat(path).then((s) => s.mtime)]);
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  let header: SessionHeader;
+  try {
+    header = parseHeaderLine(lines[0] ?? '', path);
+  } catch {
+    return undefined;
+  }
+  let title: string | undefined;
+  let messages = 0;
+  let turns = 0;
+  let usage: Usage = { ...ZERO_USAGE };
+  let costUsd = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.startsWith('{"type":"message"')) continue; // events, compactions, corrupt lines
+    const role = quickRole(line);
+    if (role === 'tool' || (role === 'user' && title !== undefined)) {
+      messages += 1;
+      continue;
+    }
+    const entry = parseEntry(tryParseJson(line));
+    if (!entry || entry.type !== 'message') continue;
+    messages += 1;
+    const message = entry.message;
+    if (message.role === 'user') {
+      if (title === undefined && !isInjectedContext(message.content)) title = oneLineTitle(message.content);
+    } else if (message.role === 'assistant') {
+      turns += 1;
+      if (message.usage) usage = addUsage(usage, message.usage);
+      costUsd += message.costUsd ?? 0;
+    }
+  }
+  const summary: SessionSummary = {
+    id: header.id,
+    path,
+    created_at: header.created_at,
+    updated_at: mtime.toISOString(),
+    provider: header.provider,
+    model: header.model,
+    title: title ?? (header.subagent ? oneLineTitle(header.subagent.description) : ''),
+    messages,
+    turns,
+    usage,
+    cost_usd: costUsd,
+  };
+  if (header.parent_sid !== undefined) summary.parent_sid = header.parent_sid;
+  if (header.subagent !== undefined) summary.subagent = { type: header.subagent.type, description: header.subagent.description };
+  return summary;
+}
+
+/** Collapses whitespace and cuts to 80 characters (ellipsis included). */
+export function oneLineTitle(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= TITLE_MAX ? flat : `${flat.slice(0, TITLE_MAX - 1).trimEnd()}…`;
+}
+
+/**
+ * The role of a complete message line, read from its first bytes without parsing; undefined when
+ * unsure (then the caller parses). Safe because `"message":{"role":"tool"` cannot occur inside a
+ * JSON string (its quotes would be escaped), and in a line written by SessionWriter the only
+ * structural `"message":{` at that position is the entry's message. A line not ending in `}` may
+ * be torn, so it is parsed (and then skipped).
+ */
+function quickRole(line: string): 'tool' | 'user' | undefined {
+  if (!line.endsWith('}')) return undefined;
+  const head = line.slice(0, 96);
+  if (head.includes('"message":{"role":"tool"')) return 'tool';
+  if (head.includes('"message":{"role":"user"')) return 'user';
+  return undefined;
+}
+
+/** Memory and other context the runtime injects as user-role messages; never a title. */
+function isInjectedContext(content: string): boolean {
+  return content.trimStart().startsWith('<context');
+}
+
+async function topLevelSessions(home: string, pid: string): Promise<SessionRef[]> {
+  const dir = sessionsDir(home, pid);
+  const names = await readdirOrEmpty(dir);
+  return names
+    .filter((name) => name.endsWith('.jsonl') && isSessionId(name.slice(0, -'.jsonl'.length)))
+    .map((name) => ({ id: name.slice(0, -'.jsonl'.length), path: join(dir, name), kind: 'session' as const }));
+}
+
+async function subagentRefs(home: string, pid: string, parentSid: string): Promise<SessionRef[]> {
+  const names = await readdirOrEmpty(subagentsDir(home, pid, parentSid));
+  const refs = await Promise.all(
+    names.filter(isSessionId).map(async (subSid): Promise<SessionRef | undefined> => {
+      const path = subagentTranscriptFile(home, pid, parentSid, subSid);
+      const exists = await stat(path).then((s) => s.isFile(), () => false);
+      return exists ? { id: subSid, path, kind: 'subagent', parent_sid: parentSid } : undefined;
+    }),
+  );
+  return refs.filter((r): r is SessionRef => r !== undefined);
+}
+
+/** Session side directories (`sessions/<sid>/`) whose `<sid>.jsonl` no longer exists. */
+async function orphanParentIds(home: string, pid: string, known: ReadonlySet<string>): Promise<string[]> {
+  const names = await readdirOrEmpty(sessionsDir(home, pid));
+  return names.filter((name) => isSessionId(name) && !known.has(name));
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
+  }
+}
+
+function uniqueById(refs: SessionRef[]): SessionRef[] {
+  const seen = new Set<string>();
+  return refs.filter((ref) => (seen.has(ref.id) ? false : (seen.add(ref.id), true)));
+}
+
+function sortNewestFirst(list: SessionSummary[]): SessionSummary[] {
+  return list.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
+}
+
+/** Maps with at most `limit` calls in flight, keeping input order in the result. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

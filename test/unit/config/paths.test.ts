@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ensureProjectManifest,
+  findProjectRoot,
+  manifestFile,
+  projectDir,
+  projectId,
+  seekHome,
+  sessionFile,
+  sessionsDir,
+  subagentDir,
+  subagentTranscriptFile,
+  worktreesDir,
+} from '../../../src/config/paths.js';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
+
+let base: string;
+beforeAll(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), 'seek-paths-')));
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+describe('seekHome', () => {
+  it('uses SEEK_HOME when set, made absolute', () => {
+    expect(seekHome({ SEEK_HOME: '/tmp/custom-seek' })).toBe('/tmp/custom-seek');
+    expect(seekHome({ SEEK_HOME: 'rel/home' })).toBe(join(process.cwd(), 'rel/home'));
+  });
+  it('falls back to ~/.seek when unset or empty', () => {
+    expect(seekHome({})).toBe(join(homedir(), '.seek'));
+    expect(seekHome({ SEEK_HOME: '  ' })).toBe(join(homedir(), '.seek'));
+  });
+});
+
+describe('findProjectRoot', () => {
+  it('finds the git top level from a nested directory, agreeing with git', () => {
+    const repo = join(base, 'repo');
+    mkdirSync(join(repo, 'a', 'b', 'c'), { recursive: true });
+    git(repo, 'init', '-q');
+    const nested = join(repo, 'a', 'b', 'c');
+    expect(findProjectRoot(nested)).toBe(repo);
+    expect(findProjectRoot(nested)).toBe(git(nested, 'rev-parse', '--show-toplevel'));
+  });
+
+  it('treats a .git file (linked worktree) as the top level of that worktree', () => {
+    const repo = join(base, 'wt-main');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'init');
+    const linked = join(base, 'wt-linked');
+    git(repo, 'worktree', 'add', '-q', linked);
+    mkdirSync(join(linked, 'src'));
+    expect(findProjectRoot(join(linked, 'src'))).toBe(linked);
+    expect(findProjectRoot(join(linked, 'src'))).toBe(git(join(linked, 'src'), 'rev-parse', '--show-toplevel'));
+  });
+
+  it('returns the real cwd outside any repository', () => {
+    const plain = join(base, 'plain', 'dir');
+    mkdirSync(plain, { recursive: true });
+    // tmpdir has no .git above it in a sane environment; guard so the test states its assumption.
+    expect(() => git(plain, 'rev-parse', '--show-toplevel')).toThrow();
+    expect(findProjectRoot(plain)).toBe(plain);
+  });
+});
+
+describe('projectId', () => {
+  it('is the first 16 hex of sha256 of the absolute root path', () => {
+    const root = join(base, 'id-hash');
+    mkdirSync(root);
+    const expected = createHash('sha256').update(root).digest('hex').slice(0, 16);
+    expect(projectId(root)).toBe(expected);
+  });
+
+  it('prefers a valid <root>/.seek/project-id pointer and ignores an invalid one', () => {
+    const root = join(base, 'id-pointer');
+    mkdirSync(join(root, '.seek'), { recursive: true });
+    writeFileSync(join(root, '.seek', 'project-id'), '0123456789abcdef\n');
+    expect(projectId(root)).toBe('0123456789abcdef');
+    writeFileSync(join(root, '.seek', 'project-id'), '0123456789ABCDEF');
+    expect(projectId(root)).toBe(createHash('sha256').update(root).digest('hex').slice(0, 16));
+  });
+});
+
+describe('layout', () => {
+  it('matches CONTRACT.md', () => {
+    const home = '/h';
+    expect(projectDir(home, 'p')).toBe('/h/projects/p');
+    expect(sessionsDir(home, 'p')).toBe('/h/projects/p/sessions');
+    expect(sessionFile(home, 'p', 's')).toBe('/h/projects/p/sessions/s.jsonl');
+    expect(subagentDir(home, 'p', 's', 'c')).toBe('/h/projects/p/sessions/s/subagents/c');
+    expect(subagentTranscriptFile(home, 'p', 's', 'c')).toBe('/h/projects/p/sessions/s/subagents/c/transcript.jsonl');
+    expect(worktreesDir(home, 'p')).toBe('/h/projects/p/worktrees');
+  });
+});
+
+describe('ensureProjectManifest', () => {
+  it('writes the manifest, then keeps first_seen and updates last_seen and abs_path', async () => {
+    const home = join(base, 'home-manifest');
+    const first = await ensureProjectManifest(home, 'aaaaaaaaaaaaaaaa', '/old/place', new Date('2025-01-01T00:00:00Z'));
+    expect(first).toEqual({
+      schema_version: 1,
+      project_id: 'aaaaaaaaaaaaaaaa',
+      abs_path: '/old/place',
+      first_seen: '2025-01-01T00:00:00.000Z',
+      last_seen: '2025-01-01T00:00:00.000Z',
+    });
+    await ensureProjectManifest(home, 'aaaaaaaaaaaaaaaa', '/new/place', new Date('2025-02-01T00:00:00Z'));
+    const onDisk = JSON.parse(readFileSync(manifestFile(home, 'aaaaaaaaaaaaaaaa'), 'utf8')) as Record<string, unknown>;
+    expect(onDisk).toMatchObject({
+      abs_path: '/new/place',
+      first_seen: '2025-01-01T00:00:00.000Z',
+      last_seen: '2025-02-01T00:00:00.000Z',
+    });
+  });
+
+  it('replaces a corrupt manifest', async () => {
+    const home = join(base, 'home-corrupt');
+    mkdirSync(projectDir(home, 'bbbbbbbbbbbbbbbb'), { recursive: true });
+    writeFileSync(manifestFile(home, 'bbbbbbbbbbbbbbbb'), '{not json');
+    const manifest = await ensureProjectManifest(home, 'bbbbbbbbbbbbbbbb', '/x');
+    expect(manifest.project_id).toBe('bbbbbbbbbbbbbbbb');
+    expect(JSON.parse(readFileSync(manifestFile(home, 'bbbbbbbbbbbbbbbb'), 'utf8'))).toEqual(manifest);
+  });
+});
