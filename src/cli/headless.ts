@@ -1,0 +1,33 @@
+import { createJsonRenderer } from '../frontends/json.js';
+import { createTextRenderer } from '../frontends/print.js';
+import { createStreamJsonRenderer } from '../frontends/stream-json.js';
+import { openSession } from '../runtime/session.js';
+import type { RootOptions } from './root.js';
+import { sessionOptionsFrom } from './session-options.js';
+
+/** `seek -p`: one prompt, run to completion, render the result in the chosen format. Actions that
+ * need approval are denied (there is nobody to ask) unless --yolo. Ctrl+C cancels cleanly: the
+ * transcript is closed with results for every call, and the exit status is 1. */
+export async function runHeadless(prompt: string, options: RootOptions): Promise<number> {
+  const renderer =
+    options.outputFormat === 'json'
+      ? createJsonRenderer(process.stdout)
+      : options.outputFormat === 'stream-json'
+        ? createStreamJsonRenderer(process.stdout)
+        : createTextRenderer(process.stdout, process.stderr, { verbose: options.verbose === true });
+
+  const session = await openSession(sessionOptionsFrom(options, { interactive: false }));
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  session.subscribe((event) => renderer.onEvent(event));
+  try {
+    const summary = await session.prompt(prompt, controller.signal);
+    return renderer.finish(summary);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await session.close();
+  }
+}

@@ -1,0 +1,29 @@
+import { findProjectRoot, projectId, seekHome } from '../config/paths.js';
+import { formatCost, formatTokens } from '../cost/format.js';
+import { listSessions, type SessionSummary } from '../session/list.js';
+import type { RootOptions } from './root.js';
+
+/** `seek --list [--include-subagents]`: this project's sessions, newest first. */
+export async function listSessionsCommand(options: RootOptions): Promise<number> {
+  const home = seekHome(process.env);
+  const root = findProjectRoot(process.cwd());
+  const sessions = await listSessions(home, projectId(root), { includeSubagents: options.includeSubagents === true });
+  if (sessions.length === 0) {
+    process.stdout.write(`no sessions yet in ${root}\n`);
+    return 0;
+  }
+  const lines = [`${'SESSION'.padEnd(24)} ${'UPDATED'.padEnd(16)} ${'TURNS'.padStart(5)} ${'TOKENS'.padStart(7)} ${'COST'.padStart(8)}  TITLE`];
+  for (const session of sessions) {
+    lines.push(row(session, ''));
+    for (const child of session.subagents ?? []) lines.push(row(child, '  └ '));
+  }
+  process.stdout.write(`${lines.join('\n')}\nresume with: seek --resume <session>\n`);
+  return 0;
+}
+
+function row(session: SessionSummary, indent: string): string {
+  const updated = session.updated_at.slice(0, 16).replace('T', ' ');
+  const tokens = formatTokens(session.usage.inputTokens + session.usage.outputTokens);
+  const title = session.subagent ? `[${session.subagent.type}] ${session.subagent.description}` : session.title;
+  return `${(indent + session.id).padEnd(24)} ${updated.padEnd(16)} ${String(session.turns).padStart(5)} ${tokens.padStart(7)} ${formatCost(session.cost_usd).padStart(8)}  ${title}`;
+}

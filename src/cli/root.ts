@@ -1,0 +1,117 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { configureExits, version } from './main.js';
+
+export interface RootOptions {
+  print?: boolean;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  yolo?: boolean;
+  plan?: boolean;
+  model?: string;
+  provider?: 'deepseek' | 'openai' | 'anthropic' | 'openai-compatible';
+  baseUrl?: string;
+  maxTurns: number;
+  resume?: string;
+  continue?: boolean;
+  list?: boolean;
+  includeSubagents?: boolean;
+  save: boolean;
+  verbose?: boolean;
+}
+
+const SUBCOMMAND_HELP = `
+Subcommands:
+  seek hooks list | check | trust [--reset] | audit       shell hooks (pre_tool, post_tool, …)
+
+Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
+SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+export function createRootCommand(): Command {
+  return new Command('seek')
+    .description('seek: an AI coding agent for the terminal')
+    .argument('[prompt...]', 'the prompt (interactive: the first message)')
+    .option('-p, --print', 'headless: run to completion, print the final answer, exit')
+    .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--yolo', 'allow every action without asking')
+    .option('--plan', 'plan-analyze: read-only, investigate and propose')
+    .option('--model <name>', 'model name (default: the provider\'s default)')
+    .addOption(new Option('--provider <name>', 'model provider').choices(['deepseek', 'openai', 'anthropic', 'openai-compatible']))
+    .option('--base-url <url>', 'provider base URL (local or proxy servers)')
+    .option('--max-turns <n>', 'stop after this many model turns', positiveInt, 200)
+    .option('--resume <sid>', 'continue a saved session (a subagent\'s sub-sid too)')
+    .option('-c, --continue', 'continue the newest session of this project')
+    .option('--list', 'list this project\'s sessions')
+    .option('--include-subagents', 'with --list: show subagent sessions under their parent')
+    .option('--no-save', 'do not write the session to disk')
+    .option('--verbose', 'headless text mode: show tool activity on stderr')
+    .version(version(), '-v, --version')
+    .addHelpText('after', SUBCOMMAND_HELP)
+    .showHelpAfterError('(run seek --help for usage)');
+}
+
+/** Parses the root command line and runs the chosen mode. Returns the exit status. */
+export async function runRootCommand(argv: string[]): Promise<number> {
+  const program = createRootCommand();
+  configureExits(program);
+  program.parse(argv, { from: 'user' });
+  const options = program.opts<RootOptions>();
+  const promptText = program.args.join(' ').trim();
+
+  if (options.resume && options.continue) return usageError('--resume and --continue cannot be used together');
+  if (options.list) {
+    const { listSessionsCommand } = await import('./list-sessions.js');
+    return listSessionsCommand(options);
+  }
+  if (options.print) {
+    const piped = await readPipedInput(promptText === '');
+    const prompt = [promptText, piped].filter(Boolean).join('\n\n');
+    if (!prompt) return usageError('-p needs a prompt: seek -p "what to do" (or pipe it on stdin)');
+    const { runHeadless } = await import('./headless.js');
+    return runHeadless(prompt, options);
+  }
+  const { runInteractive } = await import('./interactive.js');
+  return runInteractive(promptText, options);
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`seek: ${message}\n`);
+  return 2;
+}
+
+/**
+ * Input piped to `seek -p` is part of the prompt (`git diff | seek -p "review this"`). Without a
+ * prompt argument stdin is read to the end. With one, stdin is read only if data arrives at once:
+ * a parent process that leaves an idle pipe open must not make seek hang.
+ */
+async function readPipedInput(required: boolean): Promise<string> {
+  const stdin = process.stdin;
+  if (stdin.isTTY) return '';
+  const chunks: Buffer[] = [];
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      if (timer) clearTimeout(timer);
+      stdin.off('data', onData);
+      stdin.off('end', done);
+      stdin.off('error', done);
+      stdin.pause();
+      resolve(Buffer.concat(chunks).toString('utf8').trim());
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (timer) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    };
+    stdin.on('data', onData);
+    stdin.once('end', done);
+    stdin.once('error', done);
+    if (!required) timer = setTimeout(done, 150);
+  });
+}

@@ -1,0 +1,185 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { ActionRequest } from '../agent/types.js';
+import type { RunSummary, SessionEvent } from '../runtime/events.js';
+
+/** What the plain line mode needs from a session; the runtime's AgentSession satisfies it. */
+export interface InteractiveSession {
+  readonly id: string;
+  readonly model: string;
+  subscribe(listener: (event: SessionEvent) => void): () => void;
+  prompt(text: string, signal?: AbortSignal): Promise<RunSummary>;
+  /** Cycles or sets the permission mode; returns a label for the new mode. */
+  setMode(mode: 'ask' | 'yolo' | 'plan'): string;
+  costReport(): string;
+}
+
+export type Answer = 'yes' | 'no' | 'always';
+
+const END_OF_INPUT = '\u0004';
+
+/**
+ * The plain line-oriented interactive mode: used when stdin or stdout is not a terminal, and the
+ * fallback when the full-screen UI cannot start. Streams the answer as it comes, one line per
+ * tool call, asks y/n/a for actions that need approval. Ctrl+C cancels a running turn; at the
+ * prompt, Ctrl+C twice (or /exit, or end of input) quits.
+ */
+export class PlainInteractive {
+  private readonly rl: Interface;
+  private running: AbortController | undefined;
+  private lastInterrupt = 0;
+  private midLine = false;
+  /** Lines typed ahead (while a turn runs, or piped in) wait here in order. */
+  private readonly lines: string[] = [];
+  private waiter: ((line: string) => void) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly session: InteractiveSession,
+    private readonly input: Readable,
+    private readonly out: Writable,
+  ) {
+    this.rl = createInterface({ input, output: out, terminal: false });
+    this.rl.on('line', (line) => this.deliver(line));
+    this.rl.on('close', () => {
+      this.closed = true;
+      this.deliver(END_OF_INPUT);
+    });
+    session.subscribe((event) => this.render(event));
+  }
+
+  /** Permission prompt for the runtime's tool gate. */
+  async ask(action: ActionRequest, agent?: string): Promise<Answer> {
+    this.endLine();
+    const who = agent ? `[subagent: ${agent}] ` : '';
+    if (action.preview?.kind === 'diff') this.out.write(`${action.preview.diff}\n`);
+    const answer = await this.question(`${who}Allow ${action.summary}? [y]es / [n]o / [a]lways this session: `);
+    const normalised = answer.trim().toLowerCase();
+    if (normalised === 'a' || normalised === 'always') return 'always';
+    return normalised === 'y' || normalised === 'yes' ? 'yes' : 'no';
+  }
+
+  async run(firstPrompt: string): Promise<number> {
+    this.out.write(`seek · ${this.session.model} · session ${this.session.id}\nType /help for commands, /exit to quit.\n`);
+    if (firstPrompt) await this.send(firstPrompt);
+    for (;;) {
+      const line = await this.question('> ');
+      if (line === END_OF_INPUT) return 0;
+      const text = line.trim();
+      if (!text) continue;
+      if (text.startsWith('/')) {
+        if (this.command(text) === 'exit') return 0;
+        continue;
+      }
+      await this.send(text);
+    }
+  }
+
+  /** Ctrl+C: cancel the running turn, or exit when pressed twice at the prompt. */
+  interrupt(): 'cancelled' | 'exit' | 'armed' {
+    if (this.running) {
+      this.running.abort();
+      return 'cancelled';
+    }
+    const now = Date.now();
+    if (now - this.lastInterrupt < 2000) return 'exit';
+    this.lastInterrupt = now;
+    this.out.write('\n(press Ctrl+C again to exit)\n');
+    return 'armed';
+  }
+
+  close(): void {
+    this.rl.close();
+  }
+
+  private async send(text: string): Promise<void> {
+    this.running = new AbortController();
+    try {
+      const summary = await this.session.prompt(text, this.running.signal);
+      this.endLine();
+      if (summary.reason === 'aborted') this.out.write('(cancelled)\n');
+      else if (summary.reason !== 'completed') this.out.write(`(stopped: ${summary.errorMessage ?? summary.reason})\n`);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private command(text: string): 'exit' | undefined {
+    const [name] = text.slice(1).split(/\s+/);
+    switch (name) {
+      case 'exit':
+      case 'quit':
+        return 'exit';
+      case 'yolo':
+      case 'plan':
+      case 'ask':
+        this.out.write(`mode: ${this.session.setMode(name)}\n`);
+        return undefined;
+      case 'cost':
+        this.out.write(`${this.session.costReport()}\n`);
+        return undefined;
+      case 'help':
+        this.out.write('/ask /yolo /plan   set the permission mode\n/cost              tokens and cost so far\n/exit              quit\n');
+        return undefined;
+      default:
+        this.out.write(`unknown command /${name}; try /help\n`);
+        return undefined;
+    }
+  }
+
+  private render(event: SessionEvent): void {
+    switch (event.type) {
+      case 'text_delta':
+        this.out.write(event.text);
+        this.midLine = !event.text.endsWith('\n');
+        break;
+      case 'retry':
+        this.endLine();
+        this.out.write(`(${event.error.message}; retrying)\n`);
+        break;
+      case 'tool_start':
+        this.endLine();
+        this.out.write(`· ${event.action?.summary ?? event.toolCall.name}\n`);
+        break;
+      case 'tool_end':
+        if (event.message.isError) this.out.write(`  ✗ ${firstLine(event.message.content)}\n`);
+        break;
+      case 'notice':
+        this.endLine();
+        this.out.write(`(${event.text})\n`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private endLine(): void {
+    if (this.midLine) this.out.write('\n');
+    this.midLine = false;
+  }
+
+  private deliver(line: string): void {
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter(line);
+    } else if (line !== END_OF_INPUT) {
+      this.lines.push(line);
+    }
+  }
+
+  private question(prompt: string): Promise<string> {
+    this.out.write(prompt);
+    const next = this.lines.shift();
+    if (next !== undefined) return Promise.resolve(next);
+    if (this.closed) return Promise.resolve(END_OF_INPUT);
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 160)}…` : line;
+}

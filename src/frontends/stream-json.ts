@@ -1,0 +1,80 @@
+import type { Writable } from 'node:stream';
+import type { Message } from '../providers/types.js';
+import type { RunSummary, SessionEvent } from '../runtime/events.js';
+import { exitCodeFor, resultObject, usageObject } from './result.js';
+
+/** Cap on tool output copied into stream-json lines; the full text is in the session file. */
+const MAX_TOOL_CONTENT = 4000;
+
+/** `--output-format stream-json`: one JSON object a line as things happen, ending with the
+ * result object. Subagent events carry `sub_sid`. Tool-call argument deltas are not streamed
+ * (the complete call arrives in the assistant `message` and in `tool_start`). */
+export function createStreamJsonRenderer(out: Writable) {
+  const write = (line: Record<string, unknown>) => out.write(`${JSON.stringify(line)}\n`);
+  return {
+    onEvent(event: SessionEvent, subSid?: string): void {
+      const line = toLine(event);
+      if (line) write(subSid ? { ...line, sub_sid: subSid } : line);
+    },
+    finish(summary: RunSummary): number {
+      write(resultObject(summary));
+      return exitCodeFor(summary);
+    },
+  };
+}
+
+function toLine(event: SessionEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    case 'session_start':
+      return { type: 'system', subtype: 'init', session_id: event.sessionId, model: event.model, provider: event.provider, cwd: event.cwd, resumed: event.resumed };
+    case 'turn_start':
+      return { type: 'turn_start', turn: event.turn };
+    case 'text_delta':
+    case 'reasoning_delta':
+      return { type: event.type, turn: event.turn, text: event.text };
+    case 'retry':
+      return { type: 'retry', turn: event.turn, attempt: event.attempt, max_attempts: event.maxAttempts, delay_ms: event.delayMs, error: event.error.message };
+    case 'message':
+      return { type: 'message', message: publicMessage(event.message) };
+    case 'tool_start':
+      return { type: 'tool_start', turn: event.turn, tool_call_id: event.toolCall.id, name: event.toolCall.name, args: event.args ?? event.toolCall.arguments };
+    case 'tool_end':
+      return {
+        type: 'tool_end',
+        turn: event.turn,
+        tool_call_id: event.toolCall.id,
+        name: event.toolCall.name,
+        is_error: event.message.isError,
+        duration_ms: Math.round(event.durationMs),
+        content: event.message.content.length > MAX_TOOL_CONTENT ? `${event.message.content.slice(0, MAX_TOOL_CONTENT)}…` : event.message.content,
+      };
+    case 'usage':
+      return { type: 'usage', turn: event.turn, model: event.model, usage: usageObject(event.usage), cost_usd: event.costUsd };
+    case 'turn_end':
+      return { type: 'turn_end', turn: event.turn, stop_reason: event.message.stopReason };
+    case 'error':
+      return { type: 'error', turn: event.turn, kind: event.error.kind, message: event.error.message };
+    case 'notice':
+      return { type: 'notice', level: event.level, text: event.text };
+    default:
+      return undefined;
+  }
+}
+
+export function publicMessage(message: Message): Record<string, unknown> {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, name: message.toolName, is_error: message.isError, content: message.content };
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.reasoning ? { reasoning: message.reasoning } : {}),
+        tool_calls: message.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
+        stop_reason: message.stopReason,
+        ...(message.usage ? { usage: usageObject(message.usage), cost_usd: message.costUsd ?? 0 } : {}),
+      };
+  }
+}

@@ -1,0 +1,32 @@
+import type { AgentEvent, LoopStopReason } from '../agent/types.js';
+import type { Usage } from '../providers/types.js';
+
+/** Everything a front end receives: the loop's events plus session-level notices. */
+export type SessionEvent =
+  | AgentEvent
+  | { type: 'session_start'; sessionId: string; model: string; provider: string; cwd: string; resumed: boolean }
+  | { type: 'notice'; level: 'info' | 'warn'; text: string };
+
+export type SessionListener = (event: SessionEvent) => void;
+
+/** What one prompt of a session cost and produced; front ends render it at the end of a run. */
+export interface RunSummary {
+  sessionId: string;
+  reason: LoopStopReason;
+  finalText: string;
+  errorMessage?: string;
+  turns: number;
+  durationMs: number;
+  /** Everything this run billed: the session's turns and all of its subagents'. */
+  usage: Usage;
+  costUsd: number;
+  subagents: SubagentSummary[];
+}
+
+export interface SubagentSummary {
+  id: string;
+  type: string;
+  status: 'active' | 'completed' | 'failed' | 'killed' | 'orphaned';
+  usage: Usage;
+  costUsd: number;
+}

@@ -1,0 +1,206 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { toToolSchemas } from '../agent/tool-schema.js';
+import type { Tool } from '../agent/types.js';
+import { createProvider } from '../providers/index.js';
+import type { Message, StreamFn, ToolSchema } from '../providers/types.js';
+import { readConfig, resolveProviderSettings } from '../config/config.js';
+import { configFile, ensureProjectManifest, findProjectRoot, projectId, seekHome, sessionFile } from '../config/paths.js';
+import { CostTracker } from '../cost/tracker.js';
+import { createHookRunner, loadHooks, type HookRunner } from '../hooks/index.js';
+import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
+import { SessionWriter } from '../session/writer.js';
+import { findSession, newestSession } from '../session/list.js';
+import { readSession, interruptedToolResults, type LoadedSession } from '../session/reader.js';
+import { newSessionId, toolsHash } from '../session/format.js';
+import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
+import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
+import { createToolGate, type AskFn, type ToolGate } from './tool-gate.js';
+import { SEEK_VERSION } from '../util/version.js';
+
+export interface OpenSessionOptions {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Interactive sessions ask before dangerous actions; headless ones deny them. */
+  interactive: boolean;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  yolo?: boolean;
+  plan?: boolean;
+  maxTurns: number;
+  /** A session id (or unique prefix, or a subagent's sub-sid) to continue. */
+  resume?: string;
+  /** Continue the newest session of the project. */
+  continueLatest?: boolean;
+  /** Write the session to disk (default true). */
+  save?: boolean;
+  ask?: AskFn;
+  /** Replaces the provider (unit tests inject a scripted stream here). */
+  stream?: StreamFn;
+}
+
+export interface Notice {
+  level: 'info' | 'warn';
+  text: string;
+}
+
+/** Everything a session needs, resolved once at start. */
+export interface PreparedSession {
+  id: string;
+  resumed: boolean;
+  provider: string;
+  model: string;
+  cwd: string;
+  projectRoot: string;
+  projectId: string;
+  seekHome: string;
+  stream: StreamFn;
+  systemPrompt: string;
+  tools: Tool[];
+  toolSchemas: ToolSchema[];
+  history: Message[];
+  maxTurns: number;
+  tracker: CostTracker;
+  policy: PermissionPolicy;
+  gate: ToolGate;
+  hooks: HookRunner | undefined;
+  todos: TodoStore;
+  writer: SessionWriter | undefined;
+  notices: Notice[];
+}
+
+/**
+ * Resolves configuration, project, tools, policy and hooks, and opens (or resumes) the session
+ * file. Throws ConfigError (no key, corrupt config) and SessionError (unknown session id) with
+ * messages meant for the user.
+ */
+export async function prepareSession(options: OpenSessionOptions): Promise<PreparedSession> {
+  const home = seekHome(options.env);
+  const projectRoot = findProjectRoot(options.cwd);
+  const pid = projectId(projectRoot);
+  const config = await readConfig(home);
+  const notices: Notice[] = [];
+
+  const resumed = await loadResumeTarget(home, pid, options);
+  const settings = resolveProviderSettings({
+    flags: {
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    },
+    env: options.env,
+    config,
+    configPath: configFile(home),
+  });
+  // A resumed session keeps its model unless one is asked for explicitly: same model, same cache.
+  const model = options.model ?? options.env.SEEK_MODEL ?? resumed?.header.model ?? settings.model;
+  const stream = options.stream ?? providerStream(settings);
+
+  const todos = createTodoStore();
+  const tools = createCoreTools({ todoStore: todos });
+  const toolSchemas = toToolSchemas(tools);
+  const systemPrompt = resumed?.header.system_prompt ?? newSystemPrompt(options.cwd, projectRoot);
+  if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
+    notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
+  }
+
+  const id = resumed?.header.id ?? newSessionId();
+  const history: Message[] = resumed ? [...resumed.messages] : [];
+  const tracker = new CostTracker();
+  if (resumed) tracker.setBase(resumed.totals.usage, resumed.totals.costUsd, resumed.totals.turns);
+
+  const policy = createPolicy({ root: projectRoot, yolo: options.yolo, plan: options.plan, interactive: options.interactive });
+  const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
+  for (const text of loadedHooks.notices) notices.push({ level: 'warn', text });
+  const hooks =
+    loadedHooks.hooks.length > 0
+      ? createHookRunner({
+          hooks: loadedHooks,
+          seekHome: home,
+          env: { sessionId: id, projectId: pid, projectPath: projectRoot, version: SEEK_VERSION },
+        })
+      : undefined;
+  const gate = createToolGate({ policy, ...(hooks ? { hooks } : {}), ...(options.ask ? { ask: options.ask } : {}) });
+
+  let writer: SessionWriter | undefined;
+  if (options.save !== false) {
+    await ensureProjectManifest(home, pid, projectRoot);
+    writer = resumed
+      ? SessionWriter.openForAppend(resumed.path)
+      : SessionWriter.create(sessionFile(home, pid, id), {
+          id,
+          cwd: options.cwd,
+          project_root: projectRoot,
+          project_id: pid,
+          provider: settings.provider,
+          model,
+          system_prompt: systemPrompt,
+          tools_hash: toolsHash(toolSchemas),
+          seek_version: SEEK_VERSION,
+        });
+  }
+  if (resumed) {
+    if (resumed.skippedLines > 0) {
+      notices.push({ level: 'warn', text: `skipped ${resumed.skippedLines} unreadable line(s) in the session file` });
+    }
+    // An interrupted run left calls without results: answer them so the history is valid again.
+    for (const result of interruptedToolResults(resumed.danglingToolCalls)) {
+      history.push(result);
+      writer?.append({ type: 'message', message: result });
+    }
+  }
+  await hooks?.sessionStart({ resumed: Boolean(resumed), model });
+
+  return {
+    id,
+    resumed: Boolean(resumed),
+    provider: settings.provider,
+    model,
+    cwd: options.cwd,
+    projectRoot,
+    projectId: pid,
+    seekHome: home,
+    stream,
+    systemPrompt,
+    tools,
+    toolSchemas,
+    history,
+    maxTurns: options.maxTurns,
+    tracker,
+    policy,
+    gate,
+    hooks,
+    todos,
+    writer,
+    notices,
+  };
+}
+
+async function loadResumeTarget(home: string, pid: string, options: OpenSessionOptions): Promise<LoadedSession | undefined> {
+  if (options.resume) {
+    const ref = await findSession(home, pid, options.resume);
+    return readSession(ref.path);
+  }
+  if (options.continueLatest) {
+    const newest = await newestSession(home, pid);
+    return newest ? readSession(newest.path) : undefined; // nothing to continue: a new session
+  }
+  return undefined;
+}
+
+function providerStream(settings: ReturnType<typeof resolveProviderSettings>): StreamFn {
+  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+  return (request, signal) => provider.stream(request, signal);
+}
+
+function newSystemPrompt(cwd: string, projectRoot: string): string {
+  return buildSystemPrompt({
+    cwd,
+    projectRoot,
+    isGitRepo: existsSync(join(projectRoot, '.git')),
+    date: new Date().toISOString().slice(0, 10),
+    platform: `${process.platform} ${process.arch}`,
+    instructions: readProjectInstructions(projectRoot),
+  });
+}

@@ -1,0 +1,166 @@
+import { runLoop } from '../agent/loop.js';
+import type { AgentEvent } from '../agent/types.js';
+import type { Message, StreamFn, Usage } from '../providers/types.js';
+import { addUsage } from '../providers/types.js';
+import { CostTracker } from '../cost/tracker.js';
+import { formatCost, formatTokens } from '../cost/format.js';
+import type { PermissionPolicy } from '../policy/policy.js';
+import type { HookRunner } from '../hooks/runner.js';
+import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
+import { SessionWriter } from '../session/writer.js';
+import { modeReminder } from './system-prompt.js';
+import type { RunSummary, SessionEvent, SessionListener } from './events.js';
+import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
+
+export type { OpenSessionOptions } from './prepare.js';
+
+/**
+ * One conversation with the model in one project: the unit every front end drives. It owns the
+ * history (append-only), persists every message as it is appended, records cost per turn, and
+ * fans the loop's events out to subscribers. It never renders anything.
+ */
+export class AgentSession {
+  readonly id: string;
+  readonly model: string;
+  readonly provider: string;
+  readonly projectRoot: string;
+  readonly cwd: string;
+  readonly tracker: CostTracker;
+  readonly policy: PermissionPolicy;
+  readonly todos: TodoStore;
+  readonly history: Message[];
+  private readonly listeners = new Set<SessionListener>();
+  private readonly writer: SessionWriter | undefined;
+  private readonly hooks: HookRunner | undefined;
+  private startAnnounced = false;
+  private closed = false;
+
+  constructor(private readonly prepared: PreparedSession) {
+    this.id = prepared.id;
+    this.model = prepared.model;
+    this.provider = prepared.provider;
+    this.projectRoot = prepared.projectRoot;
+    this.cwd = prepared.cwd;
+    this.tracker = prepared.tracker;
+    this.policy = prepared.policy;
+    this.todos = prepared.todos;
+    this.history = prepared.history;
+    this.writer = prepared.writer;
+    this.hooks = prepared.hooks;
+  }
+
+  subscribe(listener: SessionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs one user prompt to completion (or cancellation) and summarises what it cost. */
+  async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
+    this.announceStart();
+    const started = performance.now();
+    const before = this.tracker.cumulative();
+    await this.hooks?.prePrompt(text);
+
+    const result = await runLoop({
+      stream: this.prepared.stream,
+      model: this.model,
+      system: this.prepared.systemPrompt,
+      tools: this.prepared.tools,
+      toolSchemas: this.prepared.toolSchemas,
+      history: this.history,
+      input: { role: 'user', content: text + modeReminder(this.policy.workflow) },
+      maxTurns: this.prepared.maxTurns,
+      signal,
+      emit: (event) => this.onLoopEvent(event),
+      cwd: this.cwd,
+      projectRoot: this.projectRoot,
+      beforeToolCall: this.prepared.gate.before,
+      afterToolCall: this.prepared.gate.after,
+    });
+    await this.writer?.flush();
+
+    const after = this.tracker.cumulative();
+    return {
+      sessionId: this.id,
+      reason: result.reason,
+      finalText: result.finalText,
+      ...(result.errorMessage ? { errorMessage: result.errorMessage } : {}),
+      turns: result.turns,
+      durationMs: performance.now() - started,
+      usage: subtractUsage(after.usage, before.usage),
+      costUsd: roundCost(after.costUsd - before.costUsd),
+      subagents: [],
+    };
+  }
+
+  /** Sets the permission mode (the interactive `/ask`, `/yolo`, `/plan`, Shift+Tab). */
+  setMode(mode: 'ask' | 'yolo' | 'plan'): string {
+    if (mode === 'plan') {
+      this.policy.setWorkflow('plan_analyze');
+    } else {
+      this.policy.setWorkflow('none');
+      this.policy.setPreference(mode);
+    }
+    return mode === 'plan' ? 'plan (read-only)' : mode;
+  }
+
+  costReport(): string {
+    const total = this.tracker.cumulative();
+    const share = this.tracker.cacheHitShare();
+    return `${formatTokens(total.usage.inputTokens)} in (${Math.round(share * 100)}% cache hits) · ${formatTokens(total.usage.outputTokens)} out · ${formatCost(total.costUsd)}`;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    killBackgroundJobs();
+    const total = this.tracker.cumulative();
+    await this.hooks?.sessionEnd({ turns: this.tracker.turns().length, usage: total.usage });
+    await this.writer?.close();
+  }
+
+  private announceStart(): void {
+    if (this.startAnnounced) return;
+    this.startAnnounced = true;
+    this.emit({ type: 'session_start', sessionId: this.id, model: this.model, provider: this.provider, cwd: this.cwd, resumed: this.prepared.resumed });
+    for (const notice of this.prepared.notices) this.emit({ type: 'notice', level: notice.level, text: notice.text });
+  }
+
+  private onLoopEvent(event: AgentEvent): void {
+    if (event.type === 'message') this.writer?.append({ type: 'message', message: event.message });
+    if (event.type === 'usage') this.tracker.record({ usage: event.usage, costUsd: event.costUsd, model: event.model });
+    if (event.type === 'loop_end') {
+      this.writer?.append({ type: 'event', name: 'loop_end', data: { reason: event.reason, turns: event.turns } });
+    }
+    this.emit(event);
+  }
+
+  private emit(event: SessionEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken front end must not break the session.
+      }
+    }
+  }
+}
+
+export async function openSession(options: OpenSessionOptions & { stream?: StreamFn }): Promise<AgentSession> {
+  return new AgentSession(await prepareSession(options));
+}
+
+function subtractUsage(a: Usage, b: Usage): Usage {
+  return addUsage(a, {
+    inputTokens: -b.inputTokens,
+    outputTokens: -b.outputTokens,
+    cacheReadTokens: -b.cacheReadTokens,
+    cacheWriteTokens: -b.cacheWriteTokens,
+    reasoningTokens: -(b.reasoningTokens ?? 0),
+  });
+}
+
+function roundCost(value: number): number {
+  return Math.round(value * 1e9) / 1e9;
+}
+
