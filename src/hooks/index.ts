@@ -1,0 +1,17 @@
+// Shell hooks (seek-spec 2.4): hooks.toml loading and validation, trust, the runner, the audit log.
+export * from './types.js';
+export { loadHooks, parseHooksToml, type LoadHooksOptions } from './config.js';
+export {
+  createHookRunner,
+  truncateBytes,
+  RESULT_ENV_MAX_BYTES,
+  type HookRunner,
+  type HookRunnerEnv,
+  type HookRunnerOptions,
+  type PostToolHookCall,
+  type PreToolOutcome,
+  type ToolHookCall,
+} from './runner.js';
+export { isTrusted, trustProject, resetTrust, trustedHash, projectHooksHash, sha256Hex } from './trust.js';
+export { appendAudit, auditFile, parseDuration, readAudit, type AuditFilter } from './audit.js';
+export { checkSyntax, runShell, type ShellOptions, type ShellResult, type SyntaxCheck } from './exec.js';

@@ -1,0 +1,15 @@
+// Permission policy (seek-spec 2.3): two axes (preference, workflow), rules as data, spawn tightening.
+export * from './types.js';
+export { DEFAULT_RULES, SOURCE_PRECEDENCE, commandMatches, pathMatches, ruleMatches, suggestRule, formatRule } from './rules.js';
+export { isReadOnlyInspector, hasShellMetacharacters, shellWords, type InspectorScope } from './inspectors.js';
+export { isInside, resolveReal } from './paths.js';
+export {
+  PermissionPolicy,
+  createPolicy,
+  evaluatePolicy,
+  preferenceMayBecome,
+  workflowMayBecome,
+  type PermissionMode,
+  type PolicyOptions,
+  type PolicyState,
+} from './policy.js';

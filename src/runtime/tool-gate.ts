@@ -1,0 +1,164 @@
+import type { ActionRequest, AfterToolCall, BeforeToolCall, ToolContext } from '../agent/types.js';
+import type { HookRunner } from '../hooks/runner.js';
+import type { PermissionPolicy } from '../policy/policy.js';
+import type { PolicyDecision, PolicyRule } from '../policy/types.js';
+
+export type AskAnswer = 'yes' | 'no' | 'always';
+
+/** Everything a front end needs to render a permission prompt. */
+export interface PermissionPrompt {
+  tool: string;
+  callId: string;
+  /** summary, paths, command, preview (a diff for writes). */
+  action: ActionRequest;
+  cwd: string;
+  /** Why approval is needed ("bash needs approval", "read_file outside the project (/etc/x) needs approval"). */
+  reason: string;
+  /** The session rule an "always" answer adds; render it with `formatRule`. */
+  alwaysRule: PolicyRule;
+  /** Set when a subagent asks (its id and the description it was given). */
+  subagent?: { id: string; description: string };
+}
+
+export type AskFn = (request: PermissionPrompt) => Promise<AskAnswer>;
+
+export interface ToolGateOptions {
+  policy: PermissionPolicy;
+  hooks?: HookRunner;
+  /** Absent in headless runs: then anything that needs approval is denied with the `--yolo` hint. */
+  ask?: AskFn;
+  subagent?: { id: string; description: string };
+}
+
+export interface ToolGate {
+  before: BeforeToolCall;
+  after: AfterToolCall;
+}
+
+/** Prefix of a result produced by a pre_tool hook denial, so the model knows a hook (not the user,
+ * not the mode) refused, and that retrying the same call will not help. */
+export function hookDenialMessage(hook: string | undefined, reason: string): string {
+  return `[denied by pre_tool hook${hook ? ` "${hook}"` : ''}] ${reason}`;
+}
+
+function argsJson(args: unknown, fallback: string): string {
+  try {
+    return JSON.stringify(args) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/**
+ * The gate the loop calls around every validated tool call, in this order:
+ *  1. pre_tool hooks (they see every call, described or not); a denial becomes the tool result,
+ *     prefixed by `hookDenialMessage`;
+ *  2. the policy, for tools that describe an action (no `describe` = no permission needed):
+ *     allow → run; deny → its message (with the `--yolo` or plan-mode hint) is the result;
+ *     ask → the ask function; "always" adds the suggested session rule, then runs;
+ *  3. `after` fires post_tool hooks with the result the model saw.
+ * Prompts are asked one at a time (parallel read-only calls can both need one); each waiting call
+ * is re-evaluated when its turn comes, so an "always" answer spares the calls queued behind it.
+ */
+export function createToolGate(options: ToolGateOptions): ToolGate {
+  const { policy, hooks, ask, subagent } = options;
+  let askQueue: Promise<unknown> = Promise.resolve();
+
+  /** The policy's decision, or the user's answer when it asked. */
+  async function decideWithPrompt(
+    toolName: string,
+    action: ActionRequest,
+    ctx: ToolContext,
+  ): Promise<PolicyDecision | AskAnswer | 'aborted'> {
+    const evaluate = () => policy.evaluate(action, { tool: toolName, cwd: ctx.cwd, canAsk: ask !== undefined });
+    const first = evaluate();
+    if (first.decision !== 'ask' || !ask) return first;
+    const turn = askQueue.then(async (): Promise<PolicyDecision | AskAnswer | 'aborted'> => {
+      const now = evaluate(); // the mode or the rules may have changed while this call waited
+      if (now.decision !== 'ask') return now;
+      const prompt: PermissionPrompt = {
+        tool: toolName,
+        callId: ctx.callId,
+        action,
+        cwd: ctx.cwd,
+        reason: now.reason,
+        alwaysRule: now.suggestedRule,
+        ...(subagent ? { subagent } : {}),
+      };
+      const answer = await abortable(ask(prompt), ctx.signal);
+      if (answer === 'always') policy.addRule(now.suggestedRule);
+      return answer;
+    });
+    askQueue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  const before: BeforeToolCall = async ({ toolCall, tool, args, ctx }) => {
+    if (hooks?.has('pre_tool', tool.name)) {
+      const outcome = await hooks.preTool({
+        tool: tool.name,
+        argsJson: argsJson(args, toolCall.arguments),
+        ...(subagent ? { subagentId: subagent.id } : {}),
+      });
+      if (outcome.deny !== undefined) return { allow: false, reason: hookDenialMessage(outcome.hook, outcome.deny) };
+    }
+
+    if (!tool.describe) return { allow: true };
+    let action: ActionRequest;
+    try {
+      action = await tool.describe(args, ctx);
+    } catch (error) {
+      return { allow: false, reason: `[${tool.name}: failed] ${(error as Error).message}` };
+    }
+
+    let outcome: PolicyDecision | AskAnswer | 'aborted';
+    try {
+      outcome = await decideWithPrompt(tool.name, action, ctx);
+    } catch (error) {
+      return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
+    }
+    if (typeof outcome === 'string') {
+      if (outcome === 'yes' || outcome === 'always') return { allow: true };
+      if (outcome === 'aborted') return { allow: false, reason: `${action.summary}: canceled before the user answered.` };
+      return {
+        allow: false,
+        reason: `The user declined: ${action.summary}. Do not retry it unchanged; ask the user what they want instead, or take another approach.`,
+      };
+    }
+    if (outcome.decision === 'allow') return { allow: true };
+    if (outcome.decision === 'deny') return { allow: false, reason: outcome.message };
+    // Unreachable: an ask decision without an ask function is already a denial.
+    return { allow: false, reason: `${action.summary}: needs approval and nobody can be asked.` };
+  };
+
+  const after: AfterToolCall = async ({ toolCall, tool, args, result }) => {
+    if (!hooks?.has('post_tool', tool.name)) return;
+    await hooks.postTool({
+      tool: tool.name,
+      argsJson: argsJson(args, toolCall.arguments),
+      result: result.content,
+      ok: result.isError !== true,
+      ...(subagent ? { subagentId: subagent.id } : {}),
+    });
+  };
+
+  return { before, after };
+}
