@@ -1,0 +1,103 @@
+/**
+ * seek's benchmarks (`npm run bench`). Prints figures; asserts nothing. Every comparison is made
+ * within one run, as a ratio, so machine speed cancels out.
+ *
+ * 1. cold start: `seek --version` and a one-turn `seek -p` beside `node -e ''`;
+ * 2. harness time per turn over a 50-turn scripted session (wall time minus the scripted server's
+ *    time, minus the same for a 1-turn session, divided by the 49 extra turns);
+ * 3. bytes of the first request's fixed part (system prompt + tool schemas);
+ * 4. the share of each request's prompt bytes that repeats the previous request's prefix.
+ */
+import { spawnSync } from 'node:child_process';
+import { SEEK_BIN, makeProject, runSeek } from '../test/support/seek-process.js';
+import { canonicalPrompt, commonPrefixBytes, ScriptedServer } from '../test/support/scripted-server/index.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function timeCommand(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, { env, stdio: 'ignore' });
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
+  return performance.now() - started;
+}
+
+async function coldStart(server: ScriptedServer): Promise<void> {
+  const { root, home } = makeProject();
+  const env = { PATH: process.env.PATH, HOME: home, SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench', DEEPSEEK_BASE_URL: server.url };
+  const node: number[] = [];
+  const version: number[] = [];
+  const oneTurn: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    node.push(timeCommand(['-e', '']));
+    version.push(timeCommand([SEEK_BIN, '--version']));
+    server.enqueue({ text: 'ok' });
+    const started = performance.now();
+    const run = await runSeek(['-p', 'hi', '--no-save'], { cwd: root, env });
+    if (run.code !== 0) throw new Error(`one-turn run failed: ${run.stderr}`);
+    oneTurn.push(performance.now() - started);
+  }
+  const base = median(node);
+  console.log(`cold start (median of ${RUNS})`);
+  console.log(`  node -e ''            ${base.toFixed(1)} ms`);
+  console.log(`  seek --version        ${median(version).toFixed(1)} ms   ${(median(version) / base).toFixed(2)}x node`);
+  console.log(`  seek -p (one turn)    ${median(oneTurn).toFixed(1)} ms   ${(median(oneTurn) / base).toFixed(2)}x node`);
+}
+
+/** Runs a scripted session of `turns` model turns (turns-1 read_file calls, then an answer). */
+async function scriptedSession(server: ScriptedServer, turns: number, root: string, home: string) {
+  server.reset();
+  for (let i = 0; i < turns - 1; i++) server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: 1 + (i % 3) } }] });
+  server.enqueue({ text: 'done' });
+  const env = { SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench', DEEPSEEK_BASE_URL: server.url };
+  const serverBefore = server.serverTimeMs();
+  const started = performance.now();
+  const run = await runSeek(['-p', 'read the readme repeatedly'], { cwd: root, env, timeoutMs: 120_000 });
+  const wall = performance.now() - started;
+  if (run.code !== 0) throw new Error(`${turns}-turn run failed: ${run.stderr}`);
+  if (server.requests.length !== turns) throw new Error(`expected ${turns} requests, saw ${server.requests.length}`);
+  return { wall, serverMs: server.serverTimeMs() - serverBefore, prompts: server.requests.map(canonicalPrompt), first: server.requests[0]! };
+}
+
+async function perTurn(server: ScriptedServer): Promise<void> {
+  const { root, home } = makeProject({ 'README.md': '# bench\n\nline two\nline three\n' });
+  const samples: number[] = [];
+  let last: Awaited<ReturnType<typeof scriptedSession>> | undefined;
+  for (let i = 0; i < 5; i++) {
+    const one = await scriptedSession(server, 1, root, home);
+    const fifty = await scriptedSession(server, 50, root, home);
+    samples.push((fifty.wall - fifty.serverMs - (one.wall - one.serverMs)) / 49);
+    last = fifty;
+  }
+  console.log(`harness time per turn over a 50-turn session (median of 5): ${median(samples).toFixed(2)} ms  [samples ${samples.map((s) => s.toFixed(2)).join(', ')}]`);
+
+  const body = last!.first.body as { messages: Array<{ role: string; content: string }>; tools: unknown };
+  const systemBytes = Buffer.byteLength(body.messages[0]!.content);
+  const toolBytes = Buffer.byteLength(JSON.stringify(body.tools));
+  console.log(`first request fixed part: ${systemBytes + toolBytes} bytes (system prompt ${systemBytes} + tool schemas ${toolBytes})`);
+
+  const prompts = last!.prompts;
+  let extensions = 0;
+  const shares: number[] = [];
+  for (let i = 1; i < prompts.length; i++) {
+    if (prompts[i]!.startsWith(prompts[i - 1]!)) extensions += 1;
+    shares.push(commonPrefixBytes(prompts[i - 1]!, prompts[i]!) / Buffer.byteLength(prompts[i]!));
+  }
+  const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+  console.log(`prefix reuse over ${prompts.length} requests: ${extensions}/${prompts.length - 1} (${((100 * extensions) / (prompts.length - 1)).toFixed(0)}%) extend the previous request byte for byte; share of each request's bytes repeating the previous prefix: min ${(100 * Math.min(...shares)).toFixed(1)}%, mean ${(100 * mean).toFixed(1)}%`);
+}
+
+const server = await ScriptedServer.start();
+try {
+  console.log(`seek benchmarks · node ${process.version} · ${process.platform} ${process.arch}\n`);
+  await coldStart(server);
+  console.log('');
+  await perTurn(server);
+} finally {
+  await server.close();
+}
