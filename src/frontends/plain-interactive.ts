@@ -63,7 +63,7 @@ export class PlainInteractive {
     this.out.write(`seek · ${this.session.model} · session ${this.session.id}\nType /help for commands, /exit to quit.\n`);
     if (firstPrompt) await this.send(firstPrompt);
     for (;;) {
-      const line = await this.question('> ');
+      const line = await this.question('> ', false);
       if (line === END_OF_INPUT) return 0;
       const text = line.trim();
       if (!text) continue;
@@ -168,10 +168,15 @@ export class PlainInteractive {
     }
   }
 
-  private question(prompt: string): Promise<string> {
-    this.out.write(prompt);
+  /** Shows `prompt` and waits for a line. A line typed ahead answers at once; the input prompt is
+   * then not shown (it would land in the middle of the output), a question always is. */
+  private question(prompt: string, showWhenTypedAhead = true): Promise<string> {
     const next = this.lines.shift();
-    if (next !== undefined) return Promise.resolve(next);
+    if (next !== undefined) {
+      if (showWhenTypedAhead) this.out.write(`${prompt}${next}\n`);
+      return Promise.resolve(next);
+    }
+    this.out.write(prompt);
     if (this.closed) return Promise.resolve(END_OF_INPUT);
     return new Promise((resolve) => {
       this.waiter = resolve;

@@ -68,6 +68,8 @@ export interface PreparedSession {
   todos: TodoStore;
   writer: SessionWriter | undefined;
   notices: Notice[];
+  /** Where problems found after start go (a failing observer hook); the session connects it. */
+  noticeSink: { emit?: (notice: Notice) => void };
 }
 
 /**
@@ -111,6 +113,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   if (resumed) tracker.setBase(resumed.totals.usage, resumed.totals.costUsd, resumed.totals.turns);
 
   const policy = createPolicy({ root: projectRoot, yolo: options.yolo, plan: options.plan, interactive: options.interactive });
+  const noticeSink: PreparedSession['noticeSink'] = {};
   const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
   for (const text of loadedHooks.notices) notices.push({ level: 'warn', text });
   const hooks =
@@ -119,6 +122,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
           hooks: loadedHooks,
           seekHome: home,
           env: { sessionId: id, projectId: pid, projectPath: projectRoot, version: SEEK_VERSION },
+          onProblem: (text) => (noticeSink.emit ? noticeSink.emit({ level: 'warn', text }) : notices.push({ level: 'warn', text })),
         })
       : undefined;
   const gate = createToolGate({ policy, ...(hooks ? { hooks } : {}), ...(options.ask ? { ask: options.ask } : {}) });
@@ -174,6 +178,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     todos,
     writer,
     notices,
+    noticeSink,
   };
 }
 

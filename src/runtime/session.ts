@@ -47,6 +47,7 @@ export class AgentSession {
     this.history = prepared.history;
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
+    prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
   }
 
   subscribe(listener: SessionListener): () => void {
