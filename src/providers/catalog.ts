@@ -23,6 +23,17 @@ export interface ModelInfo {
 
 const M = 1_000_000;
 
+/** Anthropic prices follow one rule: cache hits at 0.1x input, 5-minute cache writes at 1.25x. */
+function anthropicModels(rows: Array<[id: string, input: number, output: number]>): ModelInfo[] {
+  return rows.map(([id, input, output]) => ({
+    id,
+    provider: 'anthropic',
+    contextWindow: 200_000,
+    maxOutputTokens: 32_000,
+    pricing: { inputMiss: input, inputHit: input / 10, output, cacheWrite: input * 1.25 },
+  }));
+}
+
 /** Known models. Unknown names still work: see `lookupModel`. Prices as published by each vendor. */
 export const MODEL_CATALOG: readonly ModelInfo[] = [
   {
@@ -40,27 +51,17 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     pricing: { inputMiss: 0.435, inputHit: 0.003625, output: 0.87 },
     reasoning: true,
   },
-  {
-    id: 'claude-opus-4-5',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 32_000,
-    pricing: { inputMiss: 5, inputHit: 0.5, output: 25, cacheWrite: 6.25 },
-  },
-  {
-    id: 'claude-sonnet-4-5',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 32_000,
-    pricing: { inputMiss: 3, inputHit: 0.3, output: 15, cacheWrite: 3.75 },
-  },
-  {
-    id: 'claude-haiku-4-5',
-    provider: 'anthropic',
-    contextWindow: 200_000,
-    maxOutputTokens: 32_000,
-    pricing: { inputMiss: 1, inputHit: 0.1, output: 5, cacheWrite: 1.25 },
-  },
+  ...anthropicModels([
+    ['claude-opus-5', 5, 25],
+    ['claude-opus-4-8', 5, 25],
+    ['claude-opus-4-7', 5, 25],
+    ['claude-opus-4-6', 5, 25],
+    ['claude-opus-4-5', 5, 25],
+    ['claude-sonnet-5', 2, 10],
+    ['claude-sonnet-4-6', 3, 15],
+    ['claude-sonnet-4-5', 3, 15],
+    ['claude-haiku-4-5', 1, 5],
+  ]),
   {
     id: 'gpt-5',
     provider: 'openai',
@@ -93,7 +94,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
 
 export const DEFAULT_MODELS = {
   deepseek: 'deepseek-v4-flash',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-4-6',
   openai: 'gpt-5-mini',
 } as const;
 

@@ -24,6 +24,9 @@ export interface AssistantMessage {
   content: string;
   /** Reasoning text (DeepSeek `reasoning_content`, Anthropic thinking). Optional. */
   reasoning?: string;
+  /** Anthropic's signature of the thinking block. A thinking block is sent back to Anthropic only
+   * with its signature (required when thinking is combined with tools); other providers ignore it. */
+  reasoningSignature?: string;
   toolCalls: ToolCall[];
   stopReason: StopReason;
   /** Set by the provider when the response completed with usage information. */
@@ -114,6 +117,14 @@ export interface ProviderError {
   retryable: boolean;
   /** Server-requested delay (retry-after), in milliseconds. */
   retryAfterMs?: number;
+  /** What happened, without the server's explanation, e.g. "DeepSeek API returned HTTP 429
+   * (rate limited)". When set, `message` is built from it: `summary`, then any circumstances the
+   * retry wrapper adds ("after 4 attempts"), then ": " + `detail` when there is one. */
+  summary?: string;
+  /** The server's (or the network layer's) own explanation, when there is one. */
+  detail?: string;
+  /** How many attempts were made before this error became final (set by the retry wrapper). */
+  attempts?: number;
 }
 
 /**

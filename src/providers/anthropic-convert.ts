@@ -1,0 +1,134 @@
+/**
+ * The byte-stable translation of a ModelRequest into an Anthropic Messages request body, with the
+ * three prompt-cache breakpoints: the system block and the last tool (stable for a session), and
+ * the last block of the last message (the standard moving breakpoint).
+ */
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import { lookupModel } from './catalog.js';
+import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/** Anthropic rejects empty text blocks; these stand in for an empty message (rare, but possible). */
+const EMPTY_USER_TEXT = '(empty message)';
+const EMPTY_ASSISTANT_TEXT = '(empty response)';
+
+/** Smallest thinking budget Anthropic accepts. */
+const MIN_THINKING_BUDGET = 1024;
+
+/** Builds the body with a fixed key order: model, system, messages, tools, then the rest. */
+export function buildMessagesRequest(request: ModelRequest): MessageCreateParamsStreaming {
+  const maxTokens = request.maxTokens ?? lookupModel(request.model).maxOutputTokens;
+  const tools = toAnthropicTools(request.tools);
+  const thinkingBudget = Math.min(16_000, Math.floor(maxTokens / 2));
+  return {
+    model: request.model,
+    ...(request.system ? { system: systemBlocks(request.system) } : {}),
+    messages: toAnthropicMessages(request.messages),
+    ...(tools.length > 0 ? { tools } : {}),
+    max_tokens: maxTokens,
+    ...(request.reasoning && thinkingBudget >= MIN_THINKING_BUDGET
+      ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } }
+      : {}),
+    stream: true,
+  };
+}
+
+function systemBlocks(system: string): TextBlockParam[] {
+  return [{ type: 'text', text: system, cache_control: EPHEMERAL }];
+}
+
+/**
+ * Consecutive tool results become one user message (Anthropic wants every tool_result of a turn in
+ * the message right after the tool_use blocks). Each content is always a block array, so moving the
+ * cache breakpoint never changes a message's shape.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+  const wire: MessageParam[] = [];
+  let openResults: ContentBlockParam[] | undefined;
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const block: ToolResultBlockParam = {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId,
+        ...(message.content ? { content: message.content } : {}),
+        ...(message.isError ? { is_error: true } : {}),
+      };
+      if (openResults) {
+        openResults.push(block);
+      } else {
+        openResults = [block];
+        wire.push({ role: 'user', content: openResults });
+      }
+      continue;
+    }
+    openResults = undefined;
+    if (message.role === 'user') {
+      wire.push({ role: 'user', content: [{ type: 'text', text: message.content || EMPTY_USER_TEXT }] });
+    } else {
+      wire.push({ role: 'assistant', content: assistantBlocks(message) });
+    }
+  }
+  markLastBlock(wire);
+  return wire;
+}
+
+function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  // Thinking goes back only with its signature (reasoning from another provider has none).
+  if (message.reasoning && message.reasoningSignature) {
+    blocks.push({ type: 'thinking', thinking: message.reasoning, signature: message.reasoningSignature });
+  }
+  if (message.content) blocks.push({ type: 'text', text: message.content });
+  for (const call of message.toolCalls) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseToolInput(call.arguments) });
+  }
+  if (blocks.length === 0) blocks.push({ type: 'text', text: EMPTY_ASSISTANT_TEXT });
+  return blocks;
+}
+
+/** Our arguments are the model's raw text; Anthropic wants an object. Unparseable text becomes `{}`
+ * (the loop already answered the model that its arguments were malformed). */
+export function parseToolInput(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The moving breakpoint. The blocks were built for this request only, so setting it is safe. */
+function markLastBlock(wire: MessageParam[]): void {
+  const content = wire.at(-1)?.content;
+  const last = Array.isArray(content) ? content.at(-1) : undefined;
+  if (last && last.type !== 'thinking' && last.type !== 'redacted_thinking') {
+    Object.assign(last, { cache_control: EPHEMERAL });
+  }
+}
+
+const convertedTools = new WeakMap<readonly ToolSchema[], Tool[]>();
+
+/** Converted once per tools array: every request of a session carries the very same objects. */
+export function toAnthropicTools(tools: readonly ToolSchema[]): Tool[] {
+  let converted = convertedTools.get(tools);
+  if (!converted) {
+    converted = tools.map((tool, i) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters as Tool.InputSchema,
+      ...(i === tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    }));
+    convertedTools.set(tools, converted);
+  }
+  return converted;
+}

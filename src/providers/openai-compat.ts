@@ -1,0 +1,158 @@
+/**
+ * What differs between servers that speak OpenAI Chat Completions, as data (one row per family),
+ * and the byte-stable translation of a ModelRequest into a request body.
+ */
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { lookupModel } from './catalog.js';
+import type { Message, ModelRequest, ToolSchema } from './types.js';
+
+export interface OpenAICompat {
+  /** How errors name the server: "DeepSeek API". */
+  label: string;
+  /** Send assistant reasoning back as `reasoning_content`. DeepSeek needs it inside a tool-call
+   * turn; sending it whenever present keeps every history message's bytes the same each request. */
+  sendReasoningContent: boolean;
+  /** OpenAI deprecated `max_tokens` for `max_completion_tokens`; most other servers know only the former. */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  /** Send the catalog's max output tokens when the request sets none (server defaults can be tiny). */
+  defaultMaxTokens: boolean;
+  /** Ask for the final usage chunk with `stream_options.include_usage`. */
+  includeUsage: boolean;
+  /** How `ModelRequest.reasoning` is expressed: DeepSeek's `thinking: {type}` switch, or not at all. */
+  thinkingSwitch: 'deepseek' | 'none';
+}
+
+export type OpenAIProviderName = 'deepseek' | 'openai' | 'openai-compatible';
+
+const DEEPSEEK: OpenAICompat = {
+  label: 'DeepSeek API',
+  sendReasoningContent: true,
+  maxTokensField: 'max_tokens',
+  defaultMaxTokens: true,
+  includeUsage: true,
+  thinkingSwitch: 'deepseek',
+};
+
+const OPENAI: OpenAICompat = {
+  label: 'OpenAI API',
+  sendReasoningContent: false,
+  maxTokensField: 'max_completion_tokens',
+  defaultMaxTokens: true,
+  includeUsage: true,
+  thinkingSwitch: 'none',
+};
+
+const GENERIC: OpenAICompat = {
+  label: 'OpenAI-compatible server',
+  sendReasoningContent: false,
+  maxTokensField: 'max_tokens',
+  defaultMaxTokens: false,
+  includeUsage: true,
+  thinkingSwitch: 'none',
+};
+
+interface CompatRow {
+  matches(name: OpenAIProviderName, host: string): boolean;
+  compat: OpenAICompat;
+}
+
+/** First match wins. The host decides before the name: `--provider openai` pointed at a local
+ * server is a generic OpenAI-compatible server. */
+const COMPAT_ROWS: readonly CompatRow[] = [
+  { matches: (_name, host) => host === 'api.deepseek.com' || host.endsWith('.deepseek.com'), compat: DEEPSEEK },
+  { matches: (_name, host) => host === 'api.openai.com', compat: OPENAI },
+  { matches: (_name, host) => host === 'openrouter.ai', compat: { ...GENERIC, label: 'OpenRouter API' } },
+  { matches: (name) => name === 'deepseek', compat: DEEPSEEK },
+  { matches: () => true, compat: GENERIC },
+];
+
+export function detectOpenAICompat(name: OpenAIProviderName, baseUrl: string): OpenAICompat {
+  let host = '';
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    host = '';
+  }
+  const row = COMPAT_ROWS.find((candidate) => candidate.matches(name, host));
+  return { ...(row?.compat ?? GENERIC) };
+}
+
+/** The streaming request body, plus DeepSeek's `thinking` switch. */
+export type ChatRequestBody = ChatCompletionCreateParamsStreaming & { thinking?: { type: 'enabled' | 'disabled' } };
+
+type AssistantParam = ChatCompletionAssistantMessageParam & { reasoning_content?: string };
+
+/**
+ * Builds the body with a fixed key order: model, messages, tools, then the rest. Nothing in it
+ * depends on time or chance, so the same history always gives the same bytes.
+ */
+export function buildChatRequest(request: ModelRequest, compat: OpenAICompat): ChatRequestBody {
+  const tools = toOpenAITools(request.tools);
+  const maxTokens =
+    request.maxTokens ?? (compat.defaultMaxTokens ? lookupModel(request.model).maxOutputTokens : undefined);
+  return {
+    model: request.model,
+    messages: toOpenAIMessages(request.system, request.messages, compat),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(maxTokens !== undefined ? { [compat.maxTokensField]: maxTokens } : {}),
+    ...(compat.thinkingSwitch === 'deepseek' && request.reasoning !== undefined
+      ? { thinking: { type: request.reasoning ? 'enabled' : 'disabled' } }
+      : {}),
+    stream: true,
+    ...(compat.includeUsage ? { stream_options: { include_usage: true } } : {}),
+  };
+}
+
+export function toOpenAIMessages(
+  system: string,
+  messages: readonly Message[],
+  compat: OpenAICompat,
+): ChatCompletionMessageParam[] {
+  const wire: ChatCompletionMessageParam[] = [];
+  if (system) wire.push({ role: 'system', content: system });
+  for (const message of messages) {
+    if (message.role === 'user') {
+      wire.push({ role: 'user', content: message.content });
+    } else if (message.role === 'tool') {
+      wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+    } else {
+      const hasCalls = message.toolCalls.length > 0;
+      const assistant: AssistantParam = {
+        role: 'assistant',
+        content: message.content === '' && hasCalls ? null : message.content,
+        ...(compat.sendReasoningContent && message.reasoning ? { reasoning_content: message.reasoning } : {}),
+        ...(hasCalls
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }
+          : {}),
+      };
+      wire.push(assistant);
+    }
+  }
+  return wire;
+}
+
+const convertedTools = new WeakMap<readonly ToolSchema[], ChatCompletionTool[]>();
+
+/** Converted once per tools array, so every request of a session carries the very same objects. */
+export function toOpenAITools(tools: readonly ToolSchema[]): ChatCompletionTool[] {
+  let converted = convertedTools.get(tools);
+  if (!converted) {
+    converted = tools.map((tool) => ({
+      type: 'function' as const,
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    convertedTools.set(tools, converted);
+  }
+  return converted;
+}
