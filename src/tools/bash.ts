@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { z } from 'zod';
+import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { startBackgroundJob } from './background-jobs.js';
+import { terminateProcessGroup } from './process-group.js';
+import { errorMessage } from './text-files.js';
+import { COMMAND_OUTPUT_MAX_CHARS, HeadTailBuffer } from './truncate.js';
+import { integerAtLeast } from './schema.js';
+
+export { killBackgroundJobs, listBackgroundJobs, type BackgroundJob } from './background-jobs.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** After bash exits, how long to wait for its pipes to drain before giving up on them (a
+ * backgrounded grandchild such as `server &` may hold them open indefinitely). */
+const PIPE_DRAIN_MS = 250;
+
+const schema = z
+  .object({
+    command: z.string().describe('Shell command'),
+    timeout_ms: integerAtLeast(1).optional().describe(`Default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}`),
+    run_in_background: z.boolean().optional().describe('Start detached, return at once'),
+  })
+  .strict();
+
+export type BashArgs = z.infer<typeof schema>;
+
+/**
+ * bash: runs `bash -c command` in ctx.cwd, in its own session and process group (so no controlling
+ * terminal can prompt, and a timeout or abort kills every process it started), stdin closed,
+ * environment = process.env + SEEK_AGENT=1. `ctx.onUpdate` receives each new piece of output
+ * (deltas, not the accumulated text) as it arrives.
+ */
+export function createBashTool(): Tool<BashArgs> {
+  return {
+    name: 'bash',
+    description:
+      'Run a bash command in the project dir; returns stdout+stderr and the exit code. ' +
+      'For servers/watchers use run_in_background and read its output file with read_file.',
+    schema,
+    readOnly: false,
+    describe(args, ctx) {
+      return { kind: 'bash', paths: [ctx.cwd], command: args.command, summary: `bash: ${firstLine(args.command)}` };
+    },
+    execute: bashTool,
+  };
+}
+
+function commandEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, SEEK_AGENT: '1' };
+}
+
+async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolResult> {
+  if (args.command.trim() === '') return { content: 'command is empty.', isError: true };
+  if (args.run_in_background === true) {
+    try {
+      const job = await startBackgroundJob({ command: args.command, cwd: ctx.cwd, env: commandEnv() });
+      const content = `started background job ${job.id} (pid ${job.pid}); output is written to ${job.outputFile}`;
+      return { content, display: { kind: 'command', command: args.command, cwd: ctx.cwd, exitCode: null, output: content } };
+    } catch (error) {
+      return { content: `Could not start the background job: ${errorMessage(error)}`, isError: true };
+    }
+  }
+  const timeoutMs = Math.min(args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+  return runForeground(args.command, timeoutMs, ctx);
+}
+
+function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+  if (ctx.signal.aborted) return Promise.resolve({ content: 'Aborted before the command started.', isError: true });
+  return new Promise((resolve) => {
+    const output = new HeadTailBuffer(COMMAND_OUTPUT_MAX_CHARS);
+    let stoppedBy: 'timeout' | 'abort' | null = null;
+    let finished = false;
+    let exitStatus: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+
+    const child = spawn('bash', ['-c', command], {
+      cwd: ctx.cwd,
+      env: commandEnv(),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+    // Each stream has its own decoder so a multi-byte character split across chunks survives.
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
+    const take = (text: string): void => {
+      if (text === '') return;
+      output.push(text);
+      ctx.onUpdate?.(text);
+    };
+    child.stdout.on('data', (chunk: Buffer) => take(decoders[0].write(chunk)));
+    child.stderr.on('data', (chunk: Buffer) => take(decoders[1].write(chunk)));
+
+    const stop = (reason: 'timeout' | 'abort'): void => {
+      if (finished || stoppedBy) return;
+      stoppedBy = reason;
+      terminateProcessGroup(child);
+    };
+    const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const onAbort = (): void => stop('abort');
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (result: ToolResult): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    const finalize = (): void => {
+      if (finished) return;
+      take(decoders[0].end());
+      take(decoders[1].end());
+      const status = exitStatus ?? { code: child.exitCode, signal: child.signalCode };
+      finish(formatResult(command, ctx.cwd, output.toString(), status, stoppedBy, timeoutMs));
+    };
+
+    child.once('error', (error) => {
+      finish({ content: `Could not run bash: ${errorMessage(error)}`, isError: true });
+    });
+    child.once('exit', (code, signal) => {
+      exitStatus = { code, signal };
+      const drain = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finalize();
+      }, PIPE_DRAIN_MS);
+      drain.unref();
+    });
+    child.once('close', finalize);
+  });
+}
+
+function formatResult(
+  command: string,
+  cwd: string,
+  output: string,
+  status: { code: number | null; signal: NodeJS.Signals | null },
+  stoppedBy: 'timeout' | 'abort' | null,
+  timeoutMs: number,
+): ToolResult {
+  const body = output.trimEnd() === '' ? '(no output)' : output.trimEnd();
+  let ending: string;
+  if (stoppedBy === 'timeout') {
+    ending = `timed out after ${timeoutMs} ms: the command and its child processes were killed`;
+  } else if (stoppedBy === 'abort') {
+    ending = 'aborted by the user: the command and its child processes were killed';
+  } else if (status.code !== null) {
+    ending = `exit code ${status.code}`;
+  } else {
+    ending = `terminated by signal ${status.signal ?? 'unknown'}`;
+  }
+  const isError = stoppedBy !== null || status.code !== 0;
+  return {
+    content: `${body}\n\n${ending}`,
+    display: { kind: 'command', command, cwd, exitCode: status.code, output: body },
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+function firstLine(command: string): string {
+  const line = command.trim().split('\n')[0] ?? '';
+  const short = line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return command.trim().includes('\n') ? `${short} …` : short;
+}

@@ -1,0 +1,240 @@
+import { spawn } from 'node:child_process';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { IgnoreRules, walkFiles } from './gitignore.js';
+import { looksBinary } from './text-files.js';
+
+/**
+ * The two search engines behind the grep tool. Both report per-file results in path order, with
+ * matches and merged context lines, and the tool formats them the same way.
+ */
+
+/** Files larger than this are skipped (matches `--max-filesize 2M` for ripgrep). */
+export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+export interface GrepLine {
+  lineNumber: number;
+  text: string;
+  isMatch: boolean;
+}
+
+export interface GrepFileResult {
+  /** Absolute path of the file. */
+  absPath: string;
+  /** Matching lines and their context, ascending by line number, no duplicates. */
+  lines: GrepLine[];
+}
+
+export interface GrepQuery {
+  pattern: string;
+  /** Absolute file or directory to search. */
+  target: string;
+  targetIsFile: boolean;
+  contextLines: number;
+  /** Glob on file names (`*.ts`) or, when it holds a `/`, on paths relative to the target. */
+  fileGlob?: string;
+  signal: AbortSignal;
+}
+
+/** Called once per file with at least one match, in path order. */
+export type GrepSink = (file: GrepFileResult) => void;
+
+export type CompiledPattern = { ok: true; regex: RegExp } | { ok: false; message: string };
+
+/**
+ * Compiles a ripgrep-style pattern as a JS RegExp. A leading `(?i)` becomes the `i` flag (JS lacks
+ * inline flags); `\p{…}`/`\u{…}` switch on unicode mode, which is otherwise off so that common
+ * escapes like `\-` or `[\w-]` stay valid as they are in ripgrep.
+ */
+export function compilePattern(pattern: string): CompiledPattern {
+  let source = pattern;
+  let flags = '';
+  if (source.startsWith('(?i)')) {
+    source = source.slice(4);
+    flags += 'i';
+  }
+  if (/\\[pP]\{|\\u\{/.test(source)) flags += 'u';
+  try {
+    return { ok: true, regex: new RegExp(source, flags) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `Invalid regex ${JSON.stringify(pattern)}: ${reason}. Escape special characters such as ( [ { . * + ? with \\ to match them literally.` };
+  }
+}
+
+/** Matching lines of `text` with `contextLines` of context around each, overlapping windows merged. */
+export function searchText(text: string, regex: RegExp, contextLines: number): GrepLine[] {
+  const lines = text.split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  const matchIndexes: number[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    if (regex.test(line.endsWith('\r') ? line.slice(0, -1) : line)) matchIndexes.push(index);
+  }
+  const result: GrepLine[] = [];
+  let emittedUpTo = -1; // highest line index already in `result`
+  const matchSet = new Set(matchIndexes);
+  for (const matchIndex of matchIndexes) {
+    const from = Math.max(emittedUpTo + 1, matchIndex - contextLines);
+    const to = Math.min(lines.length - 1, matchIndex + contextLines);
+    for (let index = from; index <= to; index += 1) {
+      const raw = lines[index]!;
+      result.push({ lineNumber: index + 1, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw, isMatch: matchSet.has(index) });
+    }
+    emittedUpTo = Math.max(emittedUpTo, to);
+  }
+  return result;
+}
+
+/** Predicate for the `glob` filter, on paths relative to the search target. */
+export function fileGlobMatcher(fileGlob: string): (relPath: string) => boolean {
+  // picomatch's basename mode mis-handles patterns with slashes, so only use it for bare names.
+  return fileGlob.includes('/') ? picomatch(fileGlob, { dot: true }) : picomatch(fileGlob, { dot: true, basename: true });
+}
+
+/**
+ * Built-in search: walks the target like glob does (.gitignore respected, `.git` skipped), skips
+ * binary files and files over 2 MiB, and reads a few files at a time while keeping path order.
+ */
+export async function searchBuiltin(query: GrepQuery, regex: RegExp, sink: GrepSink): Promise<void> {
+  if (query.targetIsFile) {
+    const lines = await searchFile(query.target, regex, query.contextLines);
+    if (lines.length > 0) sink({ absPath: query.target, lines });
+    return;
+  }
+  const accepts = query.fileGlob ? fileGlobMatcher(query.fileGlob) : () => true;
+  const rules = await IgnoreRules.forRoot(query.target);
+  const batchSize = 16;
+  let batch: string[] = [];
+  const flush = async (): Promise<void> => {
+    const results = await Promise.all(batch.map((file) => searchFile(file, regex, query.contextLines)));
+    results.forEach((lines, index) => {
+      if (lines.length > 0) sink({ absPath: batch[index]!, lines });
+    });
+    batch = [];
+  };
+  for await (const file of walkFiles(query.target, rules, query.signal)) {
+    if (!accepts(file.relPath)) continue;
+    batch.push(file.absPath);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+}
+
+async function searchFile(absPath: string, regex: RegExp, contextLines: number): Promise<GrepLine[]> {
+  try {
+    const info = await stat(absPath);
+    if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) return [];
+    const bytes = await readFile(absPath);
+    if (looksBinary(bytes)) return [];
+    return searchText(bytes.toString('utf8'), regex, contextLines);
+  } catch {
+    return []; // vanished or unreadable: skip like rg does
+  }
+}
+
+let ripgrepProbe: Promise<boolean> | undefined;
+
+/** Whether `rg` runs from PATH; probed once per process. */
+export function ripgrepAvailable(): Promise<boolean> {
+  ripgrepProbe ??= new Promise((resolve) => {
+    const child = spawn('rg', ['--version'], { stdio: 'ignore' });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
+  return ripgrepProbe;
+}
+
+export type RipgrepOutcome = { ok: true } | { ok: false; message: string };
+
+/**
+ * Search with ripgrep's JSON output, so paths, line numbers and context arrive structured and the
+ * formatting is shared with the built-in engine. Flags mirror the built-in rules: hidden files
+ * searched, `.git` skipped, .gitignore honoured even outside a git repository, 2 MiB size cap.
+ */
+export function searchRipgrep(query: GrepQuery, sink: GrepSink, rgPath = 'rg', cwd = process.cwd()): Promise<RipgrepOutcome> {
+  const args = ['--json', '--no-config', '--hidden', '--no-require-git', '--glob', '!.git', '--sort', 'path', '--max-filesize', '2M'];
+  if (query.contextLines > 0) args.push('--context', String(query.contextLines));
+  if (query.fileGlob) args.push('--glob', query.fileGlob);
+  args.push('--regexp', query.pattern, '--', query.target);
+
+  return new Promise((resolve) => {
+    const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdoutRest = '';
+    let stderr = '';
+    let current: GrepFileResult | null = null;
+    let sawResults = false;
+    const onAbort = (): void => {
+      child.kill('SIGKILL');
+    };
+    query.signal.addEventListener('abort', onAbort, { once: true });
+
+    const handleMessage = (line: string): void => {
+      if (line.trim() === '') return;
+      let message: RipgrepMessage;
+      try {
+        message = JSON.parse(line) as RipgrepMessage;
+      } catch {
+        return;
+      }
+      if (message.type === 'begin') {
+        current = { absPath: resolveRgPath(cwd, message.data.path), lines: [] };
+      } else if ((message.type === 'match' || message.type === 'context') && current) {
+        const text = rgText(message.data.lines).replace(/\r?\n$/, '');
+        current.lines.push({ lineNumber: message.data.line_number, text, isMatch: message.type === 'match' });
+      } else if (message.type === 'end' && current) {
+        if (current.lines.some((entry) => entry.isMatch)) {
+          sawResults = true;
+          sink(current);
+        }
+        current = null;
+      }
+    };
+
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const parts = (stdoutRest + chunk).split('\n');
+      stdoutRest = parts.pop() ?? '';
+      parts.forEach(handleMessage);
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 4000) stderr += chunk;
+    });
+    child.once('error', (error) => {
+      query.signal.removeEventListener('abort', onAbort);
+      resolve({ ok: false, message: `ripgrep failed to start: ${error.message}` });
+    });
+    child.once('close', (code) => {
+      query.signal.removeEventListener('abort', onAbort);
+      handleMessage(stdoutRest);
+      // 0 = matches, 1 = none, 2 = an error; an error next to results (an unreadable file) is
+      // not worth failing the search for.
+      if (query.signal.aborted || code === 0 || code === 1 || sawResults) resolve({ ok: true });
+      else if (/regex parse error/i.test(stderr)) resolve({ ok: false, message: `Invalid regex: ${stderr.trim()}` });
+      else resolve({ ok: false, message: `ripgrep failed: ${stderr.trim() || `exit code ${code}`}` });
+    });
+  });
+}
+
+interface RipgrepText {
+  text?: string;
+  bytes?: string;
+}
+
+type RipgrepMessage =
+  | { type: 'begin'; data: { path: RipgrepText } }
+  | { type: 'match' | 'context'; data: { path: RipgrepText; lines: RipgrepText; line_number: number } }
+  | { type: 'end'; data: { path: RipgrepText } }
+  | { type: 'summary'; data: unknown };
+
+/** ripgrep sends non-UTF-8 text as base64 `bytes`. */
+function rgText(value: RipgrepText): string {
+  if (value.text !== undefined) return value.text;
+  return value.bytes ? Buffer.from(value.bytes, 'base64').toString('utf8') : '';
+}
+
+function resolveRgPath(cwd: string, value: RipgrepText): string {
+  return path.resolve(cwd, rgText(value));
+}

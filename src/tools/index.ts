@@ -1,0 +1,54 @@
+import type { Tool } from '../agent/types.js';
+import { createBashTool } from './bash.js';
+import { createEditFileTool } from './edit-file.js';
+import { createGitTool } from './git.js';
+import { createGlobTool } from './glob.js';
+import { createGrepTool } from './grep.js';
+import { createListDirTool } from './list-dir.js';
+import { createReadFileTool } from './read-file.js';
+import { createTodoStore, type TodoStore } from './todo-store.js';
+import { createTodoWriteTool } from './todo-write.js';
+import { createWriteFileTool } from './write-file.js';
+
+export { backgroundOutputDir, killBackgroundJobs, listBackgroundJobs, type BackgroundJob } from './background-jobs.js';
+export { displayPath, isInside, resolvePath } from './paths.js';
+export { createTodoStore, type TodoStore } from './todo-store.js';
+export {
+  createBashTool,
+  createEditFileTool,
+  createGitTool,
+  createGlobTool,
+  createGrepTool,
+  createListDirTool,
+  createReadFileTool,
+  createTodoWriteTool,
+  createWriteFileTool,
+};
+
+export interface CoreToolDeps {
+  /** The session's todo list; a fresh one when absent. */
+  todoStore?: TodoStore;
+}
+
+/** Names of the core tools that never change anything (they run concurrently within a turn). */
+export const READ_ONLY_TOOL_NAMES: readonly string[] = ['read_file', 'glob', 'grep', 'list_dir', 'git'];
+
+/**
+ * The nine built-in tools, in the fixed order the model sees them: read_file, write_file,
+ * edit_file, bash, glob, grep, list_dir, git, todo_write. Keep the order stable: tool schemas are
+ * part of the cached prompt prefix.
+ */
+export function createCoreTools(deps: CoreToolDeps = {}): Tool[] {
+  const tools: Tool[] = [
+    createReadFileTool(),
+    createWriteFileTool(),
+    createEditFileTool(),
+    createBashTool(),
+    createGlobTool(),
+    createGrepTool(),
+    createListDirTool(),
+    createGitTool(),
+    createTodoWriteTool({ store: deps.todoStore ?? createTodoStore() }),
+  ];
+  return tools;
+}

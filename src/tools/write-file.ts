@@ -1,0 +1,84 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { countLines, makeDiffDisplay } from './diff-display.js';
+import { displayPath, resolvePath } from './paths.js';
+import { errorCode, errorMessage } from './text-files.js';
+
+const schema = z
+  .object({
+    path: z.string().describe('File path'),
+    content: z.string().describe('Full new content'),
+  })
+  .strict();
+
+export type WriteFileArgs = z.infer<typeof schema>;
+
+/** write_file: creates or replaces a whole file, creating parent directories. */
+export function createWriteFileTool(): Tool<WriteFileArgs> {
+  return {
+    name: 'write_file',
+    description: 'Create or overwrite a file with the given content (parent dirs are created). Prefer edit_file for changes to existing files.',
+    schema,
+    readOnly: false,
+    describe: describeWrite,
+    execute: writeFileTool,
+  };
+}
+
+/** The current content, `null` when the file does not exist yet. Throws for directories. */
+async function readExisting(absPath: string): Promise<string | null> {
+  try {
+    return await readFile(absPath, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function describeWrite(args: WriteFileArgs, ctx: ToolContext): Promise<ActionRequest> {
+  const absPath = resolvePath(ctx, args.path);
+  const shown = displayPath(ctx, absPath);
+  let before: string | null = null;
+  try {
+    before = await readExisting(absPath);
+  } catch {
+    // Unreadable target: execute reports it; the preview just shows the new content.
+  }
+  return {
+    kind: 'write',
+    paths: [absPath],
+    summary: `${before === null ? 'create' : 'overwrite'} ${shown}`,
+    preview: makeDiffDisplay(shown, before ?? '', args.content),
+  };
+}
+
+async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> {
+  const absPath = resolvePath(ctx, args.path);
+  const shown = displayPath(ctx, absPath);
+  let before: string | null;
+  try {
+    before = await readExisting(absPath);
+  } catch (error) {
+    if (errorCode(error) === 'EISDIR') return { content: `${shown} is a directory; give a file path.`, isError: true };
+    return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
+  }
+  try {
+    await mkdir(path.dirname(absPath), { recursive: true });
+    await writeFile(absPath, args.content, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST' || errorCode(error) === 'ENOTDIR') {
+      return { content: `Cannot write ${shown}: a parent path is a file, not a directory.`, isError: true };
+    }
+    return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
+  }
+
+  const display = makeDiffDisplay(shown, before ?? '', args.content);
+  const lines = countLines(args.content);
+  const lineWord = lines === 1 ? 'line' : 'lines';
+  if (before === null) return { content: `Created ${shown} (${lines} ${lineWord}).`, display };
+  if (before === args.content) return { content: `Overwrote ${shown} (${lines} ${lineWord}; content unchanged).`, display };
+  return { content: `Overwrote ${shown} (${lines} ${lineWord}; +${display.added} -${display.removed}).`, display };
+}
+
