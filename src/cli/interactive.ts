@@ -5,25 +5,24 @@ import { sessionOptionsFrom } from './session-options.js';
 
 /** `seek` without -p. The plain line mode runs for now; the full-screen UI plugs in here. */
 export async function runInteractive(firstPrompt: string, options: RootOptions): Promise<number> {
-  let ui: PlainInteractive | undefined;
+  const ui: { current?: PlainInteractive } = {};
   const session = await openSession(
     sessionOptionsFrom(options, {
       interactive: true,
-      ask: async (request) => (ui ? ui.ask(request.action, request.subagent?.description) : 'no'),
+      ask: async (request) => (ui.current ? ui.current.ask(request.action, request.subagent?.description) : 'no'),
     }),
   );
-  ui = new PlainInteractive(session, process.stdin, process.stdout);
+  const plain = new PlainInteractive(session, process.stdin, process.stdout);
+  ui.current = plain;
   const onSigint = () => {
-    if (ui?.interrupt() === 'exit') {
-      ui.close();
-    }
+    if (plain.interrupt() === 'exit') plain.close();
   };
   process.on('SIGINT', onSigint);
   try {
-    return await ui.run(firstPrompt);
+    return await plain.run(firstPrompt);
   } finally {
     process.off('SIGINT', onSigint);
-    ui.close();
+    plain.close();
     await session.close();
   }
 }

@@ -74,7 +74,7 @@ describe('keys, base URLs and models', () => {
     expect(resolve({ config }).model).toBe('entry');
     expect(resolve({ config: { model: 'top', providers: { deepseek: { api_key: 'k' } } } }).model).toBe('top');
     expect(resolve({ env: { DEEPSEEK_API_KEY: 'k' } }).model).toBe('deepseek-v4-flash');
-    expect(resolve({ env: { ANTHROPIC_API_KEY: 'k' } }).model).toBe('claude-sonnet-4-5');
+    expect(resolve({ env: { ANTHROPIC_API_KEY: 'k' } }).model).toBe('claude-sonnet-4-6');
     expect(resolve({ env: { OPENAI_API_KEY: 'k' } }).model).toBe('gpt-5-mini');
   });
 
