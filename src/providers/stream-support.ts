@@ -23,6 +23,7 @@ export function resolveIdleTimeoutMs(option: number | undefined): number {
 export class AttemptSignal {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastActivity = 0;
   private idleFired = false;
   private readonly forwardUserAbort = (): void => this.controller.abort();
 
@@ -46,19 +47,29 @@ export class AttemptSignal {
     return this.idleFired && !this.userAborted;
   }
 
-  /** Data arrived: restart the idle watchdog. */
+  /** Data arrived: push the idle deadline back. Called for every chunk, so it only records the
+   * time; the one armed timer re-arms itself for the remainder when it fires early. */
   touch(): void {
-    clearTimeout(this.timer);
-    if (this.controller.signal.aborted) return;
+    this.lastActivity = performance.now();
+    if (this.timer === undefined && !this.controller.signal.aborted) this.arm(this.idleTimeoutMs);
+  }
+
+  private arm(delayMs: number): void {
     this.timer = setTimeout(() => {
+      const idleFor = performance.now() - this.lastActivity;
+      if (idleFor < this.idleTimeoutMs) {
+        this.arm(this.idleTimeoutMs - idleFor);
+        return;
+      }
       this.idleFired = true;
       this.controller.abort();
-    }, this.idleTimeoutMs);
+    }, delayMs);
   }
 
   /** Stops the watchdog; `cancelRequest` also aborts the HTTP request (the consumer stopped early). */
   dispose(cancelRequest: boolean): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
     this.userSignal?.removeEventListener('abort', this.forwardUserAbort);
     if (cancelRequest) this.controller.abort();
   }

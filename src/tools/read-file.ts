@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -8,6 +8,9 @@ import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, formatBytes, looksBinary, readHead } from './text-files.js';
 import { LineBudget, truncateLine } from './truncate.js';
 import { integerAtLeast } from './schema.js';
+
+/** Files up to this size are read whole, synchronously; larger ones are streamed. */
+const SMALL_FILE_BYTES = 256 * 1024;
 
 export const READ_DEFAULT_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -44,7 +47,7 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolR
   const shown = displayPath(ctx, absPath);
   let size: number;
   try {
-    const info = await stat(absPath);
+    const info = statSync(absPath);
     if (info.isDirectory()) {
       return { content: `${shown} is a directory, not a file. Use list_dir to see its entries.`, isError: true };
     }
@@ -56,7 +59,10 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolR
 
   const emptyDisplay = { kind: 'file', path: shown, lines: 0, truncated: false } as const;
   if (size === 0) return { content: `${shown} is empty (0 bytes).`, display: emptyDisplay };
-  if (looksBinary(await readHead(absPath))) {
+  // Small files (nearly every read) are read in one synchronous call: a few microseconds, where
+  // the streaming path costs several thread-pool round trips. Large files stream.
+  const whole = size <= SMALL_FILE_BYTES ? readFileSync(absPath) : undefined;
+  if (looksBinary(whole ?? (await readHead(absPath)))) {
     return {
       content: `${shown} is a binary file (${formatBytes(size)}); read_file only shows text.`,
       isError: true,
@@ -65,7 +71,8 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolR
 
   const offset = args.offset ?? 1;
   const limit = args.limit ?? READ_DEFAULT_LIMIT;
-  const window = await readLineWindow(absPath, offset, limit, ctx.signal);
+  const source = whole ? [whole] : createReadStream(absPath, { highWaterMark: 256 * 1024 });
+  const window = await readLineWindow(source, offset, limit, ctx.signal);
   if (window.aborted) return { content: 'Interrupted: the read was cancelled.', isError: true };
   if (window.lines.length === 0) {
     return {
@@ -109,7 +116,12 @@ interface LineWindow {
  * Streams the file once: formats lines from `offset` until `limit` lines or the output cap, then
  * only counts the remaining newlines (on raw bytes) so the continuation hint can give the total.
  */
-async function readLineWindow(absPath: string, offset: number, limit: number, signal: AbortSignal): Promise<LineWindow> {
+async function readLineWindow(
+  source: Iterable<Buffer> | AsyncIterable<Buffer | string>,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<LineWindow> {
   const budget = new LineBudget(limit, READ_MAX_OUTPUT_CHARS);
   const decoder = new StringDecoder('utf8');
   let collecting = true;
@@ -126,7 +138,7 @@ async function readLineWindow(absPath: string, offset: number, limit: number, si
     if (!budget.add(formatted)) collecting = false;
   };
 
-  for await (const chunk of createReadStream(absPath, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of source) {
     if (signal.aborted) return { lines: [], totalLines: 0, aborted: true };
     const bytes = chunk as Buffer;
     if (bytes.length === 0) continue;

@@ -23,6 +23,6 @@ export default function setup(): void {
     built = 0;
   }
   if (newestMtime(join(ROOT, 'src')) > built) {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   }
 }

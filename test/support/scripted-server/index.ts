@@ -115,7 +115,7 @@ export class ScriptedServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.beginBusy();
     res.once('close', () => this.endBusy());
-    const receivedAt = Date.now();
+    const receivedAt = performance.timeOrigin + performance.now(); // sub-millisecond: benchmarks time the gaps
     const raw = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const wire = req.method === 'POST' ? ROUTES[path] : undefined;
@@ -150,7 +150,7 @@ export class ScriptedServer {
     const previous = this.previousCanonical[wire];
     this.previousCanonical[wire] = canonical;
     res.once('finish', () => {
-      record.respondedAt = Date.now();
+      record.respondedAt = performance.timeOrigin + performance.now();
     });
 
     let reply: ScriptedReply;

@@ -1,0 +1,13 @@
+import { spawn } from 'node:child_process';
+import { ScriptedServer } from '../test/support/scripted-server/index.js';
+import { makeProject, SEEK_BIN } from '../test/support/seek-process.js';
+const server = await ScriptedServer.start();
+const { root, home } = makeProject({ 'README.md': '# bench\n\nline two\n' });
+const turns = Number(process.argv[2]);
+for (let i = 0; i < turns - 1; i++) server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: 1 + (i % 2) } }] });
+server.enqueue({ text: 'done' });
+const t0 = performance.now();
+const child = spawn('/usr/bin/time', ['-f', 'cpu user %U sys %S', process.execPath, SEEK_BIN, '-p', 'go'], { cwd: root, env: { PATH: process.env.PATH, SEEK_HOME: home, DEEPSEEK_API_KEY: 'x', DEEPSEEK_BASE_URL: server.url }, stdio: 'inherit' });
+await new Promise((r) => child.on('close', r));
+console.log(turns, 'turns: wall', (performance.now() - t0).toFixed(0), 'server', server.serverTimeMs().toFixed(0));
+await server.close();
