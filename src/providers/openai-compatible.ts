@@ -5,15 +5,16 @@
  */
 import type OpenAI from 'openai';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { abortedError, idleTimeoutError, mapSdkError, streamCutError, type SdkErrorClasses } from './errors.js';
+import { streamAttempt, type WireEnd } from './attempt.js';
+import type { SdkErrorClasses } from './errors.js';
 import {
   buildChatRequest,
   detectOpenAICompat,
   type OpenAICompat,
   type OpenAIProviderName,
 } from './openai-compat.js';
-import { AttemptSignal, MessageAssembler, resolveIdleTimeoutMs } from './stream-support.js';
-import type { ModelRequest, Provider, ProviderError, StopReason, StreamEvent, Usage } from './types.js';
+import { resolveIdleTimeoutMs } from './stream-support.js';
+import type { ModelRequest, Provider, StopReason, StreamEvent, Usage } from './types.js';
 
 export type { OpenAICompat } from './openai-compat.js';
 export { detectOpenAICompat } from './openai-compat.js';
@@ -49,77 +50,50 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
       errors: module,
     })));
 
-  async function* stream(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
-    const attempt = new AttemptSignal(signal, idleTimeoutMs);
-    const assembler = new MessageAssembler(request.model);
-    const errorContext = { label: compat.label, baseUrl: options.baseUrl, streaming: false };
-    let finished = false;
-    let errors: SdkErrorClasses | undefined;
-    try {
-      if (attempt.userAborted) {
-        yield assembler.failure(abortedError());
-        return;
-      }
-      const loaded = await loadSdk();
-      errors = loaded.errors;
-      attempt.touch();
-      const chunks = await loaded.client.chat.completions.create(buildChatRequest(request, compat), {
-        signal: attempt.signal,
-      });
-      errorContext.streaming = true;
-      const callIndexByWireIndex = new Map<number, number>();
-      let finishReason: string | undefined;
-      let usage: Usage | undefined;
-
-      for await (const chunk of chunks) {
-        attempt.touch();
-        if (chunk.usage) usage = mapOpenAIUsage(chunk.usage);
-        for (const choice of chunk.choices ?? []) {
-          if (choice.index !== 0) continue;
-          const delta = choice.delta ?? {};
-          const reasoning = reasoningOf(delta);
-          if (reasoning) yield assembler.reasoningDelta(reasoning);
-          if (delta.content) yield assembler.textDelta(delta.content);
-          for (const call of delta.tool_calls ?? []) {
-            let index = callIndexByWireIndex.get(call.index);
-            if (index === undefined) {
-              const started = assembler.startToolCall(call.id || `call_${call.index}`, call.function?.name ?? '');
-              index = started.index;
-              callIndexByWireIndex.set(call.index, index);
-              yield started.event;
+  const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
+    streamAttempt({
+      request,
+      signal,
+      idleTimeoutMs,
+      label: compat.label,
+      baseUrl: options.baseUrl,
+      loadSdk,
+      run: async function* (sdk, attempt, assembler, streaming): AsyncGenerator<StreamEvent, WireEnd> {
+        const chunks = await sdk.client.chat.completions.create(buildChatRequest(request, compat), { signal: attempt.signal });
+        streaming();
+        const callIndexByWireIndex = new Map<number, number>();
+        let finishReason: string | undefined;
+        let usage: Usage | undefined;
+        for await (const chunk of chunks) {
+          attempt.touch();
+          if (chunk.usage) usage = mapOpenAIUsage(chunk.usage);
+          for (const choice of chunk.choices ?? []) {
+            if (choice.index !== 0) continue;
+            const delta = choice.delta ?? {};
+            const reasoning = reasoningOf(delta);
+            if (reasoning) yield assembler.reasoningDelta(reasoning);
+            if (delta.content) yield assembler.textDelta(delta.content);
+            for (const call of delta.tool_calls ?? []) {
+              let index = callIndexByWireIndex.get(call.index);
+              if (index === undefined) {
+                const started = assembler.startToolCall(call.id || `call_${call.index}`, call.function?.name ?? '');
+                index = started.index;
+                callIndexByWireIndex.set(call.index, index);
+                yield started.event;
+              }
+              const argumentsDelta = assembler.toolCallDelta(index, call.function?.arguments ?? '');
+              if (argumentsDelta) yield argumentsDelta;
             }
-            const argumentsDelta = assembler.toolCallDelta(index, call.function?.arguments ?? '');
-            if (argumentsDelta) yield argumentsDelta;
-          }
-          if (choice.finish_reason) {
-            finishReason = choice.finish_reason;
-            yield* assembler.endAllToolCalls();
+            if (choice.finish_reason) {
+              finishReason = choice.finish_reason;
+              yield* assembler.endAllToolCalls();
+            }
           }
         }
-      }
-
-      // The SDK ends the iteration quietly when our signal aborts it: find out why it ended.
-      if (attempt.userAborted) {
-        yield assembler.failure(abortedError());
-      } else if (attempt.idleTimedOut) {
-        yield assembler.failure(idleTimeoutError(compat.label, idleTimeoutMs));
-      } else if (finishReason === undefined) {
-        yield assembler.failure(streamCutError(compat.label, 'no finish_reason received'));
-      } else {
-        if (usage) yield { type: 'usage', usage };
-        yield { type: 'done', message: assembler.message(stopReasonOf(finishReason, assembler.toolCallCount), usage) };
-      }
-      finished = true;
-    } catch (error) {
-      finished = true;
-      if (attempt.userAborted) yield assembler.failure(abortedError());
-      else if (attempt.idleTimedOut) yield assembler.failure(idleTimeoutError(compat.label, idleTimeoutMs));
-      else if (errors) yield assembler.failure(mapSdkError(error, errors, errorContext));
-      else yield assembler.failure(setupError(error));
-    } finally {
-      attempt.dispose(!finished);
-    }
-  }
+        if (finishReason === undefined) return { complete: false, detail: 'no finish_reason received' };
+        return { complete: true, stopReason: stopReasonOf(finishReason, assembler.toolCallCount), ...(usage ? { usage } : {}) };
+      },
+    });
 
   return { name: options.name, stream };
 }
@@ -151,12 +125,4 @@ export function mapOpenAIUsage(usage: OpenAIWireUsage): Usage {
 function stopReasonOf(finishReason: string, toolCallCount: number): StopReason {
   if (finishReason === 'length') return 'length';
   return toolCallCount > 0 ? 'tool_calls' : 'stop';
-}
-
-function setupError(error: unknown): ProviderError {
-  return {
-    kind: 'malformed',
-    message: `Could not set up the OpenAI client: ${error instanceof Error ? error.message : String(error)}`,
-    retryable: false,
-  };
 }
