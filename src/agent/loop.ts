@@ -5,11 +5,12 @@ import type {
   StreamFn,
   ToolResultMessage,
   ToolSchema,
+  Usage,
   UserMessage,
 } from '../providers/types.js';
 import { executeToolCalls } from './tool-dispatch.js';
 import { RepeatedCallGuard } from './repeat-guard.js';
-import type { AfterToolCall, BeforeToolCall, EmitFn, LoopStopReason, Tool } from './types.js';
+import type { AfterToolCall, BeforeToolCall, CompactIfNeeded, EmitFn, LoopStopReason, Tool } from './types.js';
 
 export interface LoopOptions {
   stream: StreamFn;
@@ -33,6 +34,8 @@ export interface LoopOptions {
   afterToolCall?: AfterToolCall;
   /** How many identical consecutive tool calls stop the run (default 3). */
   repeatLimit?: number;
+  /** Context compaction between turns (see CompactIfNeeded). */
+  compactIfNeeded?: CompactIfNeeded;
 }
 
 export interface LoopResult {
@@ -59,6 +62,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   const guard = new RepeatedCallGuard(options.repeatLimit ?? 3);
   let turns = 0;
   let finalText = '';
+  let lastUsage: Usage | undefined;
 
   const end = (reason: LoopStopReason, errorMessage?: string): LoopResult => {
     const result: LoopResult = { reason, turns, finalText, ...(errorMessage ? { errorMessage } : {}) };
@@ -79,6 +83,16 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     }
     turns += 1;
     const turn = turns;
+    if (options.compactIfNeeded && turn > 1) {
+      const compaction = await options.compactIfNeeded({ history, lastUsage, signal });
+      if (compaction) {
+        history.splice(0, history.length, ...compaction.messages);
+        lastUsage = undefined;
+        const { messages: _messages, ...details } = compaction;
+        emit({ type: 'compaction', turn, reason: 'auto', ...details });
+      }
+      if (signal.aborted) return end('aborted', 'cancelled by the user');
+    }
     emit({ type: 'turn_start', turn });
 
     const response = await streamTurn(options, turn);
@@ -90,6 +104,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 
     const message = response.message;
     append(message);
+    lastUsage = message.usage ?? lastUsage;
     if (message.usage) {
       emit({ type: 'usage', turn, usage: message.usage, costUsd: message.costUsd ?? 0, model: message.model ?? options.model });
     }

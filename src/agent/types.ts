@@ -115,7 +115,40 @@ export type AgentEvent =
     }
   | { type: 'usage'; turn: number; usage: Usage; costUsd: number; model: string }
   | { type: 'turn_end'; turn: number; message: AssistantMessage }
+  /** The history was replaced by a summary (context compaction) before this turn's request. */
+  | {
+      type: 'compaction';
+      turn: number;
+      reason: 'auto' | 'manual';
+      summary: string;
+      replacedMessages: number;
+      usage?: Usage;
+      costUsd?: number;
+      model?: string;
+    }
   | { type: 'error'; turn: number; error: ProviderError | { kind: string; message: string } }
   | { type: 'loop_end'; reason: LoopStopReason; turns: number; finalText: string; errorMessage?: string };
 
 export type EmitFn = (event: AgentEvent) => void;
+
+/** The result of compacting a history: what replaces it. */
+export interface Compaction {
+  messages: Message[];
+  summary: string;
+  replacedMessages: number;
+  /** What the summarising request cost, so it is billed like any turn (no hidden bill). */
+  usage?: Usage;
+  costUsd?: number;
+  model?: string;
+}
+
+/**
+ * Asked before every request after the first: may return a compacted history (for example when
+ * the last response used most of the model's window). This is the one sanctioned rewrite of
+ * history; it trades one prefix-cache miss for room to go on.
+ */
+export type CompactIfNeeded = (context: {
+  history: readonly Message[];
+  lastUsage: Usage | undefined;
+  signal: AbortSignal;
+}) => Promise<Compaction | undefined>;

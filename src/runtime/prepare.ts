@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toToolSchemas } from '../agent/tool-schema.js';
 import type { Tool } from '../agent/types.js';
-import { createProvider } from '../providers/index.js';
+import { createProvider, lookupModel } from '../providers/index.js';
 import type { Message, StreamFn, ToolSchema } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, findProjectRoot, projectId, seekHome, sessionFile } from '../config/paths.js';
@@ -16,6 +16,7 @@ import { newSessionId, toolsHash } from '../session/format.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, type AskFn, type ToolGate } from './tool-gate.js';
+import { createCompactor, type Compactor } from './compaction.js';
 import { SEEK_VERSION } from '../util/version.js';
 
 export interface OpenSessionOptions {
@@ -67,6 +68,7 @@ export interface PreparedSession {
   hooks: HookRunner | undefined;
   todos: TodoStore;
   writer: SessionWriter | undefined;
+  compactor: Compactor;
   notices: Notice[];
   /** Where problems found after start go (a failing observer hook); the session connects it. */
   noticeSink: { emit?: (notice: Notice) => void };
@@ -155,6 +157,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     }
   }
   await hooks?.sessionStart({ resumed: Boolean(resumed), model });
+  const compactor = createCompactor({ stream, model, contextWindow: lookupModel(model).contextWindow, ...(hooks ? { hooks } : {}) });
 
   return {
     id,
@@ -177,6 +180,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     hooks,
     todos,
     writer,
+    compactor,
     notices,
     noticeSink,
   };

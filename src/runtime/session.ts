@@ -77,6 +77,7 @@ export class AgentSession {
       projectRoot: this.projectRoot,
       beforeToolCall: this.prepared.gate.before,
       afterToolCall: this.prepared.gate.after,
+      compactIfNeeded: this.prepared.compactor.compactIfNeeded,
     });
     await this.writer?.flush();
 
@@ -92,6 +93,21 @@ export class AgentSession {
       costUsd: roundCost(after.costUsd - before.costUsd),
       subagents: [],
     };
+  }
+
+  /**
+   * `/compact`: summarises the history now and continues from the summary. Billed like a turn.
+   * Returns the compaction event it emitted (undefined when there is nothing to compact).
+   */
+  async compact(instructions?: string, signal: AbortSignal = new AbortController().signal): Promise<AgentEvent | undefined> {
+    if (this.history.length === 0) return undefined;
+    const compaction = await this.prepared.compactor.compactNow(this.history, signal, instructions);
+    this.history.splice(0, this.history.length, ...compaction.messages);
+    const { messages: _messages, ...details } = compaction;
+    const event: AgentEvent = { type: 'compaction', turn: 0, reason: 'manual', ...details };
+    this.onLoopEvent(event);
+    await this.writer?.flush();
+    return event;
   }
 
   /** Sets the permission mode (the interactive `/ask`, `/yolo`, `/plan`, Shift+Tab). */
@@ -130,6 +146,11 @@ export class AgentSession {
   private onLoopEvent(event: AgentEvent): void {
     if (event.type === 'message') this.writer?.append({ type: 'message', message: event.message });
     if (event.type === 'usage') this.tracker.record({ usage: event.usage, costUsd: event.costUsd, model: event.model });
+    if (event.type === 'compaction') {
+      // Replaces every entry written so far (see session/format.ts); later ones are kept.
+      if (this.writer) this.writer.append({ type: 'compaction', summary: event.summary, replaces_through: this.writer.entryCount - 1 });
+      if (event.usage) this.tracker.record({ usage: event.usage, costUsd: event.costUsd ?? 0, model: event.model ?? this.model });
+    }
     if (event.type === 'loop_end') {
       this.writer?.append({ type: 'event', name: 'loop_end', data: { reason: event.reason, turns: event.turns } });
     }
