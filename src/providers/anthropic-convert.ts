@@ -47,8 +47,11 @@ function systemBlocks(system: string): TextBlockParam[] {
 
 /**
  * Consecutive tool results become one user message (Anthropic wants every tool_result of a turn in
- * the message right after the tool_use blocks). Each content is always a block array, so moving the
- * cache breakpoint never changes a message's shape.
+ * the message right after the tool_use blocks). A user message that follows another user-role wire
+ * message (a compaction summary then the next prompt; tool results then a prompt after an
+ * interrupted run) is merged into it as one more text block, so roles always alternate; the merge
+ * depends only on the message sequence, so the bytes stay stable. Each content is always a block
+ * array, so moving the cache breakpoint never changes a message's shape.
  */
 export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
   const wire: MessageParam[] = [];
@@ -71,7 +74,12 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
     }
     openResults = undefined;
     if (message.role === 'user') {
-      wire.push({ role: 'user', content: [{ type: 'text', text: message.content || EMPTY_USER_TEXT }] });
+      const text: TextBlockParam = { type: 'text', text: message.content || EMPTY_USER_TEXT };
+      const previous = wire.at(-1);
+      // Text after tool_result blocks is allowed; tool results never follow user text (they answer
+      // an assistant message), so a merged message never has content before its tool_result blocks.
+      if (previous?.role === 'user' && Array.isArray(previous.content)) previous.content.push(text);
+      else wire.push({ role: 'user', content: [text] });
     } else {
       wire.push({ role: 'assistant', content: assistantBlocks(message) });
     }

@@ -69,6 +69,8 @@ export interface PreparedSession {
   todos: TodoStore;
   writer: SessionWriter | undefined;
   compactor: Compactor;
+  /** Builds the compactor for a model (the session calls it again after `/model`). */
+  compactorFor: (model: string) => Compactor;
   notices: Notice[];
   /** Where problems found after start go (a failing observer hook); the session connects it. */
   noticeSink: { emit?: (notice: Notice) => void };
@@ -157,7 +159,16 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     }
   }
   await hooks?.sessionStart({ resumed: Boolean(resumed), model });
-  const compactor = createCompactor({ stream, model, contextWindow: lookupModel(model).contextWindow, ...(hooks ? { hooks } : {}) });
+  const compactorFor = (forModel: string): Compactor =>
+    createCompactor({
+      stream,
+      model: forModel,
+      contextWindow: lookupModel(forModel).contextWindow,
+      env: options.env,
+      ...(hooks ? { hooks } : {}),
+      onProblem: (text) => (noticeSink.emit ? noticeSink.emit({ level: 'warn', text }) : notices.push({ level: 'warn', text })),
+    });
+  const compactor = compactorFor(model);
 
   return {
     id,
@@ -181,6 +192,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     todos,
     writer,
     compactor,
+    compactorFor,
     notices,
     noticeSink,
   };

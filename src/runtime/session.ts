@@ -8,6 +8,7 @@ import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
 import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
+import { lookupModel } from '../providers/catalog.js';
 import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
@@ -21,8 +22,8 @@ export type { OpenSessionOptions } from './prepare.js';
  */
 export class AgentSession {
   readonly id: string;
-  readonly model: string;
   readonly provider: string;
+  readonly seekHome: string;
   readonly projectRoot: string;
   readonly cwd: string;
   readonly tracker: CostTracker;
@@ -37,7 +38,7 @@ export class AgentSession {
 
   constructor(private readonly prepared: PreparedSession) {
     this.id = prepared.id;
-    this.model = prepared.model;
+    this.seekHome = prepared.seekHome;
     this.provider = prepared.provider;
     this.projectRoot = prepared.projectRoot;
     this.cwd = prepared.cwd;
@@ -48,6 +49,23 @@ export class AgentSession {
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
+  }
+
+  /** The model the next request goes to (`/model` changes it). */
+  get model(): string {
+    return this.prepared.model;
+  }
+
+  /** Switches the model for the following requests. The system prompt and tools stay as they are,
+   * so only the provider's cache (per model) starts cold. */
+  setModel(model: string): void {
+    this.prepared.model = model;
+    this.prepared.compactor = this.prepared.compactorFor(model);
+  }
+
+  /** The model's context window, for the share of it in use. */
+  get contextWindow(): number {
+    return lookupModel(this.model).contextWindow;
   }
 
   subscribe(listener: SessionListener): () => void {
