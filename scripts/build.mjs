@@ -20,6 +20,8 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   logLevel: 'warning',
+  // Ink loads React DevTools support only when DEV=true; it is not a dependency of ours.
+  external: ['react-devtools-core'],
   // Some bundled CommonJS dependencies call require(); give them one.
   banner: { js: "import { createRequire as __seekCreateRequire } from 'node:module'; const require = __seekCreateRequire(import.meta.url);" },
 });

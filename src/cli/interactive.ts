@@ -3,8 +3,13 @@ import { openSession } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
 import { sessionOptionsFrom } from './session-options.js';
 
-/** `seek` without -p. The plain line mode runs for now; the full-screen UI plugs in here. */
+/** `seek` without -p: the terminal UI when both stdin and stdout are terminals, else the plain
+ * line mode (pipes, dumb terminals, `SEEK_PLAIN=1`). */
 export async function runInteractive(firstPrompt: string, options: RootOptions): Promise<number> {
+  if (process.stdin.isTTY && process.stdout.isTTY && !process.env.SEEK_PLAIN) {
+    const { runTui } = await import('../tui/run.js');
+    return runTui({ firstPrompt, session: sessionOptionsFrom(options, { interactive: true }) });
+  }
   const ui: { current?: PlainInteractive } = {};
   const session = await openSession(
     sessionOptionsFrom(options, {

@@ -1,0 +1,285 @@
+import { Box, Static, Text, useApp, useInput } from 'ink';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { AgentSession } from '../runtime/session.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../runtime/tool-gate.js';
+import type { SessionEvent } from '../runtime/events.js';
+import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PickerSpec } from './commands/index.js';
+import { ConversationItemView } from './components/conversation/index.js';
+import { PermissionPrompt } from './components/PermissionPrompt.js';
+import { Picker } from './components/Picker.js';
+import { StatusBar } from './components/StatusBar.js';
+import { TodoPanel } from './components/TodoPanel.js';
+import { InputEditor, createSlashCompleter } from './input/index.js';
+import { addNotice, initialConversation, itemsFromHistory, reduceConversation, type ConversationState } from './state/conversation.js';
+import { useTerminalWidth } from './state/use-terminal-width.js';
+import { useTodos } from './state/use-todos.js';
+import { Working } from './components/Working.js';
+import type { Completer, ConversationItem, InputHistory } from './types.js';
+
+/** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
+export interface PermissionBridge {
+  ask?: (request: PermissionRequest) => Promise<AskAnswer>;
+}
+
+export interface AppProps {
+  session: AgentSession;
+  /** Opens another session (a fresh one, or a saved one) with the same settings and bridge. */
+  openSession: (options: { resume?: string }) => Promise<AgentSession>;
+  bridge: PermissionBridge;
+  history: InputHistory;
+  fileSearch: (query: string) => ReturnType<Completer['files']>;
+  firstPrompt?: string;
+  color: boolean;
+  /** Told about every session the app switches to, so the launcher closes the right one. */
+  onSessionChange: (session: AgentSession) => void;
+  /** Clears the terminal and its scrollback (before re-printing the transcript). */
+  clearScreen: () => void;
+}
+
+type Action = { type: 'event'; event: SessionEvent } | { type: 'reset'; items: ConversationItem[] } | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string };
+
+function reducer(state: ConversationState, action: Action): ConversationState {
+  if (action.type === 'event') return reduceConversation(state, action.event);
+  if (action.type === 'notice') return addNotice(state, action.level, action.text);
+  return { ...initialConversation(), committed: action.items, nextId: action.items.length + 1 };
+}
+
+const HEADER_ID = '__header__';
+
+export function App(props: AppProps) {
+  const { exit } = useApp();
+  const width = useTerminalWidth();
+  const [session, setSession] = useState(props.session);
+  const [conversation, dispatch] = useReducer(reducer, undefined, initialConversation);
+  const [pending, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
+  const [picker, setPicker] = useState<PickerSpec>();
+  const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
+  const [queue, setQueue] = useState<string[]>([]);
+  const [detail, setDetail] = useState(false);
+  const [staticKey, setStaticKey] = useState(0);
+  const [exitArmedAt, setExitArmedAt] = useState(0);
+  const [, setModeVersion] = useState(0);
+  const runRef = useRef<AbortController | undefined>(undefined);
+  const sessionRef = useRef(session);
+  sessionRef.current = session;
+  const todos = useTodos(session);
+
+  // Session events drive the conversation; a new session (/clear, /resume) re-subscribes.
+  useEffect(() => session.subscribe((event) => dispatch({ type: 'event', event })), [session]);
+  useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
+
+  // The permission gate asks through the bridge; one prompt at a time (the gate serialises).
+  useEffect(() => {
+    props.bridge.ask = (request) => new Promise<AskAnswer>((resolve) => setPending({ request, resolve }));
+    return () => {
+      props.bridge.ask = undefined;
+    };
+  }, [props.bridge]);
+
+  const notice = useCallback((text: string, level: 'info' | 'warn' | 'error' = 'info') => dispatch({ type: 'notice', level, text }), []);
+
+  const reprint = useCallback(
+    (items: ConversationItem[]) => {
+      props.clearScreen();
+      dispatch({ type: 'reset', items });
+      setStaticKey((key) => key + 1);
+    },
+    [props],
+  );
+
+  const send = useCallback(async (text: string) => {
+    const controller = new AbortController();
+    runRef.current = controller;
+    try {
+      await sessionRef.current.prompt(text, controller.signal);
+    } catch (error) {
+      notice(error instanceof Error ? error.message : String(error), 'error');
+    } finally {
+      runRef.current = undefined;
+    }
+  }, [notice]);
+
+  // Messages typed while a turn runs wait, then go one after another.
+  useEffect(() => {
+    if (conversation.running || runRef.current || queue.length === 0 || pending) return;
+    const [next, ...rest] = queue;
+    setQueue(rest);
+    void send(next!);
+  }, [conversation.running, queue, pending, send]);
+
+  const commandContext: CommandContext = useMemo(
+    () => ({
+      session,
+      notice,
+      async switchSession(options) {
+        try {
+          const next = await props.openSession(options);
+          await sessionRef.current.close();
+          setSession(next);
+          props.onSessionChange(next);
+          reprint(itemsFromHistory(next.history));
+          notice(options.resume ? `resumed session ${next.id}` : `new session ${next.id}`);
+        } catch (error) {
+          notice(error instanceof Error ? error.message : String(error), 'error');
+        }
+      },
+      openPicker: setPicker,
+      async runBusy(label, task) {
+        const controller = new AbortController();
+        setBusy({ label, controller });
+        try {
+          return await task(controller.signal);
+        } finally {
+          setBusy(undefined);
+        }
+      },
+      exit: () => exit(),
+    }),
+    [session, notice, props, reprint, exit],
+  );
+
+  const submit = useCallback(
+    (text: string) => {
+      props.history.add(text);
+      const parsed = parseSlashCommand(text);
+      if (parsed && 'unknown' in parsed) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
+      if (parsed) {
+        if (conversation.running && parsed.command.name !== 'cost' && parsed.command.name !== 'help') {
+          return notice(`/${parsed.command.name} waits until the turn finishes (esc cancels it)`, 'warn');
+        }
+        void Promise.resolve(parsed.command.run(commandContext, parsed.args)).catch((error: unknown) =>
+          notice(error instanceof Error ? error.message : String(error), 'error'),
+        );
+        return;
+      }
+      if (conversation.running || runRef.current) setQueue((items) => [...items, text]);
+      else void send(text);
+    },
+    [props.history, notice, conversation.running, commandContext, send],
+  );
+
+  const firstPromptSent = useRef(false);
+  useEffect(() => {
+    if (firstPromptSent.current) return;
+    firstPromptSent.current = true;
+    if (session.history.length > 0) dispatch({ type: 'reset', items: itemsFromHistory(session.history) });
+    if (props.firstPrompt) submit(props.firstPrompt);
+  }, [session, props.firstPrompt, submit]);
+
+  const cancelRun = useCallback((): boolean => {
+    if (busy) {
+      busy.controller.abort();
+      return true;
+    }
+    if (runRef.current) {
+      runRef.current.abort();
+      return true;
+    }
+    return false;
+  }, [busy]);
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      if (cancelRun()) return;
+      if (Date.now() - exitArmedAt < 2000) return exit();
+      setExitArmedAt(Date.now());
+      return;
+    }
+    if (key.shift && key.tab && !pending) {
+      session.policy.cycleMode();
+      return;
+    }
+    if (key.ctrl && input === 'o') {
+      setDetail((value) => !value);
+      reprint([...conversation.committed]);
+      return;
+    }
+    if (key.escape && picker) setPicker(undefined);
+  });
+
+  const slash = useMemo(
+    () =>
+      createSlashCompleter(
+        SLASH_COMMANDS.map((command) => ({
+          name: command.name,
+          description: command.description,
+          ...(command.args ? { args: (partial: string) => command.args!(partial, { session }) } : {}),
+        })),
+      ),
+    [session],
+  );
+  const completer: Completer = useMemo(() => ({ slash, files: props.fileSearch }), [slash, props.fileSearch]);
+
+  const options = { width, detail, color: props.color };
+  const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
+  const total = session.tracker.cumulative();
+  const exitHint = Date.now() - exitArmedAt < 2000;
+
+  return (
+    <Box flexDirection="column">
+      <Static key={staticKey} items={[header, ...conversation.committed]}>
+        {(item) => (
+          <ConversationItemView key={item.id} item={item} options={options} />
+        )}
+      </Static>
+      {conversation.live.map((item) => (
+        <ConversationItemView key={item.id} item={item} options={options} />
+      ))}
+      {conversation.running || busy ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
+      <TodoPanel items={todos} width={width} color={props.color} />
+      {queue.map((text, index) => (
+        <Text key={`q${index}`} dimColor>
+          › {text} (queued)
+        </Text>
+      ))}
+      {pending ? (
+        <PermissionPrompt
+          request={pending.request}
+          width={width}
+          color={props.color}
+          onAnswer={(answer) => {
+            pending.resolve(answer);
+            setPending(undefined);
+          }}
+        />
+      ) : picker ? (
+        <Picker
+          spec={picker}
+          width={width}
+          color={props.color}
+          onDone={() => setPicker(undefined)}
+        />
+      ) : (
+        <InputEditor
+          onSubmit={submit}
+          history={props.history}
+          completer={completer}
+          active={!pending && !picker}
+          width={width}
+          prefix="› "
+          placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
+          onEscape={cancelRun}
+        />
+      )}
+      {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : null}
+      <StatusBar
+        width={width}
+        color={props.color}
+        info={{
+          model: session.model,
+          contextTokens: conversation.contextTokens,
+          contextWindow: session.contextWindow,
+          inputTokens: total.usage.inputTokens,
+          outputTokens: total.usage.outputTokens,
+          cacheHitShare: session.tracker.cacheHitShare(),
+          costUsd: total.costUsd,
+          mode: session.policy.mode,
+          running: conversation.running || Boolean(busy),
+          compactions: conversation.compactions,
+          activeAgents: 0,
+          queued: queue.length,
+        }}
+      />
+    </Box>
+  );
+}

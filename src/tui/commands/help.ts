@@ -1,0 +1,22 @@
+import type { SlashCommand } from './types.js';
+
+export function createHelpCommand(all: () => readonly SlashCommand[]): SlashCommand {
+  return {
+    name: 'help',
+    description: 'commands and keys',
+    run(context) {
+      const commands = all()
+        .map((command) => `  /${`${command.name}${command.usage ? ` ${command.usage}` : ''}`.padEnd(22)} ${command.description}`)
+        .join('\n');
+      const keys = [
+        '  enter                  send   (alt+enter, ctrl+j or \\ then enter: new line)',
+        '  esc                    cancel the running turn',
+        '  ctrl+c twice           exit',
+        '  shift+tab              cycle mode: ask → yolo → plan',
+        '  ctrl+o                 transcript: expand tool output and reasoning',
+        '  up / down              input history;  @ file picker;  tab completes',
+      ].join('\n');
+      context.notice(`Commands\n${commands}\n\nKeys\n${keys}`);
+    },
+  };
+}

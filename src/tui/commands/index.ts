@@ -1,0 +1,40 @@
+import { clearCommand } from './clear.js';
+import { compactCommand } from './compact.js';
+import { costCommand } from './cost.js';
+import { exitCommand } from './exit.js';
+import { createHelpCommand } from './help.js';
+import { hooksCommand } from './hooks.js';
+import { modelCommand } from './model.js';
+import { askCommand, planCommand, yoloCommand } from './modes.js';
+import { resumeCommand } from './resume.js';
+import type { SlashCommand } from './types.js';
+
+export type { CommandContext, PickerSpec, SlashCommand } from './types.js';
+
+/**
+ * The one table of slash commands. Later features add their command file here (and nowhere
+ * else): the input completer and /help read this list.
+ */
+export const SLASH_COMMANDS: SlashCommand[] = [];
+SLASH_COMMANDS.push(
+  createHelpCommand(() => SLASH_COMMANDS),
+  modelCommand,
+  askCommand,
+  yoloCommand,
+  planCommand,
+  resumeCommand,
+  clearCommand,
+  compactCommand,
+  costCommand,
+  hooksCommand,
+  exitCommand,
+);
+
+/** Splits `/name args` and finds the command; unknown names give undefined. */
+export function parseSlashCommand(text: string): { command: SlashCommand; args: string } | { unknown: string } | undefined {
+  if (!text.startsWith('/')) return undefined;
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(text);
+  if (!match) return undefined;
+  const command = SLASH_COMMANDS.find((entry) => entry.name === match[1]);
+  return command ? { command, args: match[2] ?? '' } : { unknown: match[1]! };
+}

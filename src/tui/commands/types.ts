@@ -1,0 +1,32 @@
+import type { AgentSession } from '../../runtime/session.js';
+import type { Completion } from '../types.js';
+
+/** A list the user picks one entry from (sessions for /resume, models for /model). */
+export interface PickerSpec {
+  title: string;
+  items: Array<{ value: string; label: string; description?: string }>;
+  onSelect: (value: string) => void | Promise<void>;
+}
+
+/** What a slash command may do to the UI. Commands never touch Ink directly. */
+export interface CommandContext {
+  session: AgentSession;
+  notice(text: string, level?: 'info' | 'warn' | 'error'): void;
+  /** Replaces the session: a fresh one (/clear) or a saved one (/resume). */
+  switchSession(options: { resume?: string }): Promise<void>;
+  openPicker(picker: PickerSpec): void;
+  /** Runs something long (a compaction) with the busy indicator and Esc to cancel. */
+  runBusy<T>(label: string, task: (signal: AbortSignal) => Promise<T>): Promise<T | undefined>;
+  exit(): void;
+}
+
+/** A slash command: one file each in this folder, registered in index.ts. */
+export interface SlashCommand {
+  name: string;
+  description: string;
+  /** Argument hint shown in /help, e.g. "[NAME]". */
+  usage?: string;
+  /** Completions for the argument being typed. */
+  args?: (partial: string, context: { session: AgentSession }) => Completion[];
+  run(context: CommandContext, args: string): void | Promise<void>;
+}

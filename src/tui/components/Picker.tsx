@@ -1,0 +1,52 @@
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import type { PickerSpec } from '../commands/types.js';
+
+const VISIBLE = 10;
+
+/** Pick one entry from a list (sessions, models): arrows move, Enter picks, Esc closes, typing filters. */
+export function Picker({ spec, width, color, onDone }: { spec: PickerSpec; width: number; color: boolean; onDone: () => void }) {
+  const [filter, setFilter] = useState('');
+  const [selected, setSelected] = useState(0);
+  const items = spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(filter.toLowerCase()));
+  useInput((input, key) => {
+    if (key.escape) return onDone();
+    if (key.upArrow) return setSelected((index) => Math.max(0, index - 1));
+    if (key.downArrow) return setSelected((index) => Math.min(items.length - 1, index + 1));
+    if (key.return) {
+      const item = items[selected];
+      onDone();
+      if (item) void spec.onSelect(item.value);
+      return;
+    }
+    if (key.backspace || key.delete) {
+      setFilter((text) => text.slice(0, -1));
+      setSelected(0);
+      return;
+    }
+    if (input && !key.ctrl && !key.meta) {
+      setFilter((text) => text + input);
+      setSelected(0);
+    }
+  });
+  const start = Math.max(0, Math.min(selected - Math.floor(VISIBLE / 2), items.length - VISIBLE));
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={color ? 'cyan' : undefined} paddingX={1} width={width}>
+      <Text bold>
+        {spec.title} <Text dimColor>{filter ? `filter: ${filter}` : 'type to filter · enter to pick · esc to close'}</Text>
+      </Text>
+      {items.length === 0 ? <Text dimColor>nothing matches</Text> : null}
+      {items.slice(start, start + VISIBLE).map((item, offset) => {
+        const index = start + offset;
+        const active = index === selected;
+        return (
+          <Text key={item.value} wrap="truncate-end" {...(active ? { bold: true, ...(color ? { color: 'cyan' } : {}) } : {})}>
+            {active ? '❯ ' : '  '}
+            {item.label}
+            {item.description ? <Text dimColor> {item.description}</Text> : null}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

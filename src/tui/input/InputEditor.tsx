@@ -1,0 +1,189 @@
+/**
+ * The prompt input: a multi-line editor with history, slash-command and @file completion and
+ * paste placeholders. Behaviour lives in EditorController (testable without a terminal); this
+ * component feeds it keys and draws its view.
+ *
+ * Keys (see key-bindings.ts for what each terminal actually sends):
+ *   Enter submits; Alt+Enter, Ctrl+J, Shift+Enter (kitty protocol / modifyOtherKeys only) and a
+ *   backslash before the cursor + Enter insert a newline. Ctrl+J is the one that works everywhere.
+ *   Up/Down move between rows and walk the history past the first/last row; with the menu open
+ *   they move the selection, Tab accepts, Enter accepts (and submits a complete slash command),
+ *   Esc closes it (and, with no menu, goes to `onEscape`).
+ *   Editing: ←/→, Alt/Ctrl+←/→ (Alt+B/F) by word, Home/End and Ctrl+A/E, Backspace, Delete,
+ *   Ctrl+D, Ctrl+W and Alt+Backspace (word back), Alt+D (word forward), Ctrl+K, Ctrl+U.
+ */
+import { Box, Text, useInput, useStdin, type Key } from 'ink';
+import { useCallback, useEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
+import type { Completer, InputHistory } from '../types.js';
+import { EditorController, type CompletionMenu, type EditorControllerOptions } from './editor-controller.js';
+import { layoutRows, rowIndexAt, type VisualRow } from './text-layout.js';
+import { TAB_WIDTH, nextBoundary, textWidth } from './text-width.js';
+
+export interface InputEditorProps {
+  /** The submitted text: trimmed, non-empty, paste placeholders expanded. The editor does not
+   * record it in `history`; the caller does. */
+  onSubmit(text: string): void;
+  history: InputHistory;
+  completer: Completer;
+  /** When false the editor is drawn dimmed, without a cursor, and ignores keys. */
+  active: boolean;
+  /** Total width in cells, prefix included. */
+  width: number;
+  placeholder?: string;
+  /** Drawn before the first row; later rows are indented by its width. Default `› `. */
+  prefix?: string;
+  /** Esc with no completion menu open; return true if the parent consumed it (cancelled a run). */
+  onEscape?(): boolean;
+  /** The buffer's text after each change, as shown (paste placeholders not expanded). */
+  onChange?(text: string): void;
+  /** Rows shown at most; a longer text scrolls with the cursor. Default 20. */
+  maxRows?: number;
+}
+
+/** Menu rows shown at most; the window follows the selection. */
+export const MENU_ROWS = 8;
+const DEFAULT_MAX_ROWS = 20;
+
+export function InputEditor(props: InputEditorProps): ReactElement {
+  const prefix = props.prefix ?? '› ';
+  const indent = ' '.repeat(textWidth(prefix));
+  const contentWidth = Math.max(1, props.width - indent.length);
+  const options: EditorControllerOptions = {
+    history: props.history,
+    completer: props.completer,
+    textWidth: contentWidth,
+    onSubmit: props.onSubmit,
+    ...(props.onEscape ? { onEscape: props.onEscape } : {}),
+    ...(props.onChange ? { onChange: props.onChange } : {}),
+  };
+  const controllerRef = useRef<EditorController | null>(null);
+  controllerRef.current ??= new EditorController(options);
+  const controller = controllerRef.current;
+  controller.setOptions(options);
+  useEffect(() => () => controller.dispose(), [controller]);
+
+  const rawSequence = useRawSequence();
+  const handleInput = useCallback(
+    (input: string, key: Key) => {
+      const raw = rawSequence.current;
+      rawSequence.current = undefined;
+      controller.handleKey(input, key, raw);
+    },
+    [controller, rawSequence],
+  );
+  useInput(handleInput, { isActive: props.active });
+
+  const view = useSyncExternalStore(controller.subscribe, controller.getView);
+  const { value, cursor } = view.editor;
+  const dim = !props.active;
+
+  if (value === '') {
+    const hint = props.placeholder ?? '';
+    return (
+      <Box flexDirection="column" width={props.width}>
+        <Text wrap="truncate-end" dimColor={dim}>
+          {prefix}
+          {props.active ? <Text inverse>{hint.slice(0, 1) || ' '}</Text> : null}
+          <Text dimColor>{props.active ? hint.slice(1) : hint}</Text>
+        </Text>
+        {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} /> : null}
+      </Box>
+    );
+  }
+
+  const rows = layoutRows(value, contentWidth);
+  const cursorRow = rowIndexAt(rows, cursor);
+  const maxRows = Math.max(1, props.maxRows ?? DEFAULT_MAX_ROWS);
+  const first = Math.min(Math.max(0, cursorRow - Math.floor(maxRows / 2)), Math.max(0, rows.length - maxRows));
+  const shown = rows.slice(first, first + maxRows);
+  const hiddenBelow = rows.length - first - shown.length;
+
+  return (
+    <Box flexDirection="column" width={props.width}>
+      {first > 0 ? <Text dimColor>{`${indent}↑ ${first} more ${first === 1 ? 'row' : 'rows'}`}</Text> : null}
+      {shown.map((row, index) => (
+        <Text key={first + index} wrap="truncate-end" dimColor={dim}>
+          {first + index === 0 ? prefix : indent}
+          <RowText value={value} row={row} cursor={props.active && first + index === cursorRow ? cursor : null} />
+        </Text>
+      ))}
+      {hiddenBelow > 0 ? <Text dimColor>{`${indent}↓ ${hiddenBelow} more ${hiddenBelow === 1 ? 'row' : 'rows'}`}</Text> : null}
+      {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} /> : null}
+    </Box>
+  );
+}
+
+/** One row's text, with the cursor drawn as an inverse cell when it is on this row. */
+function RowText(props: { value: string; row: VisualRow; cursor: number | null }): ReactElement {
+  const { value, row, cursor } = props;
+  if (cursor === null) return <>{expandTabs(value.slice(row.start, row.end))}</>;
+  const atEnd = cursor >= row.end;
+  const cellEnd = atEnd ? cursor : nextBoundary(value, cursor);
+  let cell = atEnd ? ' ' : value.slice(cursor, cellEnd);
+  let rest = value.slice(cellEnd, row.end);
+  if (cell === '\t') {
+    cell = ' ';
+    rest = ' '.repeat(TAB_WIDTH - 1) + rest;
+  }
+  return (
+    <>
+      {expandTabs(value.slice(row.start, cursor))}
+      <Text inverse>{cell}</Text>
+      {expandTabs(rest)}
+    </>
+  );
+}
+
+function MenuView(props: { menu: CompletionMenu; indent: string; width: number }): ReactElement {
+  const { items, selected } = props.menu;
+  const first = Math.min(Math.max(0, selected - MENU_ROWS + 1), Math.max(0, items.length - MENU_ROWS));
+  const shown = items.slice(first, first + MENU_ROWS);
+  const labels = shown.map((item) => item.label ?? item.value);
+  const labelWidth = Math.min(Math.max(...labels.map(textWidth)), Math.floor(props.width / 2));
+  return (
+    <Box flexDirection="column">
+      {shown.map((item, index) => {
+        const isSelected = first + index === selected;
+        const label = labels[index]!;
+        const padding = ' '.repeat(Math.max(0, labelWidth - textWidth(label)));
+        return (
+          <Text key={`${first + index}:${item.value}`} wrap="truncate-end">
+            {props.indent}
+            <Text inverse={isSelected} color={isSelected ? 'cyan' : undefined}>
+              {label}
+            </Text>
+            {item.description ? <Text dimColor>{`${padding}  ${item.description}`}</Text> : null}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}
+
+function expandTabs(text: string): string {
+  return text.includes('\t') ? text.replaceAll('\t', ' '.repeat(TAB_WIDTH)) : text;
+}
+
+/**
+ * The raw sequence behind the key `useInput` is about to report. Ink hides it, and it is the
+ * only way to tell the Backspace key (DEL) from the Delete key (ESC[3~). Ink emits every parsed
+ * sequence on its internal input emitter and `useInput` listens there too; this listener is
+ * registered first (effects run in declaration order and it never re-subscribes), so it always
+ * runs just before the `useInput` handler. Without the emitter the ref stays empty and
+ * key-bindings falls back to treating both keys as Backspace.
+ */
+function useRawSequence(): { current: string | undefined } {
+  const { internal_eventEmitter: emitter } = useStdin();
+  const raw = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!emitter) return;
+    const record = (sequence: unknown): void => {
+      raw.current = typeof sequence === 'string' ? sequence : undefined;
+    };
+    emitter.on('input', record);
+    return () => {
+      emitter.off('input', record);
+    };
+  }, [emitter]);
+  return raw;
+}

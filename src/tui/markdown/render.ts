@@ -1,0 +1,133 @@
+import { Lexer, type Token } from 'marked';
+import { linesToString, sanitizeTerminalText, type Line } from './ansi.js';
+import { fitLines, renderBlock, type BlockContext } from './blocks.js';
+
+/**
+ * Markdown → a string for the terminal (ANSI styles when `color`), every line at most `width`
+ * columns. `marked` only tokenises; the terminal layout is ours (blocks.ts, inline.ts, table.ts).
+ *
+ * Streaming contract: this is called on every delta with a growing, possibly incomplete text. It
+ * never throws (an unclosed fence renders as a code block in progress, a dangling `**` as text)
+ * and it stays cheap:
+ * - results are memoised by (text, width, color), so repeated frames cost a map lookup;
+ * - rendering is incremental for growing text: top-level blocks that can no longer change are
+ *   rendered once and kept, and only the tail (the last two blocks and whatever follows) is
+ *   lexed and rendered again. A block is final once two more blocks follow it: appending text
+ *   can extend or reinterpret only the last blocks (a list gaining an item, a paragraph becoming
+ *   a setext heading, a table gaining rows, a fence closing).
+ * Reference-style link definitions in a finished block do not apply to text rendered later;
+ * model output practically never uses them, and such links still show their text.
+ */
+
+export interface MarkdownRenderOptions {
+  /** Columns available; lines never exceed it. */
+  width: number;
+  /** False for plain text (NO_COLOR): the same layout without any escape code. */
+  color: boolean;
+}
+
+/** Blocks after the last finished one that are re-rendered on every call. */
+const UNSETTLED_BLOCKS = 2;
+const RESULT_CACHE_SIZE = 64;
+const STREAM_STATES = 4;
+
+/** A stream's settled prefix: its source and its rendered blocks. */
+interface StreamState {
+  width: number;
+  color: boolean;
+  settledSource: string;
+  settledBlocks: string[];
+}
+
+const resultCache = new Map<string, string>();
+let streamStates: StreamState[] = [];
+
+/** Forgets memoised results and stream states (tests; a theme change). */
+export function clearMarkdownCache(): void {
+  resultCache.clear();
+  streamStates = [];
+}
+
+export function renderMarkdown(text: string, options: MarkdownRenderOptions): string {
+  const width = Math.max(1, Math.floor(options.width));
+  const color = options.color;
+  const key = `${width}:${color ? 1 : 0}:${text}`;
+  const cached = resultCache.get(key);
+  if (cached !== undefined) {
+    resultCache.delete(key); // refresh its place in the LRU order
+    resultCache.set(key, cached);
+    return cached;
+  }
+  let rendered: string;
+  try {
+    rendered = renderIncrementally(sanitizeTerminalText(text), width, color);
+  } catch {
+    // A parser bug must not take the screen down: show the text itself.
+    rendered = linesToString(fitLines(plainFallback(text), width), false);
+  }
+  resultCache.set(key, rendered);
+  if (resultCache.size > RESULT_CACHE_SIZE) {
+    const oldest = resultCache.keys().next().value;
+    if (oldest !== undefined) resultCache.delete(oldest);
+  }
+  return rendered;
+}
+
+function plainFallback(text: string): Line[] {
+  return sanitizeTerminalText(text)
+    .split('\n')
+    .map((line) => [{ text: line }]);
+}
+
+function renderIncrementally(source: string, width: number, color: boolean): string {
+  const state = streamStateFor(source, width, color);
+  const tail = source.slice(state.settledSource.length);
+  const tokens = Lexer.lex(tail);
+  const context: BlockContext = { width, color, listDepth: 0 };
+  const blocks: { token: Token; rendered: string }[] = [];
+  for (const token of tokens) {
+    const lines = renderBlock(token, context);
+    if (lines.length > 0) blocks.push({ token, rendered: linesToString(fitLines(lines, width), color) });
+  }
+  settle(state, tokens, tail, blocks);
+  return [...state.settledBlocks, ...blocks.map((block) => block.rendered)].join('\n\n');
+}
+
+/**
+ * Moves the blocks that can no longer change from the tail into the state. Only when the tokens'
+ * raw text adds up to the tail exactly (so the settled source is a true prefix) and the cut falls
+ * after a newline (a block boundary); otherwise nothing settles and the next call re-lexes.
+ * Mutates `blocks`: the settled ones are removed from its front.
+ */
+function settle(state: StreamState, tokens: Token[], tail: string, blocks: { token: Token; rendered: string }[]): void {
+  const settleCount = blocks.length - UNSETTLED_BLOCKS;
+  if (settleCount <= 0) return;
+  const firstUnsettled = blocks[settleCount]?.token;
+  let rawLength = 0;
+  let cut = -1;
+  for (const token of tokens) {
+    if (token === firstUnsettled) cut = rawLength;
+    rawLength += token.raw.length;
+  }
+  if (rawLength !== tail.length || cut <= 0 || tail[cut - 1] !== '\n') return;
+  state.settledSource += tail.slice(0, cut);
+  state.settledBlocks.push(...blocks.splice(0, settleCount).map((block) => block.rendered));
+}
+
+/** The state whose settled source is the longest prefix of `source`; a fresh one if none. */
+function streamStateFor(source: string, width: number, color: boolean): StreamState {
+  let best: StreamState | undefined;
+  for (const state of streamStates) {
+    if (state.width !== width || state.color !== color || !source.startsWith(state.settledSource)) continue;
+    if (best === undefined || state.settledSource.length > best.settledSource.length) best = state;
+  }
+  if (best === undefined) {
+    best = { width, color, settledSource: '', settledBlocks: [] };
+    streamStates.push(best);
+    if (streamStates.length > STREAM_STATES) streamStates.shift();
+    return best;
+  }
+  // Most recently used last, so the least recently used is evicted first.
+  streamStates = [...streamStates.filter((state) => state !== best), best];
+  return best;
+}

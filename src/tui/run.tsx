@@ -1,0 +1,119 @@
+import { colorEnabled, restoreCiVariable } from './terminal-env.js';
+import { join } from 'node:path';
+import { render, type Instance } from 'ink';
+import { ConfigError, readConfig, writeConfig } from '../config/config.js';
+import { configFile, findProjectRoot, projectDir, projectId, seekHome } from '../config/paths.js';
+import { openSession, type AgentSession, type OpenSessionOptions } from '../runtime/session.js';
+import { App, type PermissionBridge } from './App.js';
+import { Setup, type SetupResult } from './components/Setup.js';
+import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/index.js';
+
+restoreCiVariable();
+
+export interface TuiOptions {
+  firstPrompt: string;
+  session: OpenSessionOptions;
+}
+
+/**
+ * Runs the inline terminal UI until the user exits. This module (and with it Ink, the heaviest
+ * import) is loaded only for interactive terminals; terminal-env.ts prepares the environment first.
+ */
+export async function runTui(options: TuiOptions): Promise<number> {
+  const color = colorEnabled;
+
+  const bridge: PermissionBridge = {};
+  const sessionOptions: OpenSessionOptions = {
+    ...options.session,
+    ask: (request) => (bridge.ask ? bridge.ask(request) : Promise.resolve('no')),
+  };
+  const first = await openWithSetup(sessionOptions);
+  if (!first) return 1;
+
+  const home = seekHome(options.session.env);
+  const root = findProjectRoot(options.session.cwd);
+  const history = createInputHistory(join(projectDir(home, projectId(root)), 'input-history.jsonl'));
+  const files = createFileIndex(root);
+  let current: AgentSession = first;
+
+  let app: Instance | undefined;
+  const restoreOnCrash = (error: unknown) => {
+    app?.unmount();
+    process.stderr.write(`\nseek: ${error instanceof Error ? (process.env.SEEK_DEBUG ? error.stack : error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  };
+  process.once('uncaughtException', restoreOnCrash);
+  process.once('unhandledRejection', restoreOnCrash);
+  // The terminal went away (window closed, ssh dropped): stop drawing, save and exit quietly.
+  const hangUp = () => app?.unmount();
+  const ignoreGoneTerminal = (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EIO' && error.code !== 'EPIPE') throw error;
+    hangUp();
+  };
+  process.once('SIGHUP', hangUp);
+  process.stdout.on('error', ignoreGoneTerminal);
+  try {
+    process.stdout.write(ENABLE_BRACKETED_PASTE);
+    app = render(
+      <App
+        session={first}
+        openSession={(extra) => openSession({ ...sessionOptions, resume: extra.resume, continueLatest: false })}
+        bridge={bridge}
+        history={history}
+        fileSearch={(query) => files.search(query)}
+        firstPrompt={options.firstPrompt || undefined}
+        color={color}
+        onSessionChange={(session) => (current = session)}
+        clearScreen={() => process.stdout.write('\u001b[2J\u001b[3J\u001b[H')}
+      />,
+      { exitOnCtrlC: false, patchConsole: true },
+    );
+    await app.waitUntilExit();
+  } finally {
+    process.stdout.write(DISABLE_BRACKETED_PASTE);
+    files.dispose();
+    await history.flush();
+    process.off('uncaughtException', restoreOnCrash);
+    process.off('unhandledRejection', restoreOnCrash);
+    process.off('SIGHUP', hangUp);
+    await current.close();
+  }
+  if (process.stdout.writable) process.stdout.write(`session ${current.id} saved · resume with: seek --resume ${current.id}\n`);
+  return typeof process.exitCode === 'number' ? process.exitCode : 0;
+}
+
+/** Opens the session; with no key anywhere, runs the first-run setup once and tries again. */
+async function openWithSetup(options: OpenSessionOptions): Promise<AgentSession | undefined> {
+  try {
+    return await openSession(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError) || error.code !== 'missing_key') throw error;
+    const home = seekHome(options.env);
+    const result = await runSetup(configFile(home));
+    if (!result) {
+      process.stderr.write(`seek: ${error.message}\n`);
+      return undefined;
+    }
+    const config = await readConfig(home);
+    const providers = { ...(config.providers ?? {}) };
+    providers[result.provider] = { ...(providers[result.provider] ?? {}), ...(result.apiKey ? { api_key: result.apiKey } : {}), ...(result.baseUrl ? { base_url: result.baseUrl } : {}) };
+    await writeConfig(home, { ...config, default_provider: result.provider, providers });
+    return openSession(options);
+  }
+}
+
+async function runSetup(configPath: string): Promise<SetupResult | undefined> {
+  let result: SetupResult | undefined;
+  const instance = render(
+    <Setup
+      configPath={configPath}
+      onDone={(value) => {
+        result = value;
+        instance.unmount();
+      }}
+    />,
+    { exitOnCtrlC: true },
+  );
+  await instance.waitUntilExit();
+  return result;
+}

@@ -1,0 +1,210 @@
+import type { Message } from '../../providers/types.js';
+import type { SessionEvent } from '../../runtime/events.js';
+import type { ConversationItem } from '../types.js';
+import { keyArgument } from './key-argument.js';
+
+/**
+ * The conversation as the UI holds it. `committed` is append-only: those items are finished and
+ * are printed once (Ink's <Static>), so long sessions cost nothing to re-render. `live` holds the
+ * current turn's items that can still change (streaming text, running tools); the longest
+ * finished prefix of `live` moves to `committed` after every event.
+ */
+export interface ConversationState {
+  committed: ConversationItem[];
+  live: ConversationItem[];
+  running: boolean;
+  /** Prompt tokens of the latest response: how full the context window is. */
+  contextTokens: number;
+  compactions: number;
+  retry?: { attempt: number; maxAttempts: number; message: string };
+  nextId: number;
+}
+
+export const initialConversation = (): ConversationState => ({
+  committed: [],
+  live: [],
+  running: false,
+  contextTokens: 0,
+  compactions: 0,
+  nextId: 1,
+});
+
+/** Results that mean the call never ran because permission was refused. */
+const DENIAL = /^\[denied|is not allowed in this mode|^The user declined|^Plan mode/;
+
+/** Applies one session event. Returns a new state object; item objects are replaced, not mutated. */
+export function reduceConversation(state: ConversationState, event: SessionEvent): ConversationState {
+  const next = { ...state, live: [...state.live] };
+  const id = () => `i${next.nextId++}`;
+  const currentAssistant = (): number => findLastIndex(next.live, (item) => item.kind === 'assistant' && item.streaming);
+
+  switch (event.type) {
+    case 'message':
+      if (event.message.role === 'user') {
+        next.live.push({ kind: 'user', id: id(), text: stripReminder(event.message.content) });
+        next.running = true;
+      } else if (event.message.role === 'assistant') {
+        const index = currentAssistant();
+        const item = next.live[index];
+        if (item?.kind === 'assistant') {
+          next.live[index] = { ...item, text: event.message.content, reasoning: event.message.reasoning ?? item.reasoning };
+        }
+      }
+      break;
+    case 'turn_start':
+      next.retry = undefined;
+      next.live.push({ kind: 'assistant', id: id(), turn: event.turn, text: '', reasoning: '', streaming: true });
+      break;
+    case 'text_delta':
+    case 'reasoning_delta': {
+      const index = currentAssistant();
+      const item = next.live[index];
+      if (item?.kind !== 'assistant') break;
+      next.live[index] = event.type === 'text_delta' ? { ...item, text: item.text + event.text } : { ...item, reasoning: item.reasoning + event.text };
+      next.retry = undefined;
+      break;
+    }
+    case 'retry': {
+      // The failed attempt's partial output is void: start the turn's text again.
+      const index = currentAssistant();
+      const item = next.live[index];
+      if (item?.kind === 'assistant') next.live[index] = { ...item, text: '', reasoning: '' };
+      next.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, message: event.error.message };
+      break;
+    }
+    case 'turn_end': {
+      const index = currentAssistant();
+      const item = next.live[index];
+      if (item?.kind === 'assistant') {
+        if (!item.text.trim() && !item.reasoning.trim()) next.live.splice(index, 1);
+        else next.live[index] = { ...item, streaming: false };
+      }
+      break;
+    }
+    case 'usage':
+      next.contextTokens = event.usage.inputTokens + event.usage.outputTokens;
+      break;
+    case 'tool_start':
+      next.live.push({
+        kind: 'tool',
+        id: event.toolCall.id,
+        name: event.toolCall.name,
+        summary: event.action?.summary ?? keyArgument(event.toolCall.name, event.args ?? event.toolCall.arguments),
+        status: 'running',
+      });
+      break;
+    case 'tool_update': {
+      const index = findLastIndex(next.live, (item) => item.kind === 'tool' && item.id === event.toolCallId);
+      const item = next.live[index];
+      if (item?.kind === 'tool') next.live[index] = { ...item, partial: tail((item.partial ?? '') + event.partial, 4000) };
+      break;
+    }
+    case 'tool_end': {
+      const index = findLastIndex(next.live, (item) => item.kind === 'tool' && item.id === event.toolCall.id);
+      const item = next.live[index];
+      if (item?.kind !== 'tool') break;
+      const denied = event.message.isError && DENIAL.test(event.message.content);
+      next.live[index] = {
+        ...item,
+        status: denied ? 'denied' : event.message.isError ? 'error' : 'done',
+        durationMs: event.durationMs,
+        output: event.message.content,
+        ...(event.result.display ? { display: event.result.display } : {}),
+        partial: undefined,
+      };
+      break;
+    }
+    case 'compaction':
+      next.compactions += 1;
+      next.contextTokens = 0;
+      next.live.push({ kind: 'compaction', id: id(), reason: event.reason, replacedMessages: event.replacedMessages, summary: event.summary });
+      break;
+    case 'error':
+      next.live.push({ kind: 'notice', id: id(), level: 'error', text: event.error.message });
+      break;
+    case 'notice':
+      next.live.push({ kind: 'notice', id: id(), level: event.level, text: event.text });
+      break;
+    case 'loop_end':
+      next.running = false;
+      next.retry = undefined;
+      finishStreaming(next.live);
+      if (event.reason === 'aborted') next.live.push({ kind: 'notice', id: id(), level: 'warn', text: 'cancelled' });
+      // An 'error' ending was already shown by its error event.
+      else if (event.reason !== 'completed' && event.reason !== 'error') {
+        next.live.push({ kind: 'notice', id: id(), level: 'error', text: event.errorMessage ?? event.reason });
+      }
+      break;
+    default:
+      return state;
+  }
+  return commitFinished(next);
+}
+
+/** Adds a notice outside of a run (command output, errors of commands). */
+export function addNotice(state: ConversationState, level: 'info' | 'warn' | 'error', text: string): ConversationState {
+  return commitFinished({ ...state, live: [...state.live, { kind: 'notice', id: `i${state.nextId}`, level, text }], nextId: state.nextId + 1 });
+}
+
+/** The items of a resumed history, all finished. */
+export function itemsFromHistory(messages: readonly Message[]): ConversationItem[] {
+  const items: ConversationItem[] = [];
+  let n = 0;
+  const results = new Map<string, Message & { role: 'tool' }>();
+  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, message);
+  for (const message of messages) {
+    if (message.role === 'user') items.push({ kind: 'user', id: `h${n++}`, text: stripReminder(message.content) });
+    if (message.role === 'assistant') {
+      if (message.content.trim() || message.reasoning) {
+        items.push({ kind: 'assistant', id: `h${n++}`, turn: 0, text: message.content, reasoning: message.reasoning ?? '', streaming: false });
+      }
+      for (const call of message.toolCalls) {
+        const result = results.get(call.id);
+        items.push({
+          kind: 'tool',
+          id: call.id,
+          name: call.name,
+          summary: keyArgument(call.name, call.arguments),
+          status: !result ? 'error' : result.isError ? (DENIAL.test(result.content) ? 'denied' : 'error') : 'done',
+          ...(result ? { output: result.content } : {}),
+        });
+      }
+    }
+  }
+  return items;
+}
+
+function isFinished(item: ConversationItem): boolean {
+  if (item.kind === 'assistant') return !item.streaming;
+  if (item.kind === 'tool') return item.status !== 'running';
+  return true;
+}
+
+function commitFinished(state: ConversationState): ConversationState {
+  let count = 0;
+  while (count < state.live.length && isFinished(state.live[count]!)) count += 1;
+  if (count === 0) return state;
+  return { ...state, committed: [...state.committed, ...state.live.slice(0, count)], live: state.live.slice(count) };
+}
+
+function finishStreaming(items: ConversationItem[]): void {
+  for (const [index, item] of items.entries()) {
+    if (item.kind === 'assistant' && item.streaming) items[index] = { ...item, streaming: false };
+    if (item.kind === 'tool' && item.status === 'running') items[index] = { ...item, status: 'error', output: 'interrupted' };
+  }
+}
+
+/** The plan-mode reminder appended to user messages is for the model, not the screen. */
+function stripReminder(text: string): string {
+  const at = text.indexOf('\n\n<system-reminder>');
+  return at === -1 ? text : text.slice(0, at);
+}
+
+function tail(text: string, max: number): string {
+  return text.length > max ? text.slice(text.length - max) : text;
+}
+
+function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index]!)) return index;
+  return -1;
+}

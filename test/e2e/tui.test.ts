@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedServer } from '../support/scripted-server/index.js';
+import { makeProject, runSeek } from '../support/seek-process.js';
+import { TmuxSeek } from '../support/tmux.js';
+
+const hasTmux = (() => {
+  try {
+    execFileSync('tmux', ['-V']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let server: ScriptedServer;
+let tui: TmuxSeek | undefined;
+beforeAll(async () => {
+  server = await ScriptedServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => server.reset());
+afterEach(() => {
+  tui?.kill();
+  tui = undefined;
+});
+
+const env = (home: string, extra: Record<string, string> = {}) => ({
+  SEEK_HOME: home,
+  DEEPSEEK_API_KEY: 'k',
+  DEEPSEEK_BASE_URL: server.url,
+  SEEK_RETRY_BASE_MS: '1',
+  ...extra,
+});
+
+function start(root: string, home: string, extra: Record<string, string> = {}, args: string[] = []): TmuxSeek {
+  tui = TmuxSeek.start({ cwd: root, env: env(home, extra), args });
+  return tui;
+}
+
+describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
+  it('streams a Markdown answer and shows model, cost and mode in the status bar', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ text: '# Result\n\nThe answer is **42**.\n\n```ts\nconst answer = 42;\n```\n', chunkDelayMs: 5 });
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('what is the answer?');
+    t.keys('Enter');
+    const screen = await t.waitFor('const answer = 42;');
+    expect(screen).toContain('what is the answer?');
+    expect(screen).toContain('Result');
+    expect(screen).not.toContain('# Result'); // rendered, not raw
+    expect(screen).not.toContain('**42**');
+    expect(screen).toMatch(/deepseek-v4-flash/);
+    expect(screen).toMatch(/\$\d/);
+    expect(screen).toMatch(/\bask\b/);
+  });
+
+  it('shows the diff of a write and applies it when approved', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello world\n' } }] }, { text: 'Created hello.txt.' });
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('create hello.txt');
+    t.keys('Enter');
+    const prompt = await t.waitFor('Allow create hello.txt?');
+    expect(prompt).toContain('+hello world');
+    expect(prompt).toMatch(/always/i);
+    t.type('y');
+    await t.waitFor('Created hello.txt.');
+    expect(readFileSync(join(root, 'hello.txt'), 'utf8')).toBe('hello world\n');
+  });
+
+  it('denies a bash call when the user says no', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash' } }] }, { text: 'Understood, not running it.' });
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('make a file');
+    t.keys('Enter');
+    const prompt = await t.waitFor('$ touch made-by-bash');
+    expect(prompt).toContain(root);
+    t.type('n');
+    await t.waitFor('Understood, not running it.');
+    expect(existsSync(join(root, 'made-by-bash'))).toBe(false);
+    expect(server.requests[1]!.body.messages.at(-1).content).toMatch(/declined/);
+  });
+
+  it('cancels a long turn with Esc and carries on with the next prompt', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ hang: true }, { text: 'second answer' });
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('this will hang');
+    t.keys('Enter');
+    await t.waitFor('esc to cancel');
+    t.keys('Escape');
+    await t.waitFor('cancelled');
+    t.type('try again');
+    t.keys('Enter');
+    await t.waitFor('second answer');
+    const last = server.requests.at(-1)!.body.messages;
+    expect(last.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual(['this will hang', 'try again']);
+  });
+
+  it('resumes an earlier session with /resume', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ text: 'remembered answer' });
+    const first = await runSeek(['-p', 'the earlier question'], { cwd: root, env: env(home) });
+    expect(first.code).toBe(0);
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('/resume');
+    t.keys('Enter');
+    await t.waitFor('Resume a session');
+    await t.waitFor('the earlier question');
+    t.keys('Enter');
+    await t.waitFor('remembered answer');
+    server.enqueue({ text: 'continued' });
+    t.type('and now?');
+    t.keys('Enter');
+    await t.waitFor('continued');
+    const contents = server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content);
+    expect(contents.slice(1)).toEqual(['the earlier question', 'remembered answer', 'and now?']);
+  });
+
+  it('compacts automatically when a long session fills the window', async () => {
+    const { root, home } = makeProject();
+    server.enqueue(
+      { toolCalls: [{ name: 'list_dir', arguments: {} }] },
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }], usage: { input: 900_000, output: 10 } },
+      { text: 'Summary: the user asked to read the README; it was read. Next: answer.' },
+      { text: 'All done after compaction.' },
+    );
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('read the readme');
+    t.keys('Enter');
+    const screen = await t.waitFor('All done after compaction.');
+    expect(screen).toMatch(/compacted/i);
+    expect(server.requests[2]!.body.tools ?? []).toEqual([]);
+  });
+
+  it('cycles the permission mode with shift+tab', async () => {
+    const { root, home } = makeProject();
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.keys('BTab');
+    await t.waitFor(/\byolo\b/);
+    t.keys('BTab');
+    await t.waitFor('plan (read-only)');
+  });
+});

@@ -1,0 +1,98 @@
+import type { Key } from 'ink';
+import type { Completer, Completion, InputHistory } from '../../../../src/tui/types.js';
+
+/** Key sequences as a terminal sends them (verified against Ink 6.8's parser in the tests). */
+export const KEYS = {
+  enter: '\r',
+  altEnter: '\u001b\r',
+  ctrlJ: '\n',
+  escape: '\u001b',
+  up: '\u001b[A',
+  down: '\u001b[B',
+  right: '\u001b[C',
+  left: '\u001b[D',
+  home: '\u001b[H',
+  end: '\u001b[F',
+  tab: '\t',
+  shiftTab: '\u001b[Z',
+  backspace: '\u007f',
+  delete: '\u001b[3~',
+  ctrlA: '\u0001',
+  ctrlE: '\u0005',
+  ctrlK: '\u000b',
+  ctrlU: '\u0015',
+  ctrlW: '\u0017',
+  altLeft: '\u001b[1;3D',
+  ctrlLeft: '\u001b[1;5D',
+  pasteStart: '\u001b[200~',
+  pasteEnd: '\u001b[201~',
+} as const;
+
+/** Lets Ink deliver pending input (a lone ESC waits one setImmediate) and re-render. */
+export async function flush(): Promise<void> {
+  for (let round = 0; round < 3; round++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** Polls until `check` stops throwing (for timers such as the paste settle delay). */
+export async function waitFor(check: () => void, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+export function memoryHistory(initial: string[] = []): InputHistory & { added: string[] } {
+  const entries = [...initial];
+  const added: string[] = [];
+  return {
+    entries: () => entries,
+    add(text) {
+      added.push(text);
+      entries.push(text);
+    },
+    added,
+  };
+}
+
+export function staticCompleter(options: { slash?: (line: string) => Completion[]; files?: (query: string) => Completion[] } = {}): Completer {
+  return { slash: options.slash ?? (() => []), files: options.files ?? (() => []) };
+}
+
+/** A Key with every flag off, overridden by `flags`. */
+export function keyOf(flags: Partial<Key> = {}): Key {
+  return {
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...flags,
+  };
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+export function plain(frame: string | undefined): string {
+  return (frame ?? '').replace(ANSI, '');
+}
