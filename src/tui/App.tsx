@@ -36,15 +36,17 @@ export interface AppProps {
   clearScreen: () => void;
 }
 
-type Action = { type: 'event'; event: SessionEvent } | { type: 'reset'; items: ConversationItem[] } | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string };
+type Action = { type: 'events'; events: SessionEvent[] } | { type: 'reset'; items: ConversationItem[] } | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string };
 
 function reducer(state: ConversationState, action: Action): ConversationState {
-  if (action.type === 'event') return reduceConversation(state, action.event);
+  if (action.type === 'events') return action.events.reduce(reduceConversation, state);
   if (action.type === 'notice') return addNotice(state, action.level, action.text);
   return { ...initialConversation(), committed: action.items, nextId: action.items.length + 1 };
 }
 
 const HEADER_ID = '__header__';
+/** How often batched session events reach the screen (60 updates a second at most). */
+const FRAME_MS = 16;
 
 export function App(props: AppProps) {
   const { exit } = useApp();
@@ -65,7 +67,27 @@ export function App(props: AppProps) {
   const todos = useTodos(session);
 
   // Session events drive the conversation; a new session (/clear, /resume) re-subscribes.
-  useEffect(() => session.subscribe((event) => dispatch({ type: 'event', event })), [session]);
+  // Events are applied in batches, at most one UI update per frame: a model streams hundreds of
+  // deltas a second, and each React commit costs a full layout.
+  useEffect(() => {
+    let pending: SessionEvent[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      const events = pending;
+      pending = [];
+      dispatch({ type: 'events', events });
+    };
+    const unsubscribe = session.subscribe((event) => {
+      pending.push(event);
+      timer ??= setTimeout(flush, FRAME_MS);
+    });
+    return () => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      if (pending.length > 0) flush();
+    };
+  }, [session]);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
   // The permission gate asks through the bridge; one prompt at a time (the gate serialises).

@@ -14,6 +14,11 @@ export type ConversationItem =
       text: string;
       reasoning: string;
       streaming: boolean;
+      /** Continues the answer of the item before it (a streaming answer's completed blocks are
+       * committed early, see state/conversation.ts). */
+      continued?: boolean;
+      /** Characters of this turn's answer already committed in earlier items. */
+      committedChars?: number;
     }
   | {
       kind: 'tool';

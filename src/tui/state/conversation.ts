@@ -47,7 +47,10 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
         const index = currentAssistant();
         const item = next.live[index];
         if (item?.kind === 'assistant') {
-          next.live[index] = { ...item, text: event.message.content, reasoning: event.message.reasoning ?? item.reasoning };
+          // The final text is authoritative; the part already committed stays where it is.
+          const committed = item.committedChars ?? 0;
+          const text = event.message.content.slice(committed);
+          next.live[index] = { ...item, text, reasoning: item.continued ? '' : (event.message.reasoning ?? item.reasoning) };
         }
       }
       break;
@@ -60,7 +63,11 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
       const index = currentAssistant();
       const item = next.live[index];
       if (item?.kind !== 'assistant') break;
-      next.live[index] = event.type === 'text_delta' ? { ...item, text: item.text + event.text } : { ...item, reasoning: item.reasoning + event.text };
+      if (event.type === 'text_delta') {
+        next.live.splice(index, 1, ...splitCompletedBlocks({ ...item, text: item.text + event.text }, id));
+      } else {
+        next.live[index] = { ...item, reasoning: item.reasoning + event.text };
+      }
       next.retry = undefined;
       break;
     }
@@ -68,7 +75,12 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
       // The failed attempt's partial output is void: start the turn's text again.
       const index = currentAssistant();
       const item = next.live[index];
-      if (item?.kind === 'assistant') next.live[index] = { ...item, text: '', reasoning: '' };
+      if (item?.kind === 'assistant') {
+        if (item.committedChars) {
+          next.live.splice(index, 0, { kind: 'notice', id: id(), level: 'warn', text: 'the answer above was cut off; retrying' });
+        }
+        next.live[next.live.indexOf(item)] = { ...item, text: '', reasoning: '', committedChars: 0, continued: false };
+      }
       next.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, message: event.error.message };
       break;
     }
@@ -174,6 +186,42 @@ export function itemsFromHistory(messages: readonly Message[]): ConversationItem
   return items;
 }
 
+/**
+ * Splits a streaming answer after its last complete Markdown block (a blank line outside a code
+ * fence): the completed part becomes a finished item that is committed (printed once), and only
+ * the last block stays live. Keeps every frame's layout small however long the answer grows.
+ */
+function splitCompletedBlocks(item: Extract<ConversationItem, { kind: 'assistant' }>, id: () => string): ConversationItem[] {
+  const boundary = lastBlockBoundary(item.text);
+  if (boundary === undefined) return [item];
+  const head = item.text.slice(0, boundary.headEnd);
+  const committed = (item.committedChars ?? 0) + boundary.tailStart;
+  return [
+    { ...item, text: head, streaming: false, committedChars: undefined },
+    { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: committed },
+  ];
+}
+
+/** The last blank line outside a code fence that has more text after it. */
+function lastBlockBoundary(text: string): { headEnd: number; tailStart: number } | undefined {
+  let inFence = false;
+  let offset = 0;
+  let found: { headEnd: number; tailStart: number } | undefined;
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length - 1; index++) {
+    const line = lines[index]!;
+    if (/^\s{0,3}(```|~~~)/.test(line)) inFence = !inFence;
+    const lineEnd = offset + line.length;
+    if (!inFence && line.trim() === '' && index > 0 && lines[index - 1]!.trim() !== '') {
+      const rest = text.slice(lineEnd + 1);
+      const tailStart = lineEnd + 1 + (rest.length - rest.trimStart().length);
+      if (tailStart < text.length) found = { headEnd: offset - 1, tailStart };
+    }
+    offset = lineEnd + 1;
+  }
+  return found;
+}
+
 function isFinished(item: ConversationItem): boolean {
   if (item.kind === 'assistant') return !item.streaming;
   if (item.kind === 'tool') return item.status !== 'running';
@@ -187,9 +235,15 @@ function commitFinished(state: ConversationState): ConversationState {
   return { ...state, committed: [...state.committed, ...state.live.slice(0, count)], live: state.live.slice(count) };
 }
 
+/** Ends a run's unfinished items: streaming answers stop (empty ones go), running tools are
+ * marked interrupted. */
 function finishStreaming(items: ConversationItem[]): void {
-  for (const [index, item] of items.entries()) {
-    if (item.kind === 'assistant' && item.streaming) items[index] = { ...item, streaming: false };
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index]!;
+    if (item.kind === 'assistant' && item.streaming) {
+      if (!item.text.trim() && !item.reasoning.trim()) items.splice(index, 1);
+      else items[index] = { ...item, streaming: false };
+    }
     if (item.kind === 'tool' && item.status === 'running') items[index] = { ...item, status: 'error', output: 'interrupted' };
   }
 }

@@ -38,8 +38,9 @@ export function AssistantMessage({ item, options }: { item: AssistantItem; optio
   const markdown = hasText ? renderMarkdown(item.text, { width: Math.max(1, options.width), color: options.color }) : '';
   // A blank line between the full reasoning and the answer; the one-line forms sit right above it.
   const gap = options.detail && hasText ? 1 : 0;
+  // A continuation is the next block of the same answer: the blank line Markdown puts between blocks.
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" marginTop={item.continued ? 1 : 0}>
       {reasoning.length > 0 ? (
         <Box marginBottom={gap}>
           <Text>{linesToString(reasoning, options.color)}</Text>
