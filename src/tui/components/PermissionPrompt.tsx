@@ -28,7 +28,8 @@ export function PermissionPrompt({
 }) {
   const [selected, setSelected] = useState(0);
   useInput((input, key) => {
-    const byKey = CHOICES.find((choice) => choice.key === input.toLowerCase());
+    // Only a plain letter answers: Ctrl+A (line start) or Alt+Y typed out of habit must not.
+    const byKey = key.ctrl || key.meta ? undefined : CHOICES.find((choice) => choice.key === input.toLowerCase());
     if (byKey) return onAnswer(byKey.answer);
     if (key.escape) return onAnswer('no');
     if (key.upArrow) setSelected((index) => (index + CHOICES.length - 1) % CHOICES.length);

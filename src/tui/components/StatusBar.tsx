@@ -51,7 +51,9 @@ export function StatusBar({ info, width, color }: { info: StatusInfo; width: num
   const separator = ' · ';
   let shown = [...parts];
   const length = (items: typeof parts) => items.reduce((sum, part) => sum + part.text.length, 0) + separator.length * (items.length - 1);
-  while (shown.length > 1 && length(shown) + hint.length + 2 > width) {
+  // Mode, model and agents (priority ≤ 1) are never dropped for the hint: when they alone leave
+  // no room, the hint goes (Working already says "esc to cancel") and the text is truncated.
+  while (shown.some((part) => part.priority > 1) && length(shown) + hint.length + 2 > width) {
     const drop = shown.reduce((worst, part) => (part.priority > worst.priority ? part : worst));
     shown = shown.filter((part) => part !== drop);
   }

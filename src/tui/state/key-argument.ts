@@ -42,6 +42,6 @@ function parseArgs(args: unknown): Record<string, unknown> {
 }
 
 function oneLine(text: string): string {
-  const line = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+  const line = text.trim().replace(/\s*\n\s*/g, ' ⏎ ');
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

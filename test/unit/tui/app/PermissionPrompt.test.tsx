@@ -1,0 +1,193 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { PermissionPrompt } from '../../../../src/tui/components/PermissionPrompt.js';
+import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/runtime/tool-gate.js';
+import { makeDiffDisplay } from '../../../../src/tools/diff-display.js';
+import { widestLine } from '../conversation/ink-at-width.js';
+import { flush, KEYS } from '../input/helpers.js';
+
+const WRITE: PermissionRequest = {
+  tool: 'write_file',
+  callId: 'call_w',
+  action: {
+    kind: 'write',
+    paths: ['/repo/src/x.ts'],
+    summary: 'create src/x.ts',
+    preview: makeDiffDisplay('src/x.ts', 'export const old = 1;\n', 'export const answer = 42;\nexport const other = 2;\n'),
+  },
+  cwd: '/repo',
+  reason: 'write_file needs approval',
+  alwaysRule: { tool: 'write_file', pattern: 'src/**', decision: 'allow', source: 'session' },
+};
+
+const BASH: PermissionRequest = {
+  tool: 'bash',
+  callId: 'call_b',
+  action: { kind: 'bash', paths: ['/repo/packages/core'], command: 'npm test -- --run', summary: 'bash: npm test -- --run' },
+  cwd: '/repo/packages/core',
+  reason: 'bash needs approval',
+  alwaysRule: { tool: 'bash', pattern: 'npm test -- --run', decision: 'allow', source: 'session' },
+};
+
+const SUBAGENT: PermissionRequest = {
+  ...BASH,
+  subagent: { id: 'agent-7', description: 'run the test suite' },
+};
+
+function setup(request: PermissionRequest) {
+  const answers: AskAnswer[] = [];
+  const view = render(<PermissionPrompt request={request} width={80} color={false} onAnswer={(answer) => answers.push(answer)} />);
+  const lines = () => stripAnsi(view.lastFrame() ?? '').split('\n');
+  /** The choice rows, with the border and padding taken off. */
+  const choices = () =>
+    lines()
+      .map((line) => line.replace(/^│ /, '').replace(/ *│$/, ''))
+      .filter((line) => /^(❯ | {2})[yan]\) /.test(line));
+  async function press(...sequences: string[]): Promise<void> {
+    await flush();
+    for (const sequence of sequences) {
+      view.stdin.write(sequence);
+      await flush();
+    }
+  }
+  return { answers, view, lines, choices, press };
+}
+
+describe('PermissionPrompt: content', () => {
+  it('shows a write with its header, reason, diff preview and the three choices', () => {
+    const { lines, choices, view } = setup(WRITE);
+    const text = lines().join('\n');
+    expect(text).toContain('Allow create src/x.ts?');
+    expect(text).toContain('write_file needs approval');
+    expect(text).toContain('-export const old = 1;');
+    expect(text).toContain('+export const answer = 42;');
+    expect(text).toContain('+export const other = 2;');
+    expect(text).toContain('@@ -1,1 +1,2 @@');
+    // The header comes first, then the reason, then the diff, then the choices.
+    const at = (needle: string) => lines().findIndex((line) => line.includes(needle));
+    expect(at('Allow create')).toBeLessThan(at('needs approval'));
+    expect(at('needs approval')).toBeLessThan(at('+export const answer'));
+    expect(at('+export const other')).toBeLessThan(at('y) Yes'));
+    expect(choices()).toEqual([
+      '❯ y) Yes',
+      '  a) Yes, and always for this session — adds write_file(src/**)',
+      '  n) No (esc)',
+    ]);
+    expect(text).not.toContain('$ ');
+    view.unmount();
+  });
+
+  it('shows a bash command and where it runs, not a diff', () => {
+    const { lines, choices, view } = setup(BASH);
+    const text = lines().join('\n');
+    expect(text).toContain('Allow bash: npm test -- --run?');
+    expect(text).toContain('$ npm test -- --run');
+    expect(text).toContain('in /repo/packages/core');
+    expect(text).not.toContain('[subagent');
+    expect(choices()[1]).toBe('  a) Yes, and always for this session — adds bash(npm test -- --run)');
+    view.unmount();
+  });
+
+  it('says which subagent asks, above the header', () => {
+    const { lines, view } = setup(SUBAGENT);
+    const rows = lines();
+    const asks = rows.findIndex((line) => line.includes('[subagent: run the test suite] asks:'));
+    expect(asks).toBeGreaterThan(-1);
+    expect(rows.findIndex((line) => line.includes('Allow bash:'))).toBe(asks + 1);
+    view.unmount();
+  });
+
+  it('renders a kind-scoped rule the way formatRule writes it', () => {
+    const request: PermissionRequest = {
+      ...WRITE,
+      action: { kind: 'memory', paths: [], summary: 'remember a fact' },
+      alwaysRule: { kind: 'memory', decision: 'allow', source: 'session' },
+    };
+    const { choices, view } = setup(request);
+    expect(choices()[1]).toBe('  a) Yes, and always for this session — adds [memory]');
+    view.unmount();
+  });
+
+  it('stays inside 80 columns and wraps a long header between words', () => {
+    const summary = 'bash: npm run build && npm run lint -- --max-warnings 0 && npm test -- --run --reporter verbose';
+    const request: PermissionRequest = {
+      ...BASH,
+      action: { ...BASH.action, summary, command: summary.slice('bash: '.length) },
+      subagent: { id: 'agent-2', description: 'verify that the whole monorepo builds, lints and passes its tests' },
+    };
+    const view = render(<PermissionPrompt request={request} width={80} color={false} onAnswer={() => undefined} />);
+    const frame = view.lastFrame() ?? '';
+    view.unmount();
+    expect(widestLine(frame)).toBeLessThanOrEqual(80);
+    const inner = stripAnsi(frame)
+      .split('\n')
+      .map((line) => line.replace(/^│ ?/, '').replace(/ ?│$/, '').trim());
+    const start = inner.findIndex((line) => line.startsWith('[subagent:'));
+    const end = inner.findIndex((line) => line.endsWith('?'));
+    expect(start).toBeGreaterThan(-1);
+    expect(end).toBeGreaterThan(start + 1); // the header really wrapped
+    const headerLines = inner.slice(start, end + 1);
+    const words = (text: string) => text.split(/\s+/).filter(Boolean);
+    const expected = [...words(`[subagent: ${request.subagent!.description}] asks:`), ...words(`Allow ${summary}?`)];
+    // Every word survives whole on one line: nothing was cut mid-word.
+    expect(headerLines.flatMap(words)).toEqual(expected);
+  });
+});
+
+describe('PermissionPrompt: keys', () => {
+  it.each([
+    ['y', 'yes'],
+    ['Y', 'yes'],
+    ['n', 'no'],
+    ['a', 'always'],
+    [KEYS.escape, 'no'],
+    [KEYS.enter, 'yes'],
+  ] as const)('%j answers %s at once', async (key, answer) => {
+    const { answers, press, view } = setup(WRITE);
+    await press(key);
+    expect(answers).toEqual([answer]);
+    view.unmount();
+  });
+
+  it('moves the selection with the arrows and answers the highlighted choice on Enter', async () => {
+    const { answers, choices, press, view } = setup(WRITE);
+    await press(KEYS.down);
+    expect(choices()[1]!.startsWith('❯ a) ')).toBe(true);
+    expect(choices().filter((line) => line.startsWith('❯'))).toHaveLength(1);
+    expect(answers).toEqual([]);
+    await press(KEYS.enter);
+    expect(answers).toEqual(['always']);
+    view.unmount();
+  });
+
+  it('wraps around with ↑ from the first choice to the last (and Tab moves down)', async () => {
+    const { answers, choices, press, view } = setup(BASH);
+    await press(KEYS.up);
+    expect(choices()[2]).toBe('❯ n) No (esc)');
+    await press(KEYS.down);
+    expect(choices()[0]).toBe('❯ y) Yes');
+    await press(KEYS.tab, KEYS.tab, KEYS.tab);
+    expect(choices()[0]).toBe('❯ y) Yes');
+    await press(KEYS.up, KEYS.up, KEYS.enter);
+    expect(answers).toEqual(['always']);
+    view.unmount();
+  });
+
+  it('ignores other keys', async () => {
+    const { answers, choices, press, view } = setup(WRITE);
+    await press('x', 'q', KEYS.left, ' ');
+    expect(answers).toEqual([]);
+    expect(choices()[0]).toBe('❯ y) Yes');
+    view.unmount();
+  });
+
+  it('does not take Ctrl or Alt chords for answers (Ctrl+A is "line start", not "always")', async () => {
+    const { answers, press, view } = setup(WRITE);
+    await press(KEYS.ctrlA, '\u0019' /* Ctrl+Y */, '\u000e' /* Ctrl+N */, '\u001ba' /* Alt+A */, '\u001by' /* Alt+Y */);
+    expect(answers).toEqual([]);
+    await press('a');
+    expect(answers).toEqual(['always']);
+    view.unmount();
+  });
+});
