@@ -7,6 +7,7 @@ import { openSession, type AgentSession, type OpenSessionOptions } from '../runt
 import { App, type PermissionBridge } from './App.js';
 import { Setup, type SetupResult } from './components/Setup.js';
 import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/index.js';
+import { UI_MAX_FPS } from './render-options.js';
 
 restoreCiVariable();
 
@@ -66,7 +67,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
         onSessionChange={(session) => (current = session)}
         clearScreen={() => process.stdout.write('\u001b[2J\u001b[3J\u001b[H')}
       />,
-      { exitOnCtrlC: false, patchConsole: true },
+      { exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS },
     );
     await app.waitUntilExit();
   } finally {
