@@ -36,6 +36,12 @@ export interface LoopOptions {
   repeatLimit?: number;
   /** Context compaction between turns (see CompactIfNeeded). */
   compactIfNeeded?: CompactIfNeeded;
+  /**
+   * Asked before every request after the first (after compaction): a user message to append
+   * first, or undefined. How a caller steers a running loop without rewriting history (a
+   * subagent near its token budget is told to wrap up).
+   */
+  beforeRequest?: (context: { turn: number; history: readonly Message[] }) => UserMessage | undefined;
 }
 
 export interface LoopResult {
@@ -92,6 +98,10 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
         emit({ type: 'compaction', turn, reason: 'auto', ...details });
       }
       if (signal.aborted) return end('aborted', 'cancelled by the user');
+    }
+    if (options.beforeRequest && turn > 1) {
+      const steering = options.beforeRequest({ turn, history });
+      if (steering) append(steering);
     }
     emit({ type: 'turn_start', turn });
 

@@ -73,6 +73,9 @@ export interface Tool<Args = unknown> {
   /** Describes the action for the permission policy. Absent means the tool needs no permission. */
   describe?(args: Args, ctx: ToolContext): ActionRequest | Promise<ActionRequest>;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
+  /** Rewrites a pre_tool hook's denial into this tool's own result format (the agent tool's
+   * `[agent: failed reason=hooks_denied] …`). Absent: the gate's generic denial text. */
+  hookDenialResult?(message: string): string;
 }
 
 /** The gate the loop calls before running a validated tool call: policy, hooks, user approval.

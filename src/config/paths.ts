@@ -114,12 +114,20 @@ export const subagentDir = (home: string, pid: string, parentSid: string, subSid
 /** One subagent's transcript (same format as a session): `.../subagents/<sub-sid>/transcript.jsonl`. */
 export const subagentTranscriptFile = (home: string, pid: string, parentSid: string, subSid: string): string =>
   join(subagentDir(home, pid, parentSid, subSid), 'transcript.jsonl');
+/** A request to stop a running subagent, written by `seek subagent kill` (maybe from another
+ * process) and polled by the process that runs the child: `.../subagents/<sub-sid>/kill`. */
+export const subagentKillRequestFile = (home: string, pid: string, parentSid: string, subSid: string): string =>
+  join(subagentDir(home, pid, parentSid, subSid), 'kill');
 export const worktreesDir = (home: string, pid: string): string => join(projectDir(home, pid), 'worktrees');
 
 // ---- Project files under the project root -------------------------------------------------------
 
 export const projectHooksFile = (root: string): string => join(root, '.seek', 'hooks.toml');
 export const projectAgentsDir = (root: string): string => join(root, '.seek', 'agents');
+/** Claude Code's subagent definitions, read too: `<root>/.claude/agents/*.md`. */
+export const projectClaudeAgentsDir = (root: string): string => join(root, '.claude', 'agents');
+/** User-level definitions: `~/.seek/agents/*.md`. */
+export const userAgentsDir = (home: string): string => join(home, 'agents');
 
 // ---- Manifest -----------------------------------------------------------------------------------
 

@@ -2,11 +2,11 @@
  * Usage and cost of one agent (a session or a subagent), rolled up with its children so the user
  * sees everything a run billed ("no hidden bill").
  *
- * The tree is one level deep by design: subagents cannot spawn subagents, so a tracker is either a
- * parent (may adopt children) or a child (may be adopted), never both. That keeps the roll-up
- * trivially correct: `cumulative() = own + base + Σ child.cumulative()` can never count a turn twice
- * through two paths of a deeper tree, and adoption can be checked locally. Children are live
- * objects summed on read, so turns a child records after adoption are counted too.
+ * Trackers form a tree that mirrors the agent tree (children, and grandchildren when
+ * `subagents.max_depth` allows). `cumulative() = own + base + Σ child.cumulative()` counts every
+ * turn exactly once because each tracker has at most one parent and the tree has no cycles; both
+ * are checked when adopting. Children are live objects summed on read, so turns a child records
+ * after adoption are counted too.
  */
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 
@@ -72,20 +72,16 @@ export class CostTracker {
   /**
    * Adds `child`'s usage (now and later) to this tracker's cumulative totals.
    * - No-op for `this` and for a child this tracker already adopted (resume paths may adopt twice).
-   * - Throws if the child has children, if this tracker is itself a child (the tree is one level
-   *   deep, see the file comment), or if another tracker adopted the child (it would be billed
-   *   twice in any total that includes both parents).
+   * - Throws if another tracker adopted the child (it would be billed twice in any total that
+   *   includes both parents) or if the child is an ancestor of this tracker (a cycle).
    */
   adoptChild(child: CostTracker): void {
     if (child === this || child.parent === this) return;
-    if (child.adopted.length > 0) {
-      throw new Error('CostTracker.adoptChild: the child has children of its own; subagent trees are one level deep.');
-    }
-    if (this.parent !== undefined) {
-      throw new Error('CostTracker.adoptChild: this tracker is itself a child; subagents cannot adopt subagents.');
-    }
     if (child.parent !== undefined) {
       throw new Error('CostTracker.adoptChild: the child was already adopted by another tracker.');
+    }
+    for (let ancestor = this.parent; ancestor; ancestor = ancestor.parent) {
+      if (ancestor === child) throw new Error('CostTracker.adoptChild: the child is an ancestor of this tracker.');
     }
     child.parent = this;
     this.adopted.push(child);

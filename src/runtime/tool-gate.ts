@@ -118,7 +118,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         argsJson: argsJson(args, toolCall.arguments),
         ...(subagent ? { subagentId: subagent.id } : {}),
       });
-      if (outcome.deny !== undefined) return { allow: false, reason: hookDenialMessage(outcome.hook, outcome.deny) };
+      if (outcome.deny !== undefined) {
+        const message = hookDenialMessage(outcome.hook, outcome.deny);
+        return { allow: false, reason: tool.hookDenialResult ? tool.hookDenialResult(message) : message };
+      }
     }
 
     if (!tool.describe) return { allow: true };

@@ -54,18 +54,21 @@ describe('CostTracker', () => {
     expect(parent.cumulative().costUsd).toBeCloseTo(0.1, 12);
   });
 
-  it('keeps the tree one level deep and a child under one parent', () => {
+  it('rolls a deeper tree up once per turn, keeps a child under one parent and refuses cycles', () => {
     const parent = new CostTracker();
     const child = new CostTracker();
     const grandchild = new CostTracker();
     child.adoptChild(grandchild);
-    expect(() => parent.adoptChild(child)).toThrow(/children of its own/);
+    parent.adoptChild(child);
+    parent.record({ usage: usage(10, 1, 0), costUsd: 0.01, model: 'm' });
+    child.record({ usage: usage(20, 2, 0), costUsd: 0.02, model: 'm' });
+    grandchild.record({ usage: usage(40, 4, 0), costUsd: 0.04, model: 'm' });
+    expect(parent.cumulative().usage.inputTokens).toBe(70);
+    expect(parent.cumulative().costUsd).toBeCloseTo(0.07, 12);
+    expect(child.cumulative().usage.inputTokens).toBe(60);
 
-    const p2 = new CostTracker();
-    const c2 = new CostTracker();
-    p2.adoptChild(c2);
-    expect(() => c2.adoptChild(new CostTracker())).toThrow(/itself a child/);
-    expect(() => new CostTracker().adoptChild(c2)).toThrow(/already adopted by another/);
+    expect(() => new CostTracker().adoptChild(child)).toThrow(/already adopted by another/);
+    expect(() => grandchild.adoptChild(parent)).toThrow(/ancestor/);
   });
 
   it('computes the cache hit share over cumulative usage', () => {
