@@ -148,6 +148,20 @@ export class PlainInteractive {
         this.endLine();
         this.out.write(`(${event.text})\n`);
         break;
+      case 'subagent_start':
+        this.endLine();
+        this.out.write(`  ⤷ agent ${event.agentType} started: ${event.description}\n`);
+        break;
+      case 'subagent_event':
+        if (event.event.type === 'tool_start') {
+          this.endLine();
+          this.out.write(`    · [${event.subSid.slice(-6)}] ${event.event.action?.summary ?? event.event.toolCall.name}\n`);
+        }
+        break;
+      case 'subagent_end':
+        this.endLine();
+        this.out.write(`  ⤶ agent ${event.outcome.subSid.slice(-6)} ${event.outcome.status}${event.outcome.reason ? ` (${event.outcome.reason})` : ''} · ${event.outcome.turns} turns\n`);
+        break;
       default:
         break;
     }

@@ -29,6 +29,23 @@ export function createTextRenderer(out: Writable, err: Writable, options: { verb
         case 'tool_end':
           if (event.message.isError && /--yolo/.test(event.message.content)) note(event.message.content);
           break;
+        case 'subagent_start':
+          if (options.verbose) err.write(`· agent ${event.agentType} started: ${event.description} (${event.subSid})\n`);
+          break;
+        case 'subagent_event':
+          // A child's denial needs the same hint as the parent's; its other activity only with --verbose.
+          if (event.event.type === 'tool_end' && event.event.message.isError && /--yolo/.test(event.event.message.content)) {
+            note(`[subagent ${event.subSid}] ${event.event.message.content}`);
+          } else if (options.verbose && event.event.type === 'tool_start') {
+            err.write(`  · [${event.subSid.slice(-6)}] ${event.event.action?.summary ?? event.event.toolCall.name}\n`);
+          }
+          break;
+        case 'subagent_end':
+          if (options.verbose) {
+            const outcome = event.outcome;
+            err.write(`· agent ${outcome.subSid} ${outcome.status}${outcome.reason ? ` (${outcome.reason})` : ''} after ${outcome.turns} turns\n`);
+          }
+          break;
         default:
           break;
       }

@@ -13,6 +13,8 @@ export function createStreamJsonRenderer(out: Writable) {
   const write = (line: Record<string, unknown>) => out.write(`${JSON.stringify(line)}\n`);
   return {
     onEvent(event: SessionEvent, subSid?: string): void {
+      // A child's loop events come wrapped; unwrap them and tag them with the child's sub-sid.
+      if (event.type === 'subagent_event') return this.onEvent(event.event, event.subSid);
       const line = toLine(event);
       if (line) write(subSid ? { ...line, sub_sid: subSid } : line);
     },
@@ -56,6 +58,29 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
       return { type: 'error', turn: event.turn, kind: event.error.kind, message: event.error.message };
     case 'notice':
       return { type: 'notice', level: event.level, text: event.text };
+    case 'subagent_start':
+      return {
+        type: 'subagent_start',
+        sub_sid: event.subSid,
+        parent_tool_call_id: event.parentCallId,
+        ...(event.parentSubSid ? { parent_sub_sid: event.parentSubSid } : {}),
+        agent_type: event.agentType,
+        description: event.description,
+        depth: event.depth,
+        model: event.model,
+        ...(event.transcriptPath ? { transcript_path: event.transcriptPath } : {}),
+      };
+    case 'subagent_end':
+      return {
+        type: 'subagent_end',
+        sub_sid: event.outcome.subSid,
+        parent_tool_call_id: event.parentCallId,
+        status: event.outcome.status,
+        ...(event.outcome.reason ? { reason: event.outcome.reason } : {}),
+        turns: event.outcome.turns,
+        usage: usageObject(event.outcome.usage),
+        cost_usd: event.outcome.costUsd,
+      };
     default:
       return undefined;
   }

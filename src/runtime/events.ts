@@ -1,11 +1,14 @@
 import type { AgentEvent, LoopStopReason } from '../agent/types.js';
 import type { Usage } from '../providers/types.js';
+import type { SubagentEvent } from '../subagents/types.js';
 
 /** Everything a front end receives: the loop's events plus session-level notices. */
 export type SessionEvent =
   | AgentEvent
   | { type: 'session_start'; sessionId: string; model: string; provider: string; cwd: string; resumed: boolean }
-  | { type: 'notice'; level: 'info' | 'warn'; text: string };
+  | { type: 'notice'; level: 'info' | 'warn'; text: string }
+  /** A subagent started or ended, or one of its loop events (wrapped, tagged with its sub-sid). */
+  | SubagentEvent;
 
 export type SessionListener = (event: SessionEvent) => void;
 
@@ -27,6 +30,10 @@ export interface SubagentSummary {
   id: string;
   type: string;
   status: 'active' | 'completed' | 'failed' | 'killed' | 'orphaned';
+  /** Why it failed (failed and killed children). */
+  reason?: string;
+  description: string;
+  turns: number;
   usage: Usage;
   costUsd: number;
 }

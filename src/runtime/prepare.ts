@@ -18,6 +18,13 @@ import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, type AskFn, type ToolGate } from './tool-gate.js';
 import { createCompactor, type Compactor } from './compaction.js';
 import { SEEK_VERSION } from '../util/version.js';
+import { addUsage } from '../providers/types.js';
+import { loadSubagentTypes } from '../subagents/definitions.js';
+import { recoverOrphans } from '../subagents/index-log.js';
+import { SubagentManager } from '../subagents/manager.js';
+import { subagentSettings } from '../subagents/settings.js';
+import { childrenTotals } from '../subagents/totals.js';
+import type { SubagentEvent } from '../subagents/types.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -74,6 +81,9 @@ export interface PreparedSession {
   notices: Notice[];
   /** Where problems found after start go (a failing observer hook); the session connects it. */
   noticeSink: { emit?: (notice: Notice) => void };
+  subagents: SubagentManager;
+  /** Where the subagent manager's events go; the session connects it. */
+  subagentSink: { emit?: (event: SubagentEvent) => void };
 }
 
 /**
@@ -87,6 +97,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const pid = projectId(projectRoot);
   const config = await readConfig(home);
   const notices: Notice[] = [];
+  const noticeSink: PreparedSession['noticeSink'] = {};
+  const problem = (text: string): void => {
+    if (noticeSink.emit) noticeSink.emit({ level: 'warn', text });
+    else notices.push({ level: 'warn', text });
+  };
 
   const resumed = await loadResumeTarget(home, pid, options);
   const settings = resolveProviderSettings({
@@ -102,22 +117,17 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // A resumed session keeps its model unless one is asked for explicitly: same model, same cache.
   const model = options.model ?? options.env.SEEK_MODEL ?? resumed?.header.model ?? settings.model;
   const stream = options.stream ?? providerStream(settings);
-
-  const todos = createTodoStore();
-  const tools = createCoreTools({ todoStore: todos });
-  const toolSchemas = toToolSchemas(tools);
   const systemPrompt = resumed?.header.system_prompt ?? newSystemPrompt(options.cwd, projectRoot);
-  if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
-    notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
-  }
-
   const id = resumed?.header.id ?? newSessionId();
   const history: Message[] = resumed ? [...resumed.messages] : [];
   const tracker = new CostTracker();
-  if (resumed) tracker.setBase(resumed.totals.usage, resumed.totals.costUsd, resumed.totals.turns);
+  if (resumed) {
+    // What the session's earlier children billed is part of its cost; they are never adopted again.
+    const children = await childrenTotals(home, pid, resumed.header.id);
+    tracker.setBase(addUsage(resumed.totals.usage, children.usage), resumed.totals.costUsd + children.costUsd, resumed.totals.turns + children.turns);
+  }
 
   const policy = createPolicy({ root: projectRoot, yolo: options.yolo, plan: options.plan, interactive: options.interactive });
-  const noticeSink: PreparedSession['noticeSink'] = {};
   const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
   for (const text of loadedHooks.notices) notices.push({ level: 'warn', text });
   const hooks =
@@ -126,14 +136,69 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
           hooks: loadedHooks,
           seekHome: home,
           env: { sessionId: id, projectId: pid, projectPath: projectRoot, version: SEEK_VERSION },
-          onProblem: (text) => (noticeSink.emit ? noticeSink.emit({ level: 'warn', text }) : notices.push({ level: 'warn', text })),
+          onProblem: problem,
         })
       : undefined;
   const gate = createToolGate({ policy, ...(hooks ? { hooks } : {}), ...(options.ask ? { ask: options.ask } : {}) });
+  const compactorFor = (forModel: string): Compactor =>
+    createCompactor({
+      stream,
+      model: forModel,
+      contextWindow: lookupModel(forModel).contextWindow,
+      env: options.env,
+      ...(hooks ? { hooks } : {}),
+      onProblem: problem,
+    });
+
+  // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
+  const todos = createTodoStore();
+  const subagentConfig = subagentSettings(config);
+  for (const text of subagentConfig.notices) notices.push({ level: 'warn', text });
+  const types = await loadSubagentTypes({ projectRoot, seekHome: home, ...(options.env.HOME ? { home: options.env.HOME } : {}) });
+  for (const text of types.notices) notices.push({ level: 'warn', text });
+  const subagentSink: PreparedSession['subagentSink'] = {};
+  const subagents = new SubagentManager({
+    seekHome: home,
+    projectId: pid,
+    projectRoot,
+    sessionId: id,
+    provider: settings.provider,
+    stream,
+    settings: subagentConfig.settings,
+    types: types.types,
+    ...(hooks ? { hooks } : {}),
+    ...(options.ask ? { ask: options.ask } : {}),
+    createTools: () => createCoreTools(),
+    compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
+    save: options.save !== false,
+    sink: subagentSink,
+    onProblem: problem,
+  });
+  const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
+  const tools = createCoreTools({ todoStore: todos });
+  tools.push(
+    subagents.agentTool(() => ({
+      depth: 0,
+      model: () => self.prepared!.model,
+      systemPrompt,
+      policy,
+      tracker,
+      cwd: options.cwd,
+      toolNames: tools.map((tool) => tool.name),
+    })),
+  );
+  const toolSchemas = toToolSchemas(tools);
+  if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
+    notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
+  }
 
   let writer: SessionWriter | undefined;
   if (options.save !== false) {
     await ensureProjectManifest(home, pid, projectRoot);
+    const orphaned = await recoverOrphans(home, pid);
+    if (orphaned.length > 0) {
+      notices.push({ level: 'info', text: `${orphaned.length} subagent(s) of a seek process that ended abruptly marked orphaned (see seek subagent list)` });
+    }
     writer = resumed
       ? SessionWriter.openForAppend(resumed.path)
       : SessionWriter.create(sessionFile(home, pid, id), {
@@ -159,18 +224,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     }
   }
   await hooks?.sessionStart({ resumed: Boolean(resumed), model });
-  const compactorFor = (forModel: string): Compactor =>
-    createCompactor({
-      stream,
-      model: forModel,
-      contextWindow: lookupModel(forModel).contextWindow,
-      env: options.env,
-      ...(hooks ? { hooks } : {}),
-      onProblem: (text) => (noticeSink.emit ? noticeSink.emit({ level: 'warn', text }) : notices.push({ level: 'warn', text })),
-    });
-  const compactor = compactorFor(model);
 
-  return {
+  const prepared: PreparedSession = {
     id,
     resumed: Boolean(resumed),
     provider: settings.provider,
@@ -191,11 +246,15 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     hooks,
     todos,
     writer,
-    compactor,
+    compactor: compactorFor(model),
     compactorFor,
     notices,
     noticeSink,
+    subagents,
+    subagentSink,
   };
+  self.prepared = prepared;
+  return prepared;
 }
 
 async function loadResumeTarget(home: string, pid: string, options: OpenSessionOptions): Promise<LoadedSession | undefined> {

@@ -25,6 +25,7 @@ export class AgentSession {
   readonly provider: string;
   readonly seekHome: string;
   readonly projectRoot: string;
+  readonly projectId: string;
   readonly cwd: string;
   readonly tracker: CostTracker;
   readonly policy: PermissionPolicy;
@@ -41,6 +42,7 @@ export class AgentSession {
     this.seekHome = prepared.seekHome;
     this.provider = prepared.provider;
     this.projectRoot = prepared.projectRoot;
+    this.projectId = prepared.projectId;
     this.cwd = prepared.cwd;
     this.tracker = prepared.tracker;
     this.policy = prepared.policy;
@@ -49,6 +51,17 @@ export class AgentSession {
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
+    prepared.subagentSink.emit = (event) => this.emit(event);
+  }
+
+  /** Subagents running now (sub-sids, in start order). */
+  activeSubagents(): string[] {
+    return this.prepared.subagents.activeIds();
+  }
+
+  /** Stops a running subagent of this session; false when none with that id runs here. */
+  killSubagent(subSid: string): boolean {
+    return this.prepared.subagents.kill(subSid);
   }
 
   /** The model the next request goes to (`/model` changes it). */
@@ -78,6 +91,7 @@ export class AgentSession {
     this.announceStart();
     const started = performance.now();
     const before = this.tracker.cumulative();
+    const childrenBefore = this.prepared.subagents.outcomes().length;
     await this.hooks?.prePrompt(text);
 
     const result = await runLoop({
@@ -109,7 +123,19 @@ export class AgentSession {
       durationMs: performance.now() - started,
       usage: subtractUsage(after.usage, before.usage),
       costUsd: roundCost(after.costUsd - before.costUsd),
-      subagents: [],
+      subagents: this.prepared.subagents
+        .outcomes()
+        .slice(childrenBefore)
+        .map((child) => ({
+          id: child.subSid,
+          type: child.type,
+          status: child.status,
+          ...(child.reason ? { reason: child.reason } : {}),
+          description: child.description,
+          turns: child.turns,
+          usage: child.usage,
+          costUsd: roundCost(child.costUsd),
+        })),
     };
   }
 

@@ -71,3 +71,43 @@ export function fakeStream(replies: FakeReply[]): StreamFn & { requests: ModelRe
   fn.snapshots = snapshots;
   return fn;
 }
+
+/** What a routed stream is told about a request, to pick its reply. */
+export interface RouteInfo {
+  request: ModelRequest;
+  /** True for a subagent's request (its system prompt carries the subagent clause). */
+  child: boolean;
+  /** The first user message: a child's task prompt, or the parent's prompt. */
+  firstUser: string;
+  /** The number of assistant messages already in the history (0 on the first request). */
+  turn: number;
+}
+
+/**
+ * A StreamFn whose reply is chosen per request by `route` — for concurrent agents, whose requests
+ * interleave in no fixed order, so a FIFO script cannot serve them. Records every request.
+ */
+export function routedStream(route: (info: RouteInfo) => FakeReply): StreamFn & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  let sequence = 0;
+  // Ids unique across requests (a fresh fakeStream per request would restart its counter).
+  const inner = (reply: FakeReply) => {
+    sequence += 1;
+    const calls = reply.toolCalls?.map((call, index) => ({ ...call, id: call.id ?? `r${sequence}_${index}` }));
+    return fakeStream([{ ...reply, ...(calls ? { toolCalls: calls } : {}) }]);
+  };
+  const fn = async function* (request: ModelRequest, signal?: AbortSignal): AsyncIterable<StreamEvent> {
+    // A copy: the loop goes on appending to the history array it sent.
+    requests.push({ ...request, messages: [...request.messages] });
+    const first = request.messages.find((message) => message.role === 'user');
+    const info: RouteInfo = {
+      request,
+      child: request.system.includes('\n# Subagent\n'),
+      firstUser: first && first.role === 'user' ? first.content : '',
+      turn: request.messages.filter((message) => message.role === 'assistant').length,
+    };
+    yield* inner(route(info))(request, signal);
+  } as StreamFn & { requests: ModelRequest[] };
+  fn.requests = requests;
+  return fn;
+}

@@ -1,0 +1,318 @@
+/**
+ * The subagent manager: admits spawns (type, input limits, concurrency, depth), builds each child
+ * from its parent (policy via `spawn`, fresh tool instances bound to the child's own gate, a
+ * tracker adopted by the parent's), records it (transcript, index), runs it, and turns the way it
+ * ended into the `agent` tool's result. One manager per session serves every level of the tree.
+ */
+import { hostname } from 'node:os';
+import { toToolSchemas } from '../agent/tool-schema.js';
+import type { AgentEvent, CompactIfNeeded, Tool, ToolContext, ToolResult } from '../agent/types.js';
+import type { StreamFn } from '../providers/types.js';
+import { ZERO_USAGE } from '../providers/types.js';
+import { CostTracker } from '../cost/tracker.js';
+import type { PermissionPolicy } from '../policy/policy.js';
+import type { HookRunner } from '../hooks/runner.js';
+import { SessionWriter } from '../session/writer.js';
+import { newSessionId, toolsHash } from '../session/format.js';
+import { subagentKillRequestFile, subagentTranscriptFile } from '../config/paths.js';
+import { createToolGate, type AskFn } from '../runtime/tool-gate.js';
+import { createAgentTool } from '../tools/agent.js';
+import { SEEK_VERSION } from '../util/version.js';
+import { childModel, childPolicy, childSystemPrompt, childToolNames } from './child-setup.js';
+import { runChild, tokensOf, type ChildEnd } from './child-run.js';
+import { appendSubagentEvent } from './index-log.js';
+import { createKillWatcher } from './kill-requests.js';
+import { capDescription, completedResult, failedResult, MAX_PROMPT_BYTES } from './result-format.js';
+import type { SubagentSettings } from './settings.js';
+import type { SpawnRequest, SubagentEvent, SubagentFailureReason, SubagentOutcome, SubagentType } from './types.js';
+
+/** The agent a child is spawned from: the session itself (depth 0) or another child. */
+export interface SpawnParent {
+  subSid?: string;
+  depth: number;
+  model: () => string;
+  /** The parent's system prompt; the child's starts with these bytes. */
+  systemPrompt: string;
+  policy: PermissionPolicy;
+  tracker: CostTracker;
+  cwd: string;
+  /** The parent's tool names in order (`agent` included when it has it). */
+  toolNames: readonly string[];
+}
+
+export interface SubagentManagerOptions {
+  seekHome: string;
+  projectId: string;
+  projectRoot: string;
+  /** The root session's id: every child's transcript lives under its directory. */
+  sessionId: string;
+  provider: string;
+  stream: StreamFn;
+  settings: SubagentSettings;
+  types: readonly SubagentType[];
+  hooks?: HookRunner;
+  /** The user's permission prompt (absent in headless runs: approvals are denied with a hint). */
+  ask?: AskFn;
+  /** Fresh instances of the core tools (agent excluded), in the fixed order. */
+  createTools: () => Tool[];
+  /** Compaction for a child's model, when its context fills up. */
+  compactorFor?: (model: string) => CompactIfNeeded;
+  /** Write transcripts and the index (false for `--no-save`). */
+  save: boolean;
+  /** Set by the session: where lifecycle and wrapped loop events go. */
+  sink: { emit?: (event: SubagentEvent) => void };
+  onProblem?: (message: string) => void;
+}
+
+interface RunningChild {
+  subSid: string;
+  parentSid: string;
+  controller: AbortController;
+}
+
+export class SubagentManager {
+  private readonly running = new Map<string, RunningChild>();
+  private readonly finished: SubagentOutcome[] = [];
+  private readonly watcher: ReturnType<typeof createKillWatcher>;
+
+  constructor(private readonly options: SubagentManagerOptions) {
+    this.watcher = createKillWatcher({
+      files: () =>
+        [...this.running.values()].map((child) => ({
+          subSid: child.subSid,
+          file: subagentKillRequestFile(options.seekHome, options.projectId, child.parentSid, child.subSid),
+        })),
+      onKill: (subSid) => this.kill(subSid),
+    });
+  }
+
+  get types(): readonly SubagentType[] {
+    return this.options.types;
+  }
+
+  /** Children running now, in start order. */
+  activeIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  /** Every child that ended in this process, in end order (run summaries slice it). */
+  outcomes(): readonly SubagentOutcome[] {
+    return this.finished;
+  }
+
+  /** Stops a running child; its result says `killed`. False when no such child runs here. */
+  kill(subSid: string): boolean {
+    const child = this.running.get(subSid);
+    if (!child) return false;
+    child.controller.abort('killed');
+    return true;
+  }
+
+  /** The `agent` tool for an agent at `parent`'s level (the session's, or a child's when depth allows). */
+  agentTool(parent: () => SpawnParent): Tool {
+    return createAgentTool({
+      types: this.options.types,
+      maxConcurrent: this.options.settings.maxConcurrent,
+      spawn: (request, ctx) => this.spawn(request, parent(), ctx),
+    });
+  }
+
+  /** Runs one child to its end and returns the `agent` tool result. Never throws. */
+  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext): Promise<ToolResult> {
+    const fail = (reason: SubagentFailureReason, hint: string, subSid?: string): ToolResult => ({
+      content: failedResult(reason, hint, subSid),
+      isError: true,
+    });
+    const type = this.options.types.find((candidate) => candidate.name === request.subagentType);
+    if (!type) return fail('spawn_error', `unknown subagent_type "${request.subagentType}"; use one of: ${this.options.types.map((t) => t.name).join(', ')}`);
+    if (Buffer.byteLength(request.prompt) > MAX_PROMPT_BYTES) {
+      return fail('prompt_too_long', `prompt exceeds 32 KB (${Buffer.byteLength(request.prompt)} bytes); split the task or point the subagent at files instead of pasting them.`);
+    }
+    if (request.isolation === 'worktree') {
+      return fail('spawn_error', 'worktree isolation is not available in this version of seek; use isolation "none".');
+    }
+    if (this.running.size >= this.options.settings.maxConcurrent) {
+      return fail('too_many_subagents', `${this.running.size} active, retry after one completes (at most ${this.options.settings.maxConcurrent} run at once).`);
+    }
+    if (ctx.signal.aborted) return fail('canceled', 'parent turn cancelled.');
+
+    const description = capDescription(request.description);
+    let policy: PermissionPolicy;
+    try {
+      policy = childPolicy(parent.policy, type, parent.policy.root);
+    } catch (error) {
+      return fail('spawn_error', (error as Error).message);
+    }
+    const subSid = newSessionId();
+    const depth = parent.depth + 1;
+    const chosen = childModel(type.model, parent.model(), this.options.provider);
+    if (chosen.note) this.options.onProblem?.(`subagent type ${type.name}: ${chosen.note}`);
+    const model = chosen.model;
+    const system = childSystemPrompt(parent.systemPrompt, type, description);
+    const names = childToolNames(type, parent.toolNames, depth < this.options.settings.maxDepth);
+    const tracker = new CostTracker();
+    const childParent = (): SpawnParent => ({ subSid, depth, model: () => model, systemPrompt: system, policy, tracker, cwd: parent.cwd, toolNames: names });
+    const tools = this.toolsFor(names, childParent);
+    const toolSchemas = toToolSchemas(tools);
+    const gate = createToolGate({
+      policy,
+      ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
+      ...(this.options.ask ? { ask: this.options.ask } : {}),
+      subagent: { id: subSid, description },
+    });
+
+    let writer: SessionWriter | undefined;
+    const transcriptPath = this.options.save ? subagentTranscriptFile(this.options.seekHome, this.options.projectId, this.options.sessionId, subSid) : undefined;
+    if (transcriptPath) {
+      try {
+        writer = SessionWriter.create(transcriptPath, {
+          id: subSid,
+          cwd: parent.cwd,
+          project_root: this.options.projectRoot,
+          project_id: this.options.projectId,
+          provider: this.options.provider,
+          model,
+          system_prompt: system,
+          tools_hash: toolsHash(toolSchemas),
+          parent_sid: parent.subSid ?? this.options.sessionId,
+          subagent: { type: type.name, description },
+          seek_version: SEEK_VERSION,
+        });
+      } catch (error) {
+        return fail('spawn_error', `could not create the transcript: ${(error as Error).message}`, subSid);
+      }
+    }
+
+    // Admitted: from here on the child counts against the limit and in the parent's bill.
+    parent.tracker.adoptChild(tracker);
+    const controller = new AbortController();
+    this.running.set(subSid, { subSid, parentSid: this.options.sessionId, controller });
+    if (this.running.size === 1) this.watcher.start();
+    this.index({
+      event: 'started',
+      sub_sid: subSid,
+      ts: new Date().toISOString(),
+      parent_sid: this.options.sessionId,
+      ...(parent.subSid ? { parent_sub_sid: parent.subSid } : {}),
+      type: type.name,
+      description,
+      depth,
+      pid: process.pid,
+      host: hostname(),
+    });
+    this.emit({
+      type: 'subagent_start',
+      subSid,
+      parentCallId: ctx.callId,
+      ...(parent.subSid ? { parentSubSid: parent.subSid } : {}),
+      depth,
+      agentType: type.name,
+      description,
+      model,
+      ...(transcriptPath ? { transcriptPath } : {}),
+    });
+
+    let end: ChildEnd;
+    try {
+      end = await runChild({
+        stream: this.options.stream,
+        model,
+        system,
+        tools,
+        toolSchemas,
+        prompt: request.prompt,
+        cwd: parent.cwd,
+        projectRoot: this.options.projectRoot,
+        maxTurns: type.maxTurns ?? this.options.settings.maxTurns,
+        timeoutSeconds: type.timeoutSeconds ?? this.options.settings.timeoutSeconds,
+        budgetTokens: type.budgetTokens ?? this.options.settings.budgetTokens,
+        gate,
+        tracker,
+        writer,
+        parentSignal: ctx.signal,
+        controller,
+        ...(this.options.compactorFor ? { compactIfNeeded: this.options.compactorFor(model) } : {}),
+        emit: (event: AgentEvent) => this.emit({ type: 'subagent_event', subSid, event }),
+      });
+    } catch (error) {
+      end = { status: 'failed', reason: 'spawn_error', hint: `internal error: ${(error as Error).message}`, turns: 0, tokens: tokensOf(tracker) };
+    } finally {
+      this.running.delete(subSid);
+      if (this.running.size === 0) this.watcher.stop();
+    }
+    return this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId });
+  }
+
+  private async finish(child: {
+    end: ChildEnd;
+    subSid: string;
+    type: string;
+    description: string;
+    tracker: CostTracker;
+    writer: SessionWriter | undefined;
+    transcriptPath: string | undefined;
+    parentCallId: string;
+  }): Promise<ToolResult> {
+    const { end, subSid } = child;
+    const ts = new Date().toISOString();
+    const reason = end.status === 'completed' ? undefined : end.reason;
+    // The final marker: a transcript that ends with it was not cut short by a crash.
+    try {
+      child.writer?.append({ type: 'event', name: 'subagent_end', data: { status: end.status, ...(reason ? { reason } : {}), turns: end.turns } });
+      await child.writer?.close();
+    } catch (error) {
+      this.options.onProblem?.(`subagent ${subSid}: could not finish its transcript (${(error as Error).message})`);
+    }
+    if (end.status === 'completed') this.index({ event: 'completed', sub_sid: subSid, ts, tokens: end.tokens, turns: end.turns });
+    else if (end.status === 'killed') this.index({ event: 'killed', sub_sid: subSid, ts, reason: 'killed', tokens: end.tokens, turns: end.turns });
+    else this.index({ event: 'failed', sub_sid: subSid, ts, reason: end.reason, tokens: end.tokens, turns: end.turns });
+
+    const totals = child.tracker.cumulative();
+    const outcome: SubagentOutcome = {
+      subSid,
+      type: child.type,
+      description: child.description,
+      status: end.status,
+      ...(reason ? { reason } : {}),
+      turns: end.turns,
+      usage: totals.usage ?? { ...ZERO_USAGE },
+      costUsd: totals.costUsd,
+      ...(child.transcriptPath ? { transcriptPath: child.transcriptPath } : {}),
+    };
+    this.finished.push(outcome);
+    this.emit({ type: 'subagent_end', outcome, parentCallId: child.parentCallId });
+
+    if (end.status === 'completed') {
+      const content = completedResult({
+        summary: end.summary,
+        subSid,
+        turns: end.turns,
+        tokens: end.tokens.prompt + end.tokens.completion,
+        ...(child.transcriptPath ? { transcriptPath: child.transcriptPath } : {}),
+      });
+      return { content };
+    }
+    return { content: failedResult(end.reason, end.hint, subSid), isError: true };
+  }
+
+  /** Fresh core tools filtered to `names` (in order), plus a nested `agent` tool when named. */
+  private toolsFor(names: readonly string[], parent: () => SpawnParent): Tool[] {
+    const wanted = new Set(names);
+    const tools = this.options.createTools().filter((tool) => wanted.has(tool.name));
+    if (wanted.has('agent')) tools.push(this.agentTool(parent));
+    return tools;
+  }
+
+  private index(event: Parameters<typeof appendSubagentEvent>[2]): void {
+    if (!this.options.save) return;
+    appendSubagentEvent(this.options.seekHome, this.options.projectId, event, this.options.onProblem);
+  }
+
+  private emit(event: SubagentEvent): void {
+    try {
+      this.options.sink.emit?.(event);
+    } catch {
+      // A broken front end must not break a child.
+    }
+  }
+}
