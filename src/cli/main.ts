@@ -5,6 +5,7 @@ import type { Command } from 'commander';
  * plain run import only what they use (cold start is measured). */
 const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   hooks: async () => (await import('./commands/hooks.js')).createHooksCommand(),
+  subagent: async () => (await import('./commands/subagent.js')).createSubagentCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to
