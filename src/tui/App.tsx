@@ -1,16 +1,19 @@
 import { Box, Static, Text, useApp, useInput } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession } from '../runtime/session.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../runtime/tool-gate.js';
-import type { SessionEvent } from '../runtime/events.js';
-import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PickerSpec } from './commands/index.js';
+import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
+import { AgentsPanel } from './components/AgentsPanel.js';
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel } from './components/TodoPanel.js';
 import { InputEditor, createSlashCompleter } from './input/index.js';
-import { addNotice, initialConversation, itemsFromHistory, reduceConversation, type ConversationState } from './state/conversation.js';
+import { itemsFromHistory } from './state/conversation.js';
+import { childrenOfCall, runningCount } from './state/subagents.js';
+import { useRecent } from './state/use-recent.js';
+import { useSessionState } from './state/use-session-state.js';
 import { useTerminalWidth } from './state/use-terminal-width.js';
 import { useTodos } from './state/use-todos.js';
 import { Working } from './components/Working.js';
@@ -36,25 +39,18 @@ export interface AppProps {
   clearScreen: () => void;
 }
 
-type Action = { type: 'events'; events: SessionEvent[] } | { type: 'reset'; items: ConversationItem[] } | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string };
-
-function reducer(state: ConversationState, action: Action): ConversationState {
-  if (action.type === 'events') return action.events.reduce(reduceConversation, state);
-  if (action.type === 'notice') return addNotice(state, action.level, action.text);
-  return { ...initialConversation(), committed: action.items, nextId: action.items.length + 1 };
-}
-
 const HEADER_ID = '__header__';
-/** How often batched session events reach the screen (60 updates a second at most). */
-const FRAME_MS = 16;
+/** How long the status bar says "✓ agent done" after a child ends. */
+const AGENT_DONE_MS = 2000;
 
 export function App(props: AppProps) {
   const { exit } = useApp();
   const width = useTerminalWidth();
   const [session, setSession] = useState(props.session);
-  const [conversation, dispatch] = useReducer(reducer, undefined, initialConversation);
+  const { conversation, dispatch, subagents } = useSessionState(session);
   const [pending, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
   const [picker, setPicker] = useState<PickerSpec>();
+  const [panel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   const [queue, setQueue] = useState<string[]>([]);
   const [detail, setDetail] = useState(false);
@@ -64,30 +60,10 @@ export function App(props: AppProps) {
   const runRef = useRef<AbortController | undefined>(undefined);
   const sessionRef = useRef(session);
   sessionRef.current = session;
+  const subagentsRef = useRef(subagents);
+  subagentsRef.current = subagents;
   const todos = useTodos(session);
-
-  // Session events drive the conversation; a new session (/clear, /resume) re-subscribes.
-  // Events are applied in batches, at most one UI update per frame: a model streams hundreds of
-  // deltas a second, and each React commit costs a full layout.
-  useEffect(() => {
-    let pending: SessionEvent[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      timer = undefined;
-      const events = pending;
-      pending = [];
-      dispatch({ type: 'events', events });
-    };
-    const unsubscribe = session.subscribe((event) => {
-      pending.push(event);
-      timer ??= setTimeout(flush, FRAME_MS);
-    });
-    return () => {
-      unsubscribe();
-      if (timer) clearTimeout(timer);
-      if (pending.length > 0) flush();
-    };
-  }, [session]);
+  const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
   // The permission gate asks through the bridge; one prompt at a time (the gate serialises).
@@ -98,7 +74,7 @@ export function App(props: AppProps) {
     };
   }, [props.bridge]);
 
-  const notice = useCallback((text: string, level: 'info' | 'warn' | 'error' = 'info') => dispatch({ type: 'notice', level, text }), []);
+  const notice = useCallback((text: string, level: 'info' | 'warn' | 'error' = 'info') => dispatch({ type: 'notice', level, text }), [dispatch]);
 
   const reprint = useCallback(
     (items: ConversationItem[]) => {
@@ -106,7 +82,7 @@ export function App(props: AppProps) {
       dispatch({ type: 'reset', items });
       setStaticKey((key) => key + 1);
     },
-    [props],
+    [props, dispatch],
   );
 
   const send = useCallback(async (text: string) => {
@@ -146,6 +122,11 @@ export function App(props: AppProps) {
         }
       },
       openPicker: setPicker,
+      openPanel(next) {
+        setPicker(undefined);
+        setPanel(next);
+      },
+      subagents: () => subagentsRef.current,
       async runBusy(label, task) {
         const controller = new AbortController();
         setBusy({ label, controller });
@@ -166,7 +147,7 @@ export function App(props: AppProps) {
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
       if (parsed) {
-        if (conversation.running && parsed.command.name !== 'cost' && parsed.command.name !== 'help') {
+        if (conversation.running && !parsed.command.whileRunning) {
           return notice(`/${parsed.command.name} waits until the turn finishes (esc cancels it)`, 'warn');
         }
         void Promise.resolve(parsed.command.run(commandContext, parsed.args)).catch((error: unknown) =>
@@ -186,7 +167,7 @@ export function App(props: AppProps) {
     firstPromptSent.current = true;
     if (session.history.length > 0) dispatch({ type: 'reset', items: itemsFromHistory(session.history) });
     if (props.firstPrompt) submit(props.firstPrompt);
-  }, [session, props.firstPrompt, submit]);
+  }, [session, props.firstPrompt, submit, dispatch]);
 
   const cancelRun = useCallback((): boolean => {
     if (busy) {
@@ -233,6 +214,8 @@ export function App(props: AppProps) {
   const completer: Completer = useMemo(() => ({ slash, files: props.fileSearch }), [slash, props.fileSearch]);
 
   const options = { width, detail, color: props.color };
+  // An agent row shows what its child does (running) or its child's numbers (finished).
+  const agentsOf = (item: ConversationItem) => (item.kind === 'tool' && item.name === 'agent' ? childrenOfCall(subagents, item.id) : undefined);
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
   const total = session.tracker.cumulative();
   const exitHint = Date.now() - exitArmedAt < 2000;
@@ -241,11 +224,11 @@ export function App(props: AppProps) {
     <Box flexDirection="column">
       <Static key={staticKey} items={[header, ...conversation.committed]}>
         {(item) => (
-          <ConversationItemView key={item.id} item={item} options={options} />
+          <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
         )}
       </Static>
       {conversation.live.map((item) => (
-        <ConversationItemView key={item.id} item={item} options={options} />
+        <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
       ))}
       {conversation.running || busy ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
       <TodoPanel items={todos} width={width} color={props.color} />
@@ -254,6 +237,16 @@ export function App(props: AppProps) {
           › {text} (queued)
         </Text>
       ))}
+      {panel ? (
+        <AgentsPanel
+          state={subagents}
+          width={width}
+          color={props.color}
+          active={!pending}
+          onKill={(subSid) => session.killSubagent(subSid)}
+          onClose={() => setPanel(undefined)}
+        />
+      ) : null}
       {pending ? (
         <PermissionPrompt
           request={pending.request}
@@ -264,19 +257,14 @@ export function App(props: AppProps) {
             setPending(undefined);
           }}
         />
-      ) : picker ? (
-        <Picker
-          spec={picker}
-          width={width}
-          color={props.color}
-          onDone={() => setPicker(undefined)}
-        />
+      ) : panel ? null : picker ? (
+        <Picker spec={picker} width={width} color={props.color} onDone={() => setPicker(undefined)} />
       ) : (
         <InputEditor
           onSubmit={submit}
           history={props.history}
           completer={completer}
-          active={!pending && !picker}
+          active={!pending && !picker && !panel}
           width={width}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
@@ -298,7 +286,8 @@ export function App(props: AppProps) {
           mode: session.policy.mode,
           running: conversation.running || Boolean(busy),
           compactions: conversation.compactions,
-          activeAgents: 0,
+          activeAgents: runningCount(subagents),
+          agentDone,
           queued: queue.length,
         }}
       />

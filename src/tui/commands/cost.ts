@@ -1,10 +1,14 @@
 import { formatCost, formatTokens } from '../../cost/format.js';
+import type { CostTracker } from '../../cost/tracker.js';
+import { shortSubSid } from '../../subagents/result-format.js';
+import type { SubagentsState } from '../state/subagents.js';
 import type { SlashCommand } from './types.js';
 
 /** `/cost`: tokens and dollars by turn and by subagent, with cache hits. */
 export const costCommand: SlashCommand = {
   name: 'cost',
   description: 'tokens and cost by turn and by subagent',
+  whileRunning: true,
   run(context) {
     const tracker = context.session.tracker;
     const turns = tracker.turns();
@@ -13,9 +17,10 @@ export const costCommand: SlashCommand = {
       const hit = turn.usage.inputTokens ? Math.round((100 * turn.usage.cacheReadTokens) / turn.usage.inputTokens) : 0;
       return `  ${String(number).padStart(4)}  ${turn.model.padEnd(20)} ${formatTokens(turn.usage.inputTokens).padStart(7)} in (${String(hit).padStart(3)}% cached) ${formatTokens(turn.usage.outputTokens).padStart(6)} out  ${formatCost(turn.costUsd)}`;
     });
+    const labels = subagentLabels(tracker, context.subagents());
     const children = tracker.children().map((child, index) => {
       const total = child.cumulative();
-      return `  subagent ${index + 1}: ${formatTokens(total.usage.inputTokens)} in ${formatTokens(total.usage.outputTokens)} out  ${formatCost(total.costUsd)}`;
+      return `  ${labels[index]}: ${formatTokens(total.usage.inputTokens)} in ${formatTokens(total.usage.outputTokens)} out  ${formatCost(total.costUsd)}`;
     });
     const own = tracker.own();
     const all = tracker.cumulative();
@@ -28,3 +33,20 @@ export const costCommand: SlashCommand = {
     context.notice(lines.join('\n'));
   },
 };
+
+/**
+ * A label per child tracker: `explore a1b2c3 "find the parser"`. The session's tracker adopts its
+ * direct children in the order they start, the same order the UI saw their `subagent_start`; the
+ * numbers still come from the trackers. When the two lists do not line up (children the UI never
+ * saw), every row keeps the neutral `subagent N` rather than risk a wrong name.
+ */
+export function subagentLabels(tracker: CostTracker, state: SubagentsState): string[] {
+  const known = state.children.filter((child) => child.parentSubSid === undefined);
+  const trackers = tracker.children();
+  return trackers.map((_child, index) => {
+    const child = known.length === trackers.length ? known[index] : undefined;
+    if (!child) return `subagent ${index + 1}`;
+    const description = child.description.length > 40 ? `${child.description.slice(0, 39)}…` : child.description;
+    return `${child.type} ${shortSubSid(child.subSid)} "${description}"`;
+  });
+}

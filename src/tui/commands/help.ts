@@ -4,6 +4,7 @@ export function createHelpCommand(all: () => readonly SlashCommand[]): SlashComm
   return {
     name: 'help',
     description: 'commands and keys',
+    whileRunning: true,
     run(context) {
       const commands = all()
         .map((command) => `  /${`${command.name}${command.usage ? ` ${command.usage}` : ''}`.padEnd(22)} ${command.description}`)

@@ -1,3 +1,4 @@
+import { agentsCommand } from './agents.js';
 import { clearCommand } from './clear.js';
 import { compactCommand } from './compact.js';
 import { costCommand } from './cost.js';
@@ -9,7 +10,7 @@ import { askCommand, planCommand, yoloCommand } from './modes.js';
 import { resumeCommand } from './resume.js';
 import type { SlashCommand } from './types.js';
 
-export type { CommandContext, PickerSpec, SlashCommand } from './types.js';
+export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
 /**
  * The one table of slash commands. Later features add their command file here (and nowhere
@@ -26,6 +27,7 @@ SLASH_COMMANDS.push(
   clearCommand,
   compactCommand,
   costCommand,
+  agentsCommand,
   hooksCommand,
   exitCommand,
 );

@@ -1,4 +1,5 @@
 import type { AgentSession } from '../../runtime/session.js';
+import type { SubagentsState } from '../state/subagents.js';
 import type { Completion } from '../types.js';
 
 /** A list the user picks one entry from (sessions for /resume, models for /model). */
@@ -8,6 +9,12 @@ export interface PickerSpec {
   onSelect: (value: string) => void | Promise<void>;
 }
 
+/**
+ * A live panel the App renders in place of the input (it keeps updating while open, unlike a
+ * picker's fixed list). Commands name the panel; the App owns its component and data.
+ */
+export type PanelSpec = { kind: 'agents' };
+
 /** What a slash command may do to the UI. Commands never touch Ink directly. */
 export interface CommandContext {
   session: AgentSession;
@@ -15,6 +22,9 @@ export interface CommandContext {
   /** Replaces the session: a fresh one (/clear) or a saved one (/resume). */
   switchSession(options: { resume?: string }): Promise<void>;
   openPicker(picker: PickerSpec): void;
+  openPanel(panel: PanelSpec): void;
+  /** This session's subagents as the UI knows them now (see state/subagents.ts). */
+  subagents(): SubagentsState;
   /** Runs something long (a compaction) with the busy indicator and Esc to cancel. */
   runBusy<T>(label: string, task: (signal: AbortSignal) => Promise<T>): Promise<T | undefined>;
   exit(): void;
@@ -28,5 +38,7 @@ export interface SlashCommand {
   usage?: string;
   /** Completions for the argument being typed. */
   args?: (partial: string, context: { session: AgentSession }) => Completion[];
+  /** Usable while a turn runs (read-only views, /agents to watch or stop children). */
+  whileRunning?: boolean;
   run(context: CommandContext, args: string): void | Promise<void>;
 }

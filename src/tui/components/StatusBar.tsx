@@ -15,8 +15,10 @@ export interface StatusInfo {
   mode: PermissionMode;
   running: boolean;
   compactions: number;
-  /** Running subagents (the subagent feature fills this slot). */
+  /** Running subagents (all depths). */
   activeAgents: number;
+  /** A subagent ended moments ago (a brief "✓ agent done"). */
+  agentDone?: boolean;
   queued: number;
 }
 
@@ -45,6 +47,7 @@ export function StatusBar({ info, width, color }: { info: StatusInfo; width: num
     { text: `cache ${Math.round(info.cacheHitShare * 100)}%`, priority: 5 },
   ];
   if (info.activeAgents > 0) parts.splice(1, 0, { text: `⤴ ${info.activeAgents} agent${info.activeAgents > 1 ? 's' : ''}`, color: 'blue', priority: 1 });
+  if (info.agentDone) parts.splice(info.activeAgents > 0 ? 2 : 1, 0, { text: '✓ agent done', color: 'green', priority: 2 });
   if (info.queued > 0) parts.push({ text: `${info.queued} queued`, color: 'cyan', priority: 2 });
   const hint = info.running ? 'esc to cancel' : 'shift+tab mode · /help';
 

@@ -1,19 +1,26 @@
 import { Text } from 'ink';
 import { linesToString, type Line } from '../../markdown/ansi.js';
 import { prefixLines, truncateLine } from '../../markdown/width.js';
+import type { SubagentView } from '../../state/subagents.js';
 import type { ItemViewOptions } from '../../types.js';
+import { agentHintLine, runningAgentLines } from './agent-lines.js';
 import { BODY_INDENT, bodyWidth, detailBody, headerLine, HINT_PREFIX, liveOutputLines, resultHint, type ToolItem } from './tool-lines.js';
 
-/** The lines of a tool row (exported for tests and for plain-text transcripts). */
-export function toolRowLines(item: ToolItem, options: ItemViewOptions): Line[] {
+/**
+ * The lines of a tool row (exported for tests and for plain-text transcripts). `agents` are the
+ * children answering this call when it is an `agent` call (see state/subagents.ts).
+ */
+export function toolRowLines(item: ToolItem, options: ItemViewOptions, agents: readonly SubagentView[] = []): Line[] {
   const width = Math.max(1, options.width);
   const lines: Line[] = [headerLine(item, width)];
-  if (item.status === 'running') return [...lines, ...liveOutputLines(item, width)];
+  if (item.status === 'running') return [...lines, ...liveOutputLines(item, width), ...runningAgentLines(agents, width)];
   const indent: Line = [{ text: BODY_INDENT }];
+  const agentHint = item.name === 'agent' ? agentHintLine(item, agents, width) : null;
   if (options.detail) {
     const body = detailBody(item, bodyWidth(width));
-    if (body.length > 0) return [...lines, ...prefixLines(body, indent, indent)];
+    if (body.length > 0) return [...lines, ...(agentHint ? [agentHint] : []), ...prefixLines(body, indent, indent)];
   }
+  if (agentHint) return [...lines, agentHint];
   const hint = resultHint(item);
   if (hint !== null) lines.push(truncateLine([...indent, { text: HINT_PREFIX, style: { dim: true } }, ...hint], width));
   return lines;
@@ -21,9 +28,10 @@ export function toolRowLines(item: ToolItem, options: ItemViewOptions): Line[] {
 
 /**
  * One tool call: a compact line (status glyph, name, key argument, duration), the live tail of a
- * running command's output, and a one-line result hint; in detail mode the full result instead
- * (coloured diff, command output, list, todos, or the model-facing text), capped at ~200 lines.
+ * running command's output (or what a running subagent does), and a one-line result hint; in
+ * detail mode the full result instead (coloured diff, command output, list, todos, or the
+ * model-facing text), capped at ~200 lines.
  */
-export function ToolRow({ item, options }: { item: ToolItem; options: ItemViewOptions }) {
-  return <Text>{linesToString(toolRowLines(item, options), options.color)}</Text>;
+export function ToolRow({ item, options, agents }: { item: ToolItem; options: ItemViewOptions; agents?: readonly SubagentView[] }) {
+  return <Text>{linesToString(toolRowLines(item, options, agents), options.color)}</Text>;
 }

@@ -108,6 +108,12 @@ describe('StatusBar', () => {
     expect(bar({ activeAgents: 3 }, 200).parts[1]).toBe('⤴ 3 agents');
   });
 
+  it('shows ⤴ 2 agents and, briefly, ✓ agent done', () => {
+    expect(bar({ activeAgents: 2 }, 80).parts.slice(0, 3)).toEqual(['ask', '⤴ 2 agents', 'deepseek-v4-flash']);
+    expect(bar({ agentDone: true }, 200).parts.slice(0, 3)).toEqual(['ask', '✓ agent done', 'deepseek-v4-flash']);
+    expect(bar({ activeAgents: 1, agentDone: true }, 200).parts.slice(0, 3)).toEqual(['ask', '⤴ 1 agent', '✓ agent done']);
+  });
+
   it('shows compactions next to the context share and queued messages at the end', () => {
     const { parts } = bar({ compactions: 2, contextTokens: 12_800, queued: 2 }, 200);
     expect(parts[2]).toBe('ctx 10% (compacted ×2)');

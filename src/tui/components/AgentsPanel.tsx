@@ -1,0 +1,220 @@
+import { Box, Text, useInput } from 'ink';
+import { useCallback, useRef, useState } from 'react';
+import { formatCost, formatTokens } from '../../cost/format.js';
+import { shortSubSid } from '../../subagents/result-format.js';
+import { sanitizeTerminalText } from '../markdown/ansi.js';
+import { count } from './conversation/text-blocks.js';
+import { newestFirst, type SubagentsState, type SubagentView, type TranscriptLine } from '../state/subagents.js';
+
+/** Rows of the list and of a transcript shown at once (the rest scrolls). */
+const LIST_ROWS = 10;
+const TRANSCRIPT_ROWS = 16;
+
+const STATUS_COLOR: Record<SubagentView['status'], string> = { running: 'cyan', completed: 'green', failed: 'red', killed: 'yellow' };
+
+export interface AgentsPanelProps {
+  /** Live: the panel re-renders as children stream, so a transcript follows its child. */
+  state: SubagentsState;
+  width: number;
+  color: boolean;
+  /** False while something else (a permission prompt) owns the keyboard. */
+  active?: boolean;
+  /** Stops a running child (AgentSession.killSubagent); false when it no longer runs. */
+  onKill: (subSid: string) => boolean;
+  onClose: () => void;
+}
+
+/**
+ * `/agents`: this session's children, newest first, with type, status, turns, tokens, cost and
+ * description. Up/Down select; Enter opens the selected child's live transcript (Esc back);
+ * `k` asks "kill <id>? y/n" and `y` stops it; Esc closes.
+ */
+export function AgentsPanel({ state, width, color, active = true, onKill, onClose }: AgentsPanelProps) {
+  const rows = newestFirst(state);
+  const [ui, setUi] = usePanelState(rows[0]?.subSid);
+  const { confirm, message, scroll } = ui.current;
+  const view = (now: PanelUi) => {
+    // Selection and the open transcript follow a child by id: new children push rows down.
+    const selected = Math.max(0, rows.findIndex((child) => child.subSid === now.selectedSid));
+    const shown = now.viewing ? rows.find((child) => child.subSid === now.viewing) : undefined;
+    return { selected, current: rows[selected], shown };
+  };
+  const { selected, shown } = view(ui.current);
+
+  const askKill = (child: SubagentView | undefined) => {
+    if (!child) return;
+    if (child.status !== 'running') return setUi({ message: `${shortSubSid(child.subSid)} already ${child.status}` });
+    setUi({ message: undefined, confirm: child.subSid });
+  };
+
+  useInput(
+    (input, key) => {
+      // Read the state of the latest key, not of the last render: keys typed faster than a frame
+      // (k then y, y then Esc) each see what the one before did.
+      const now = ui.current;
+      const { selected, current, shown } = view(now);
+      const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
+      if (now.confirm) {
+        if (letter === 'y') setUi({ message: onKill(now.confirm) ? `stopping ${shortSubSid(now.confirm)}…` : `${shortSubSid(now.confirm)} is not running` });
+        if (letter === 'y' || letter === 'n' || key.escape) setUi({ confirm: undefined });
+        return;
+      }
+      if (shown) {
+        const top = Math.max(0, shown.transcript.length - TRANSCRIPT_ROWS);
+        if (key.escape) setUi({ viewing: undefined, scroll: 0, message: undefined });
+        else if (key.upArrow) setUi({ scroll: Math.min(top, now.scroll + 1) });
+        else if (key.downArrow) setUi({ scroll: Math.max(0, now.scroll - 1) });
+        else if (letter === 'k') askKill(shown);
+        return;
+      }
+      if (key.escape) return onClose();
+      if (key.upArrow) return setUi({ selectedSid: rows[Math.max(0, selected - 1)]?.subSid });
+      if (key.downArrow) return setUi({ selectedSid: rows[Math.min(rows.length - 1, selected + 1)]?.subSid });
+      if (key.return && current) return setUi({ viewing: current.subSid, selectedSid: current.subSid, scroll: 0, message: undefined });
+      if (letter === 'k') askKill(current);
+    },
+    { isActive: active },
+  );
+
+  const accent = color ? 'cyan' : undefined;
+  const footer = confirm ? (
+    <Text color={color ? 'yellow' : undefined} bold>
+      kill {shortSubSid(confirm)}? y/n
+    </Text>
+  ) : message ? (
+    <Text dimColor>{message}</Text>
+  ) : null;
+
+  if (shown) {
+    const end = shown.transcript.length - scroll;
+    const lines = shown.transcript.slice(Math.max(0, end - TRANSCRIPT_ROWS), end);
+    return (
+      <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
+        <Text bold wrap="truncate-end">
+          {shown.type} {shortSubSid(shown.subSid)} · {statusText(shown)} · {count(shown.turns, 'turn')} · {formatCost(shown.costUsd)}
+        </Text>
+        <Text dimColor wrap="truncate-end">
+          {clean(shown.description)}
+        </Text>
+        {lines.length === 0 ? <Text dimColor>nothing yet</Text> : null}
+        {lines.map((line, index) => (
+          <TranscriptRow key={`${end - lines.length + index}`} line={line} color={color} />
+        ))}
+        {shown.transcriptPath && shown.status !== 'running' ? (
+          <Text dimColor wrap="truncate-middle">
+            full transcript: {shown.transcriptPath}
+          </Text>
+        ) : null}
+        {footer}
+        <Text dimColor wrap="truncate-end">
+          esc back · ↑↓ scroll{scroll > 0 ? ` (${scroll} up)` : ''}{shown.status === 'running' ? ' · k kill' : ''}
+        </Text>
+      </Box>
+    );
+  }
+
+  const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), rows.length - LIST_ROWS));
+  const columns = columnWidths(rows);
+  const running = rows.filter((child) => child.status === 'running').length;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
+      <Text bold wrap="truncate-end">
+        Subagents{' '}
+        <Text dimColor>
+          {rows.length} · {running} running
+        </Text>
+      </Text>
+      {rows.length === 0 ? <Text dimColor>no subagents in this session yet</Text> : null}
+      {rows.slice(start, start + LIST_ROWS).map((child, offset) => {
+        const isSelected = start + offset === selected;
+        const [id, type, status, numbers] = cells(child, columns);
+        return (
+          <Text key={child.subSid} wrap="truncate-end" bold={isSelected}>
+            {isSelected ? <Text color={accent}>❯ </Text> : '  '}
+            {id} {type} <Text color={color ? STATUS_COLOR[child.status] : undefined}>{status}</Text> {numbers}{' '}
+            <Text dimColor={!isSelected}>{clean(child.description)}</Text>
+          </Text>
+        );
+      })}
+      {footer}
+      <Text dimColor wrap="truncate-end">
+        ↑↓ select · enter transcript · k kill · esc close
+      </Text>
+    </Box>
+  );
+}
+
+interface PanelUi {
+  selectedSid?: string;
+  viewing?: string;
+  /** The child a "kill? y/n" question is about. */
+  confirm?: string;
+  message?: string;
+  /** Lines scrolled up from the transcript's end (0 follows the live end). */
+  scroll: number;
+}
+
+/** The panel's state in a ref that changes at once (key handlers read it), plus a re-render. */
+function usePanelState(firstSid: string | undefined): [{ readonly current: PanelUi }, (change: Partial<PanelUi>) => void] {
+  const ref = useRef<PanelUi>({ scroll: 0, ...(firstSid ? { selectedSid: firstSid } : {}) });
+  const [, render] = useState(0);
+  const update = useCallback((change: Partial<PanelUi>) => {
+    ref.current = { ...ref.current, ...change };
+    render((count) => count + 1);
+  }, []);
+  return [ref, update];
+}
+
+function TranscriptRow({ line, color }: { line: TranscriptLine; color: boolean }) {
+  const text = clean(line.text);
+  if (line.kind === 'tool') {
+    const glyph = line.status === 'running' ? ['⋯', 'cyan'] : line.status === 'error' ? ['✗', 'red'] : ['✓', 'green'];
+    return (
+      <Text wrap="truncate-end">
+        <Text color={color ? glyph[1] : undefined}>{glyph[0]}</Text> {text}
+      </Text>
+    );
+  }
+  if (line.kind === 'error') return <Text wrap="truncate-end" color={color ? 'red' : undefined}>✗ {text}</Text>;
+  if (line.kind === 'info') return <Text wrap="truncate-end" dimColor>· {text}</Text>;
+  return <Text wrap="truncate-end">{text === '' ? ' ' : text}</Text>;
+}
+
+/** `running`, `completed`, `failed: timeout`, `killed`. */
+function statusText(child: SubagentView): string {
+  return child.status === 'failed' && child.reason ? `failed: ${child.reason}` : child.status;
+}
+
+interface Columns {
+  type: number;
+  status: number;
+  numbers: number;
+}
+
+function numbersOf(child: SubagentView): string {
+  const tokens = `${formatTokens(child.inputTokens + child.outputTokens)} tok`;
+  return `${`${child.turns}t`.padStart(3)} ${tokens.padStart(8)} ${formatCost(child.costUsd).padStart(7)}`;
+}
+
+/** Column widths from the rows shown, capped so the description keeps room at 80 columns. */
+function columnWidths(rows: readonly SubagentView[]): Columns {
+  const widest = (values: string[], cap: number) => Math.min(cap, Math.max(0, ...values.map((value) => value.length)));
+  return {
+    type: widest(rows.map((child) => child.type), 16),
+    status: widest(rows.map(statusText), 24),
+    numbers: widest(rows.map(numbersOf), 24),
+  };
+}
+
+function cells(child: SubagentView, columns: Columns): [string, string, string, string] {
+  return [shortSubSid(child.subSid), fit(child.type, columns.type), fit(statusText(child), columns.status), numbersOf(child).padEnd(columns.numbers)];
+}
+
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, Math.max(0, width - 1))}…` : text.padEnd(width);
+}
+
+/** Model text and descriptions on one safe line. */
+function clean(text: string): string {
+  return sanitizeTerminalText(text).replace(/\t/g, '    ').replace(/\n/g, ' ');
+}

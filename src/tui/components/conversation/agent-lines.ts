@@ -1,0 +1,62 @@
+import { formatCost, formatTokens } from '../../../cost/format.js';
+import { parseAgentResult } from '../../../subagents/result-format.js';
+import { sanitizeTerminalText, type Line, type Style } from '../../markdown/ansi.js';
+import { truncateLine } from '../../markdown/width.js';
+import type { SubagentView } from '../../state/subagents.js';
+import { count } from './text-blocks.js';
+import { BODY_INDENT, HINT_PREFIX, type ToolItem } from './tool-lines.js';
+
+/**
+ * The extra lines of an `agent` tool row. While its child runs: one dim line per child saying what
+ * it does now. Once finished: the result status (parsed from the result text, a contract) with the
+ * child's turns, tokens and cost. One line each, cut at the width.
+ */
+
+const DIM: Style = { dim: true };
+
+/** `  ⤷ explore · turn 2 · grep TODO in src` (or `thinking…`) for each running child. */
+export function runningAgentLines(agents: readonly SubagentView[], width: number): Line[] {
+  return agents
+    .filter((agent) => agent.status === 'running')
+    .map((agent) => {
+      const doing = agent.currentTool ? [agent.currentTool.name, agent.currentTool.summary].filter(Boolean).join(' ') : agent.turns > 0 ? 'thinking…' : 'starting…';
+      const parts = [agent.type, ...(agent.turns > 0 ? [`turn ${agent.turns}`] : []), sanitizeTerminalText(doing)];
+      return truncateLine([{ text: BODY_INDENT }, { text: `⤷ ${parts.join(' · ')}`, style: DIM }], width);
+    });
+}
+
+/**
+ * `└ completed · 3 turns · 12k tokens · $0.0123` for a finished agent call, or `└ failed
+ * reason=timeout · …`. Null when the result is not an agent result (a denied call, say): the
+ * generic hint applies then. Without the child's state (a resumed session), turns and tokens come
+ * from the result's footer and the cost is left out.
+ */
+export function agentResultHint(item: ToolItem, agents: readonly SubagentView[]): Line | null {
+  if (item.status === 'running' || item.status === 'denied') return null;
+  const parsed = parseAgentResult(item.output ?? '');
+  if (!parsed) return null;
+  const status: Line =
+    parsed.status === 'completed'
+      ? [{ text: 'completed', style: { fg: 'green' } }]
+      : [{ text: `failed reason=${parsed.reason}`, style: { fg: parsed.reason === 'killed' ? 'yellow' : 'red' } }];
+  const child = [...agents].reverse().find((agent) => agent.status !== 'running');
+  const stats = child ? childStats(child) : footerStats(item.output ?? '');
+  const tail = stats.length ? [{ text: ` · ${stats.join(' · ')}`, style: DIM }] : [];
+  return [...status, ...tail];
+}
+
+/** The whole hint line under a finished agent row, or null (see agentResultHint). */
+export function agentHintLine(item: ToolItem, agents: readonly SubagentView[], width: number): Line | null {
+  const hint = agentResultHint(item, agents);
+  return hint ? truncateLine([{ text: BODY_INDENT }, { text: HINT_PREFIX, style: DIM }, ...hint], width) : null;
+}
+
+function childStats(child: SubagentView): string[] {
+  return [count(child.turns, 'turn'), `${formatTokens(child.inputTokens + child.outputTokens)} tokens`, formatCost(child.costUsd)];
+}
+
+/** `— sub-sid: a1b2c3 · turns: 3 · tokens: 12345` (result-format.ts) → `3 turns`, `12k tokens`. */
+function footerStats(output: string): string[] {
+  const footer = /— sub-sid: \S* · turns: (\d+) · tokens: (\d+)/.exec(output);
+  return footer ? [count(Number(footer[1]), 'turn'), `${formatTokens(Number(footer[2]))} tokens`] : [];
+}
