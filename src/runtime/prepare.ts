@@ -15,7 +15,7 @@ import { readSession, interruptedToolResults, type LoadedSession } from '../sess
 import { newSessionId, toolsHash } from '../session/format.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
-import { createToolGate, type AskFn, type ToolGate } from './tool-gate.js';
+import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
 import { createCompactor, type Compactor } from './compaction.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { addUsage } from '../providers/types.js';
@@ -139,7 +139,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
           onProblem: problem,
         })
       : undefined;
-  const gate = createToolGate({ policy, ...(hooks ? { hooks } : {}), ...(options.ask ? { ask: options.ask } : {}) });
+  // The session's gate and every child's share one queue of questions to the user.
+  const ask = options.ask ? serializeAsk(options.ask) : undefined;
+  const gate = createToolGate({ policy, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   const compactorFor = (forModel: string): Compactor =>
     createCompactor({
       stream,
@@ -167,7 +169,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     settings: subagentConfig.settings,
     types: types.types,
     ...(hooks ? { hooks } : {}),
-    ...(options.ask ? { ask: options.ask } : {}),
+    ...(ask ? { ask } : {}),
     createTools: () => createCoreTools(),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
     save: options.save !== false,

@@ -20,7 +20,21 @@ export interface PermissionPrompt {
   subagent?: { id: string; description: string };
 }
 
-export type AskFn = (request: PermissionPrompt) => Promise<AskAnswer>;
+export type AskFn = (request: PermissionPrompt, signal?: AbortSignal) => Promise<AskAnswer>;
+
+/**
+ * One question at a time across every gate of a session: the session's and each subagent's gate
+ * ask concurrently, and a front end shows one prompt. Requests wait in FIFO order; one whose call
+ * was cancelled while waiting is answered "no" without being shown.
+ */
+export function serializeAsk(ask: AskFn): AskFn {
+  let queue: Promise<unknown> = Promise.resolve();
+  return (request, signal) => {
+    const turn = queue.then(() => (signal?.aborted ? ('no' as const) : ask(request, signal)));
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+}
 
 export interface ToolGateOptions {
   policy: PermissionPolicy;
@@ -103,7 +117,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         alwaysRule: now.suggestedRule,
         ...(subagent ? { subagent } : {}),
       };
-      const answer = await abortable(ask(prompt), ctx.signal);
+      const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
       if (answer === 'always') policy.addRule(now.suggestedRule);
       return answer;
     });

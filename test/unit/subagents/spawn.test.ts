@@ -259,6 +259,31 @@ describe('spawning subagents', () => {
     expect(readFileSync(join(root, 'out.txt'), 'utf8')).toBe('hi\n');
   });
 
+  it('asks the user one question at a time when two children need approval at once', async () => {
+    let open = 0;
+    let maxOpen = 0;
+    const asked: string[] = [];
+    const { root, session } = await setup({
+      interactive: true,
+      ask: async (request) => {
+        open += 1;
+        maxOpen = Math.max(maxOpen, open);
+        asked.push(request.subagent!.description);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        open -= 1;
+        return 'yes';
+      },
+      route: (info) => {
+        if (!info.child) return info.turn === 0 ? { toolCalls: [agentCall('one', 'general-purpose'), agentCall('two', 'general-purpose')] } : { text: 'ok' };
+        return info.turn === 0 ? { toolCalls: [{ name: 'write_file', arguments: { path: `${info.firstUser}.txt`, content: 'x' } }] } : { text: 'written' };
+      },
+    });
+    await session.prompt('go');
+    expect(asked.sort()).toEqual(['task one', 'task two']);
+    expect(maxOpen).toBe(1);
+    expect(existsSync(join(root, 'one.txt')) && existsSync(join(root, 'two.txt'))).toBe(true);
+  });
+
   it('rejects a prompt over 32 KiB and an unknown isolation before anything starts', async () => {
     const { session, stream, events } = await setup({
       route: (info) =>
