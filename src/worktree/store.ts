@@ -1,0 +1,153 @@
+/**
+ * seek's own bookkeeping for worktrees: the metadata file `worktrees/<id>.json` that sits next to
+ * the worktree directory `worktrees/<id>/` (outside it, so it never shows in the worktree's git
+ * status), and the path <-> id mapping. Metadata is advisory: a worktree whose file is lost is
+ * still found through its directory, its git registration and its anchor ref.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFile, readdir, rm } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../config/atomic-file.js';
+import { isSessionId } from '../session/format.js';
+
+const metaSchema = z.looseObject({
+  schema_version: z.literal(1),
+  id: z.string(),
+  path: z.string(),
+  branch: z.string(),
+  base: z.string(),
+  created_at: z.string(),
+  owner_sub_sid: z.string().optional(),
+});
+
+export type WorktreeMeta = z.infer<typeof metaSchema>;
+
+export const metaFile = (dir: string, id: string): string => join(dir, `${id}.json`);
+
+export async function writeMeta(dir: string, meta: WorktreeMeta): Promise<void> {
+  await writeFileAtomic(metaFile(dir, meta.id), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+export async function removeMeta(dir: string, id: string): Promise<void> {
+  await rm(metaFile(dir, id), { force: true });
+}
+
+export async function readMeta(dir: string, id: string): Promise<WorktreeMeta | undefined> {
+  try {
+    const parsed = metaSchema.safeParse(JSON.parse(await readFile(metaFile(dir, id), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `worktrees/` holds: metadata per id, and the ids that have a directory. */
+export async function readWorktreesDir(dir: string): Promise<{ metas: Map<string, WorktreeMeta>; dirs: Set<string> }> {
+  const metas = new Map<string, WorktreeMeta>();
+  const dirs = new Set<string>();
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return { metas, dirs };
+  }
+  const metaIds: string[] = [];
+  for (const entry of entries) {
+    if (entry.isDirectory() && isSessionId(entry.name)) dirs.add(entry.name);
+    const id = entry.name.endsWith('.json') ? entry.name.slice(0, -'.json'.length) : '';
+    if (entry.isFile() && isSessionId(id)) metaIds.push(id);
+  }
+  const read = await Promise.all(metaIds.map((id) => readMeta(dir, id)));
+  for (const meta of read) if (meta) metas.set(meta.id, meta);
+  return { metas, dirs };
+}
+
+/** `YYYYMMDD-HHMMSS-…` -> ISO time, for worktrees without metadata. */
+export function createdAtFromId(id: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})/.exec(id);
+  if (!m) return '';
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z`;
+}
+
+export function isOutside(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/**
+ * Where seek's worktrees of one project live, in the two spellings a path may come in: as
+ * computed from SEEK_HOME, and symlink-free (git records the real path of every worktree).
+ */
+export class WorktreeDirs {
+  private real: string | undefined;
+
+  constructor(readonly dir: string) {}
+
+  /** The symlink-free spelling, once the directory exists. */
+  realDir(): string | undefined {
+    if (this.real === undefined && existsSync(this.dir)) {
+      try {
+        this.real = realpathSync.native(this.dir);
+      } catch {
+        return undefined;
+      }
+    }
+    return this.real;
+  }
+
+  private forms(): string[] {
+    const real = this.realDir();
+    return real && real !== this.dir ? [this.dir, real] : [this.dir];
+  }
+
+  /** For a path at or inside `<dir>/<id>`: the id and the rest of the path; else undefined. */
+  split(path: string): { id: string; rest: string[] } | undefined {
+    const absolute = resolve(path);
+    for (const base of this.forms()) {
+      const rel = relative(base, absolute);
+      if (rel === '' || isOutside(rel)) continue;
+      const [id, ...rest] = rel.split(sep);
+      if (id !== undefined && isSessionId(id)) return { id, rest };
+    }
+    return undefined;
+  }
+
+  /** The worktree directory of `id` (real spelling when known, so it matches git's). */
+  pathOf(id: string): string {
+    return join(this.realDir() ?? this.dir, id);
+  }
+}
+
+/**
+ * The repository's common git directory (where refs live), found without spawning git: `.git`
+ * is a directory, or a file `gitdir: X` (a linked worktree or submodule) whose X may name the
+ * common directory in `X/commondir`. Undefined when there is no `.git` at `root`.
+ */
+export function commonGitDir(root: string): string | undefined {
+  const dotGit = join(root, '.git');
+  const stat = statSync(dotGit, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (stat.isDirectory()) return dotGit;
+  try {
+    const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    if (!pointer) return undefined;
+    const gitDir = resolve(root, pointer);
+    const common = join(gitDir, 'commondir');
+    return existsSync(common) ? resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the repository may hold refs under `refs/seek/`: a loose `refs/seek` directory, a
+ * packed ref, or a ref backend seek cannot read cheaply (reftable: answers yes, so git decides).
+ */
+export function mayHaveSeekRefs(gitDir: string): boolean {
+  if (existsSync(join(gitDir, 'refs', 'seek')) || existsSync(join(gitDir, 'reftable'))) return true;
+  try {
+    return readFileSync(join(gitDir, 'packed-refs'), 'utf8').includes(' refs/seek/');
+  } catch {
+    return false;
+  }
+}
