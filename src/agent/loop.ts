@@ -29,6 +29,8 @@ export interface LoopOptions {
   emit: EmitFn;
   cwd: string;
   projectRoot: string;
+  /** When set, asked per tool call for the working directory and root (enter_worktree moves them). */
+  workspace?: () => { cwd: string; projectRoot: string };
   maxTokens?: number;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;

@@ -8,6 +8,8 @@ export interface DispatchOptions {
   signal: AbortSignal;
   cwd: string;
   projectRoot: string;
+  /** When set, asked per call for the working directory and root (they move into a worktree). */
+  workspace?: () => { cwd: string; projectRoot: string };
   turn: number;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
@@ -116,9 +118,11 @@ async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolRe
 
   const { tool } = entry.prepared;
   let args = entry.prepared.args;
+  // Read per call: entering a worktree mid-run moves the calls that follow.
+  const where = options.workspace?.() ?? options;
   const ctx: ToolContext = {
-    cwd: options.cwd,
-    projectRoot: options.projectRoot,
+    cwd: where.cwd,
+    projectRoot: where.projectRoot,
     signal: options.signal,
     callId: call.id,
     onUpdate: (partial) => emit({ type: 'tool_update', turn, toolCallId: call.id, partial }),

@@ -30,6 +30,9 @@ export interface ToolHookCall {
   argsJson: string;
   /** Set when the call comes from a subagent (SEEK_SUBAGENT_ID; empty otherwise). */
   subagentId?: string;
+  /** Set when the agent works in a seek worktree (SEEK_WORKTREE_PATH; empty otherwise). Paths in
+   * `argsJson` are already mapped back to the project by the caller. */
+  worktreePath?: string;
 }
 
 export interface PostToolHookCall extends ToolHookCall {
@@ -91,6 +94,7 @@ interface Invocation {
   event: HookEvent;
   tool?: string;
   subagentId?: string;
+  worktreePath?: string;
   vars: Record<string, string>;
 }
 
@@ -118,6 +122,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       SEEK_TOOL_RESULT: '',
       SEEK_TOOL_EXIT_OK: '',
       SEEK_SUBAGENT_ID: inv.subagentId ?? '',
+      SEEK_WORKTREE_PATH: inv.worktreePath ?? '',
       ...Object.fromEntries(Object.entries(inv.vars).map(([k, v]) => [k, envSafe(v)])),
     };
   }
@@ -189,6 +194,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
         event: 'pre_tool',
         tool: call.tool,
         ...(call.subagentId ? { subagentId: call.subagentId } : {}),
+        ...(call.worktreePath ? { worktreePath: call.worktreePath } : {}),
         vars: { SEEK_TOOL_ARGS_JSON: oneLineJson(call.argsJson) },
       };
       for (const hook of selected('pre_tool', call.tool)) {
@@ -211,6 +217,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
         event: 'post_tool',
         tool: call.tool,
         ...(call.subagentId ? { subagentId: call.subagentId } : {}),
+        ...(call.worktreePath ? { worktreePath: call.worktreePath } : {}),
         vars: {
           SEEK_TOOL_ARGS_JSON: oneLineJson(call.argsJson),
           SEEK_TOOL_RESULT: truncateBytes(call.result, RESULT_ENV_MAX_BYTES),

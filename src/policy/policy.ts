@@ -145,7 +145,7 @@ function sameRule(a: PolicyRule, b: PolicyRule): boolean {
  * session rules take effect for the next evaluation; listeners hear every change (status lines).
  */
 export class PermissionPolicy {
-  readonly #root: string;
+  #root: string;
   #preference: Preference;
   #workflow: Workflow;
   #preApproved = false;
@@ -191,6 +191,16 @@ export class PermissionPolicy {
       preApproved: this.#preApproved,
       rules: [...this.#rules],
     };
+  }
+
+  /**
+   * Moves the containment root (entering or leaving a worktree): paths outside the new root count
+   * as outside the project from now on. Rules and modes are unchanged.
+   */
+  setRoot(root: string): void {
+    if (!path.isAbsolute(root)) throw new Error(`policy root must be absolute: ${root}`);
+    this.#root = path.resolve(root);
+    this.#changed();
   }
 
   setPreference(preference: Preference): void {

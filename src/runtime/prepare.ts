@@ -16,6 +16,8 @@ import { newSessionId, toolsHash } from '../session/format.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
+import { createWorktreeTools, Workspace } from './workspace.js';
+import { WorktreeManager } from '../worktree/manager.js';
 import { createCompactor, type Compactor } from './compaction.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { addUsage } from '../providers/types.js';
@@ -82,6 +84,9 @@ export interface PreparedSession {
   /** Where problems found after start go (a failing observer hook); the session connects it. */
   noticeSink: { emit?: (notice: Notice) => void };
   subagents: SubagentManager;
+  /** Where the session works: the project, or a worktree it entered. */
+  workspace: Workspace;
+  worktrees: WorktreeManager | undefined;
   /** Where the subagent manager's events go; the session connects it. */
   subagentSink: { emit?: (event: SubagentEvent) => void };
 }
@@ -98,10 +103,12 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const config = await readConfig(home);
   const notices: Notice[] = [];
   const noticeSink: PreparedSession['noticeSink'] = {};
-  const problem = (text: string): void => {
-    if (noticeSink.emit) noticeSink.emit({ level: 'warn', text });
-    else notices.push({ level: 'warn', text });
+  const notify = (level: Notice['level'], text: string): void => {
+    if (noticeSink.emit) noticeSink.emit({ level, text });
+    else notices.push({ level, text });
   };
+  const problem = (text: string): void => notify('warn', text);
+  const problemInfo = (text: string): void => notify('info', text);
 
   const resumed = await loadResumeTarget(home, pid, options);
   const settings = resolveProviderSettings({
@@ -141,7 +148,12 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
       : undefined;
   // The session's gate and every child's share one queue of questions to the user.
   const ask = options.ask ? serializeAsk(options.ask) : undefined;
-  const gate = createToolGate({ policy, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
+  const workspace = new Workspace(projectRoot, options.cwd, policy);
+  const gate = createToolGate({ policy, workspace, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
+  // Worktrees need git; elsewhere the tools are not registered and isolated children fail to spawn.
+  const worktrees = existsSync(join(projectRoot, '.git'))
+    ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: worktreeSymlinks(config) })
+    : undefined;
   const compactorFor = (forModel: string): Compactor =>
     createCompactor({
       stream,
@@ -171,6 +183,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(hooks ? { hooks } : {}),
     ...(ask ? { ask } : {}),
     createTools: () => createCoreTools(),
+    ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
     save: options.save !== false,
     sink: subagentSink,
@@ -178,6 +191,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   });
   const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
   const tools = createCoreTools({ todoStore: todos });
+  if (worktrees) tools.push(...createWorktreeTools(worktrees, workspace, problemInfo));
   tools.push(
     subagents.agentTool(() => ({
       depth: 0,
@@ -185,7 +199,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
       systemPrompt,
       policy,
       tracker,
-      cwd: options.cwd,
+      cwd: workspace.cwd,
       toolNames: tools.map((tool) => tool.name),
     })),
   );
@@ -197,6 +211,10 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   let writer: SessionWriter | undefined;
   if (options.save !== false) {
     await ensureProjectManifest(home, pid, projectRoot);
+    if (worktrees) {
+      const problems = await worktrees.startupHousekeeping({ maxMs: 2000 });
+      for (const text of problems) notices.push({ level: 'warn', text });
+    }
     const orphaned = await recoverOrphans(home, pid);
     if (orphaned.length > 0) {
       notices.push({ level: 'info', text: `${orphaned.length} subagent(s) of a seek process that ended abruptly marked orphaned (see seek subagent list)` });
@@ -254,6 +272,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     noticeSink,
     subagents,
     subagentSink,
+    workspace,
+    worktrees,
   };
   self.prepared = prepared;
   return prepared;
@@ -285,4 +305,13 @@ function newSystemPrompt(cwd: string, projectRoot: string): string {
     platform: `${process.platform} ${process.arch}`,
     instructions: readProjectInstructions(projectRoot),
   });
+}
+
+/** `worktree.symlink` in config.json: folders (relative to the project root) to symlink into new
+ * worktrees, such as node_modules. Anything but an array of strings is ignored. */
+function worktreeSymlinks(config: Readonly<Record<string, unknown>>): string[] {
+  const section = config.worktree;
+  if (typeof section !== 'object' || section === null) return [];
+  const list = (section as Record<string, unknown>).symlink;
+  return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
 }

@@ -8,6 +8,7 @@ import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
 import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
+import type { WorktreeManager } from '../worktree/manager.js';
 import { lookupModel } from '../providers/catalog.js';
 import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
@@ -52,6 +53,11 @@ export class AgentSession {
     this.hooks = prepared.hooks;
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
     prepared.subagentSink.emit = (event) => this.emit(event);
+  }
+
+  /** The project's seek worktrees (undefined outside git repositories). */
+  get worktrees(): WorktreeManager | undefined {
+    return this.prepared.worktrees;
   }
 
   /** Subagents running now (sub-sids, in start order). */
@@ -107,6 +113,7 @@ export class AgentSession {
       emit: (event) => this.onLoopEvent(event),
       cwd: this.cwd,
       projectRoot: this.projectRoot,
+      workspace: () => ({ cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root }),
       beforeToolCall: this.prepared.gate.before,
       afterToolCall: this.prepared.gate.after,
       compactIfNeeded: this.prepared.compactor.compactIfNeeded,

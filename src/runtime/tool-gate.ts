@@ -42,6 +42,9 @@ export interface ToolGateOptions {
   /** Absent in headless runs: then anything that needs approval is denied with the `--yolo` hint. */
   ask?: AskFn;
   subagent?: { id: string; description: string };
+  /** The agent's workspace, when it can work in a worktree: hooks see project paths and
+   * SEEK_WORKTREE_PATH, so the same hook rules apply inside and outside worktrees. */
+  workspace?: { readonly worktree: { path: string } | undefined; mapToProject(text: string): string };
 }
 
 export interface ToolGate {
@@ -93,7 +96,12 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
  * is re-evaluated when its turn comes, so an "always" answer spares the calls queued behind it.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { policy, hooks, ask, subagent } = options;
+  const { policy, hooks, ask, subagent, workspace } = options;
+  /** Hook view of a call: args with worktree paths mapped to the project, and the worktree path. */
+  const hookView = (json: string): { argsJson: string; worktreePath?: string } => {
+    const worktree = workspace?.worktree;
+    return worktree ? { argsJson: workspace!.mapToProject(json), worktreePath: worktree.path } : { argsJson: json };
+  };
   let askQueue: Promise<unknown> = Promise.resolve();
 
   /** The policy's decision, or the user's answer when it asked. */
@@ -129,7 +137,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     if (hooks?.has('pre_tool', tool.name)) {
       const outcome = await hooks.preTool({
         tool: tool.name,
-        argsJson: argsJson(args, toolCall.arguments),
+        ...hookView(argsJson(args, toolCall.arguments)),
         ...(subagent ? { subagentId: subagent.id } : {}),
       });
       if (outcome.deny !== undefined) {
@@ -170,7 +178,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     if (!hooks?.has('post_tool', tool.name)) return;
     await hooks.postTool({
       tool: tool.name,
-      argsJson: argsJson(args, toolCall.arguments),
+      ...hookView(argsJson(args, toolCall.arguments)),
       result: result.content,
       ok: result.isError !== true,
       ...(subagent ? { subagentId: subagent.id } : {}),

@@ -19,12 +19,13 @@ export const SUBAGENT_SECTION = '\n\n# Subagent';
  * The child's system prompt: the parent's own bytes first (the provider's prefix cache already
  * holds them), then the role clause, the type's instructions and the summary-length hint.
  */
-export function childSystemPrompt(parentSystemPrompt: string, type: SubagentType, description: string): string {
+export function childSystemPrompt(parentSystemPrompt: string, type: SubagentType, description: string, workspaceNote?: string): string {
   const lines = [
     parentSystemPrompt + SUBAGENT_SECTION,
     `You are a subagent spawned by the parent agent for: ${description}.`,
     'Complete the task and return a concise summary as your final message. Do not engage in conversation: nobody will answer questions. The task prompt below is all the context you get; the parent sees only your final message.',
   ];
+  if (workspaceNote) lines.push('', workspaceNote);
   if (type.instructions.trim()) lines.push('', type.instructions.trim());
   lines.push(
     '',

@@ -24,6 +24,8 @@ import { appendSubagentEvent } from './index-log.js';
 import { createKillWatcher } from './kill-requests.js';
 import { capDescription, completedResult, failedResult, MAX_PROMPT_BYTES } from './result-format.js';
 import type { SubagentSettings } from './settings.js';
+import { isolate, isolationInstructions, releaseIsolation, type Isolation } from './isolation.js';
+import type { WorktreeManager } from '../worktree/manager.js';
 import type { SpawnRequest, SubagentEvent, SubagentFailureReason, SubagentOutcome, SubagentType } from './types.js';
 
 /** The agent a child is spawned from: the session itself (depth 0) or another child. */
@@ -55,6 +57,8 @@ export interface SubagentManagerOptions {
   ask?: AskFn;
   /** Fresh instances of the core tools (agent excluded), in the fixed order. */
   createTools: () => Tool[];
+  /** The project's worktrees (git repositories only): `isolation: "worktree"` needs it. */
+  worktrees?: WorktreeManager;
   /** Compaction for a child's model, when its context fills up. */
   compactorFor?: (model: string) => CompactIfNeeded;
   /** Write transcripts and the index (false for `--no-save`). */
@@ -128,30 +132,54 @@ export class SubagentManager {
     if (Buffer.byteLength(request.prompt) > MAX_PROMPT_BYTES) {
       return fail('prompt_too_long', `prompt exceeds 32 KB (${Buffer.byteLength(request.prompt)} bytes); split the task or point the subagent at files instead of pasting them.`);
     }
-    if (request.isolation === 'worktree') {
-      return fail('spawn_error', 'worktree isolation is not available in this version of seek; use isolation "none".');
+    const worktrees = this.options.worktrees;
+    if (request.isolation === 'worktree' && !worktrees) {
+      return fail('spawn_error', 'worktree isolation needs a git repository, and this project is not one; use isolation "none".');
     }
     if (this.running.size >= this.options.settings.maxConcurrent) {
       return fail('too_many_subagents', `${this.running.size} active, retry after one completes (at most ${this.options.settings.maxConcurrent} run at once).`);
     }
     if (ctx.signal.aborted) return fail('canceled', 'parent turn cancelled.');
 
+    // Take the slot now: creating a worktree awaits, and parallel calls must not all slip past the limit.
+    const subSid = newSessionId();
+    const controller = new AbortController();
+    this.running.set(subSid, { subSid, parentSid: this.options.sessionId, controller });
+    const release = (): void => {
+      this.running.delete(subSid);
+      if (this.running.size === 0) this.watcher.stop();
+    };
+    let isolation: Isolation | undefined;
+    if (request.isolation === 'worktree' && worktrees) {
+      try {
+        isolation = await isolate(worktrees, this.options.projectRoot, parent.cwd, subSid);
+      } catch (error) {
+        release();
+        return fail('spawn_error', `could not create a worktree: ${(error as Error).message}`);
+      }
+    }
+    const releaseAll = async (): Promise<string> => {
+      release();
+      return isolation && worktrees ? releaseIsolation(worktrees, isolation) : '';
+    };
+
     const description = capDescription(request.description);
     let policy: PermissionPolicy;
     try {
-      policy = childPolicy(parent.policy, type, parent.policy.root);
+      policy = childPolicy(parent.policy, type, isolation?.worktree.path ?? parent.policy.root);
     } catch (error) {
+      await releaseAll();
       return fail('spawn_error', (error as Error).message);
     }
-    const subSid = newSessionId();
+    const cwd = isolation?.cwd ?? parent.cwd;
     const depth = parent.depth + 1;
     const chosen = childModel(type.model, parent.model(), this.options.provider);
     if (chosen.note) this.options.onProblem?.(`subagent type ${type.name}: ${chosen.note}`);
     const model = chosen.model;
-    const system = childSystemPrompt(parent.systemPrompt, type, description);
+    const system = childSystemPrompt(parent.systemPrompt, type, description, isolation ? isolationInstructions(isolation.worktree) : undefined);
     const names = childToolNames(type, parent.toolNames, depth < this.options.settings.maxDepth);
     const tracker = new CostTracker();
-    const childParent = (): SpawnParent => ({ subSid, depth, model: () => model, systemPrompt: system, policy, tracker, cwd: parent.cwd, toolNames: names });
+    const childParent = (): SpawnParent => ({ subSid, depth, model: () => model, systemPrompt: system, policy, tracker, cwd, toolNames: names });
     const tools = this.toolsFor(names, childParent);
     const toolSchemas = toToolSchemas(tools);
     const gate = createToolGate({
@@ -159,6 +187,7 @@ export class SubagentManager {
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       ...(this.options.ask ? { ask: this.options.ask } : {}),
       subagent: { id: subSid, description },
+      ...(isolation ? { workspace: isolation.view } : {}),
     });
 
     let writer: SessionWriter | undefined;
@@ -167,7 +196,7 @@ export class SubagentManager {
       try {
         writer = SessionWriter.create(transcriptPath, {
           id: subSid,
-          cwd: parent.cwd,
+          cwd,
           project_root: this.options.projectRoot,
           project_id: this.options.projectId,
           provider: this.options.provider,
@@ -179,15 +208,14 @@ export class SubagentManager {
           seek_version: SEEK_VERSION,
         });
       } catch (error) {
+        await releaseAll();
         return fail('spawn_error', `could not create the transcript: ${(error as Error).message}`, subSid);
       }
     }
 
-    // Admitted: from here on the child counts against the limit and in the parent's bill.
+    // Started: from here on the child is in the parent's bill, the index and the front ends.
     parent.tracker.adoptChild(tracker);
-    const controller = new AbortController();
-    this.running.set(subSid, { subSid, parentSid: this.options.sessionId, controller });
-    if (this.running.size === 1) this.watcher.start();
+    this.watcher.start();
     this.index({
       event: 'started',
       sub_sid: subSid,
@@ -199,6 +227,7 @@ export class SubagentManager {
       depth,
       pid: process.pid,
       host: hostname(),
+      ...(isolation ? { worktree_path: isolation.worktree.path } : {}),
     });
     this.emit({
       type: 'subagent_start',
@@ -221,8 +250,8 @@ export class SubagentManager {
         tools,
         toolSchemas,
         prompt: request.prompt,
-        cwd: parent.cwd,
-        projectRoot: this.options.projectRoot,
+        cwd,
+        projectRoot: isolation?.worktree.path ?? this.options.projectRoot,
         maxTurns: type.maxTurns ?? this.options.settings.maxTurns,
         timeoutSeconds: type.timeoutSeconds ?? this.options.settings.timeoutSeconds,
         budgetTokens: type.budgetTokens ?? this.options.settings.budgetTokens,
@@ -236,11 +265,10 @@ export class SubagentManager {
       });
     } catch (error) {
       end = { status: 'failed', reason: 'spawn_error', hint: `internal error: ${(error as Error).message}`, turns: 0, tokens: tokensOf(tracker) };
-    } finally {
-      this.running.delete(subSid);
-      if (this.running.size === 0) this.watcher.stop();
     }
-    return this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId });
+    const worktreeLine = await releaseAll();
+    const result = await this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId });
+    return { ...result, content: result.content + worktreeLine };
   }
 
   private async finish(child: {

@@ -1,6 +1,8 @@
 import type { Tool } from '../agent/types.js';
 import { createBashTool } from './bash.js';
 import { createEditFileTool } from './edit-file.js';
+import { createEnterWorktreeTool } from './enter-worktree.js';
+import { createExitWorktreeTool } from './exit-worktree.js';
 import { createGitTool } from './git.js';
 import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
@@ -16,6 +18,8 @@ export { createTodoStore, type TodoStore } from './todo-store.js';
 export {
   createBashTool,
   createEditFileTool,
+  createEnterWorktreeTool,
+  createExitWorktreeTool,
   createGitTool,
   createGlobTool,
   createGrepTool,

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+
+const schema = z
+  .object({
+    branch: z.string().min(1).optional().describe('Branch to create (default seek/wt/<id>)'),
+    base: z.string().min(1).optional().describe('Commit or branch to start from (default HEAD)'),
+  })
+  .strict();
+
+export type EnterWorktreeArgs = z.infer<typeof schema>;
+
+export interface EnterWorktreeDeps {
+  /** Creates the worktree and moves the session into it; returns the contract result. */
+  enter: (args: EnterWorktreeArgs, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+/**
+ * enter_worktree: moves this agent into a fresh git worktree of the project, so its edits and
+ * commands cannot disturb the user's working tree. Registered only inside git repositories.
+ * Needs no permission: the worktree is seek-managed and nothing in it is ever lost.
+ */
+export function createEnterWorktreeTool(deps: EnterWorktreeDeps): Tool<EnterWorktreeArgs> {
+  return {
+    name: 'enter_worktree',
+    description:
+      'Create an isolated git worktree of this project and work in it: from now on your working directory, file tools and bash are inside the worktree, and the user\'s working tree is untouched. Leave it with exit_worktree.',
+    schema,
+    readOnly: false,
+    execute: (args, ctx) => deps.enter(args, ctx),
+  };
+}
