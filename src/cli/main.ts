@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   hooks: async () => (await import('./commands/hooks.js')).createHooksCommand(),
   subagent: async () => (await import('./commands/subagent.js')).createSubagentCommand(),
+  worktree: async () => (await import('./commands/worktree.js')).createWorktreeCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to
