@@ -9,6 +9,7 @@ import { PermissionPrompt } from './components/PermissionPrompt.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel } from './components/TodoPanel.js';
+import { WorktreesPanel } from './components/WorktreesPanel.js';
 import { InputEditor, createSlashCompleter } from './input/index.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
@@ -16,6 +17,7 @@ import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
 import { useTerminalWidth } from './state/use-terminal-width.js';
 import { useTodos } from './state/use-todos.js';
+import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
 
@@ -50,7 +52,7 @@ export function App(props: AppProps) {
   const { conversation, dispatch, subagents } = useSessionState(session);
   const [pending, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
   const [picker, setPicker] = useState<PickerSpec>();
-  const [panel, setPanel] = useState<PanelSpec>();
+  const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   const [queue, setQueue] = useState<string[]>([]);
   const [detail, setDetail] = useState(false);
@@ -63,6 +65,10 @@ export function App(props: AppProps) {
   const subagentsRef = useRef(subagents);
   subagentsRef.current = subagents;
   const todos = useTodos(session);
+  const worktrees = session.worktrees;
+  const worktreeSource = useMemo(() => (worktrees ? worktreePanelSource(worktrees) : undefined), [worktrees]);
+  // A worktrees panel needs the session's manager (a switched-to session may have none).
+  const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
@@ -237,7 +243,9 @@ export function App(props: AppProps) {
           › {text} (queued)
         </Text>
       ))}
-      {panel ? (
+      {panel?.kind === 'worktrees' && worktreeSource ? (
+        <WorktreesPanel source={worktreeSource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+      ) : panel?.kind === 'agents' ? (
         <AgentsPanel
           state={subagents}
           width={width}

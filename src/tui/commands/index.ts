@@ -9,6 +9,7 @@ import { modelCommand } from './model.js';
 import { askCommand, planCommand, yoloCommand } from './modes.js';
 import { resumeCommand } from './resume.js';
 import type { SlashCommand } from './types.js';
+import { worktreesCommand } from './worktrees.js';
 
 export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
@@ -28,6 +29,7 @@ SLASH_COMMANDS.push(
   compactCommand,
   costCommand,
   agentsCommand,
+  worktreesCommand,
   hooksCommand,
   exitCommand,
 );
