@@ -16,7 +16,7 @@ import { newSessionId, toolsHash } from '../session/format.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
-import { createWorktreeTools, Workspace } from './workspace.js';
+import { createWorktreeTools, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
 import { WorktreeManager } from '../worktree/manager.js';
 import { createCompactor, type Compactor } from './compaction.js';
 import { SEEK_VERSION } from '../util/version.js';
@@ -241,6 +241,16 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     for (const result of interruptedToolResults(resumed.danglingToolCalls)) {
       history.push(result);
       writer?.append({ type: 'message', message: result });
+    }
+  }
+  if (writer) recordMoves(workspace, writer);
+  const inWorktree = resumed ? savedWorktree(resumed.entries) : undefined;
+  if (inWorktree) {
+    const restored = await restoreWorkspace(workspace, worktrees, inWorktree);
+    notices.push(restored.notice);
+    if (restored.note) {
+      history.push(restored.note);
+      writer?.append({ type: 'message', message: restored.note });
     }
   }
   await hooks?.sessionStart({ resumed: Boolean(resumed), model });

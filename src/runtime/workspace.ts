@@ -1,5 +1,9 @@
 import { relative, resolve } from 'node:path';
+import { z } from 'zod';
 import type { ToolResult } from '../agent/types.js';
+import type { UserMessage } from '../providers/types.js';
+import type { IndexedEntry } from '../session/reader.js';
+import type { SessionWriter } from '../session/writer.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import { createEnterWorktreeTool, createExitWorktreeTool } from '../tools/index.js';
 import type { Tool } from '../agent/types.js';
@@ -13,6 +17,8 @@ import type { WorktreeInfo } from '../worktree/types.js';
  */
 export class Workspace {
   private entered: WorktreeInfo | undefined;
+  /** Hears every move (the session records it, so `--resume` knows where the agent was). */
+  onMove: ((entered: WorktreeInfo | undefined) => void) | undefined;
 
   constructor(
     readonly projectRoot: string,
@@ -37,11 +43,13 @@ export class Workspace {
   enter(info: WorktreeInfo): void {
     this.entered = info;
     this.policy.setRoot(info.path);
+    this.onMove?.(info);
   }
 
   leave(): void {
     this.entered = undefined;
     this.policy.setRoot(this.projectRoot);
+    this.onMove?.(undefined);
   }
 
   /** For hooks: a path inside the worktree, said as the same path in the project. */
@@ -82,4 +90,63 @@ export function createWorktreeTools(manager: WorktreeManager, workspace: Workspa
     createEnterWorktreeTool({ enter }),
     createExitWorktreeTool({ exit, projectRoot: () => workspace.projectRoot }),
   ];
+}
+
+// ---- Resume -------------------------------------------------------------------------------------
+
+/** Session event names that record the agent's moves (written by `recordMoves`). */
+const ENTER_EVENT = 'worktree_enter';
+const EXIT_EVENT = 'worktree_exit';
+
+const enteredSchema = z.object({ id: z.string(), path: z.string(), branch: z.string(), base: z.string() });
+
+/** Records every move of `workspace` in the session file, so `--resume` knows where the agent was. */
+export function recordMoves(workspace: Workspace, writer: SessionWriter): void {
+  workspace.onMove = (entered) => {
+    const data = entered ? { id: entered.id, path: entered.path, branch: entered.branch, base: entered.base } : undefined;
+    writer.append(entered ? { type: 'event', name: ENTER_EVENT, data } : { type: 'event', name: EXIT_EVENT });
+  };
+}
+
+/** The worktree a saved session was inside when it stopped: its last move, when that was an enter. */
+export function savedWorktree(entries: readonly IndexedEntry[]): WorktreeInfo | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const { entry } = entries[i]!;
+    if (entry.type !== 'event') continue;
+    if (entry.name === EXIT_EVENT) return undefined;
+    if (entry.name === ENTER_EVENT) {
+      const parsed = enteredSchema.safeParse(entry.data);
+      return parsed.success ? parsed.data : undefined;
+    }
+  }
+  return undefined;
+}
+
+export interface RestoredWorkspace {
+  notice: { level: 'info' | 'warn'; text: string };
+  /** For the model when its worktree is gone: its history says it works there, and it must not
+   * mistake the main working tree for its isolated copy. */
+  note?: UserMessage;
+}
+
+/**
+ * `--resume` of a session that stopped inside a worktree: back into it when it still exists (the
+ * history the model sees says it works there); otherwise the session stays in the project and
+ * both the user and the model are told.
+ */
+export async function restoreWorkspace(workspace: Workspace, manager: WorktreeManager | undefined, saved: WorktreeInfo): Promise<RestoredWorkspace> {
+  const found = await manager?.findByPathOrId(saved.path).catch(() => undefined);
+  if (found && !found.problem) {
+    workspace.enter({ id: found.id, path: found.path, branch: found.branch, base: saved.base });
+    return { notice: { level: 'info', text: `resumed inside worktree ${found.path} (branch ${found.branch})` } };
+  }
+  workspace.leave(); // recorded, so the next resume does not look for it again
+  const text = `this session was working in worktree ${saved.path} (branch ${saved.branch}), which no longer exists; tools now act on the main working tree ${workspace.projectRoot}`;
+  return {
+    notice: { level: 'warn', text },
+    note: {
+      role: 'user',
+      content: `<context source="worktree">The worktree ${saved.path} you were working in no longer exists. Your working directory is now the main working tree ${workspace.cwd}: changes there are not isolated. Call enter_worktree for a new isolated copy if you need one.</context>`,
+    },
+  };
 }

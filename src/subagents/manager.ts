@@ -251,7 +251,7 @@ export class SubagentManager {
         toolSchemas,
         prompt: request.prompt,
         cwd,
-        projectRoot: isolation?.worktree.path ?? this.options.projectRoot,
+        projectRoot: isolation?.worktree.path ?? parent.policy.root, // the parent's worktree, if it entered one
         maxTurns: type.maxTurns ?? this.options.settings.maxTurns,
         timeoutSeconds: type.timeoutSeconds ?? this.options.settings.timeoutSeconds,
         budgetTokens: type.budgetTokens ?? this.options.settings.budgetTokens,
