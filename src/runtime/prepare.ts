@@ -18,6 +18,7 @@ import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
 import { createWorktreeTools, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
 import { WorktreeManager } from '../worktree/manager.js';
+import { symlinksFromConfig } from '../worktree/include.js';
 import { createCompactor, type Compactor } from './compaction.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { addUsage } from '../providers/types.js';
@@ -152,7 +153,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const gate = createToolGate({ policy, workspace, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   // Worktrees need git; elsewhere the tools are not registered and isolated children fail to spawn.
   const worktrees = existsSync(join(projectRoot, '.git'))
-    ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: worktreeSymlinks(config) })
+    ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
     : undefined;
   const compactorFor = (forModel: string): Compactor =>
     createCompactor({
@@ -317,11 +318,3 @@ function newSystemPrompt(cwd: string, projectRoot: string): string {
   });
 }
 
-/** `worktree.symlink` in config.json: folders (relative to the project root) to symlink into new
- * worktrees, such as node_modules. Anything but an array of strings is ignored. */
-function worktreeSymlinks(config: Readonly<Record<string, unknown>>): string[] {
-  const section = config.worktree;
-  if (typeof section !== 'object' || section === null) return [];
-  const list = (section as Record<string, unknown>).symlink;
-  return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
-}

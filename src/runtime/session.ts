@@ -9,6 +9,7 @@ import type { HookRunner } from '../hooks/runner.js';
 import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
 import type { WorktreeManager } from '../worktree/manager.js';
+import type { WorktreeInfo } from '../worktree/types.js';
 import { lookupModel } from '../providers/catalog.js';
 import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
@@ -58,6 +59,11 @@ export class AgentSession {
   /** The project's seek worktrees (undefined outside git repositories). */
   get worktrees(): WorktreeManager | undefined {
     return this.prepared.worktrees;
+  }
+
+  /** The worktree the session works in after enter_worktree (undefined in the project itself). */
+  get worktree(): WorktreeInfo | undefined {
+    return this.prepared.workspace.worktree;
   }
 
   /** Subagents running now (sub-sids, in start order). */

@@ -297,6 +297,7 @@ export function App(props: AppProps) {
           activeAgents: runningCount(subagents),
           agentDone,
           queued: queue.length,
+          ...(session.worktree ? { worktreeBranch: session.worktree.branch } : {}),
         }}
       />
     </Box>

@@ -137,3 +137,12 @@ async function mirrorFolder(source: string, target: string): Promise<boolean> {
   await Promise.all(names.map((name) => symlink(join(source, name), join(target, name))));
   return true;
 }
+
+/** `worktree.symlink` in config.json: folders (relative to the project root) to link into new
+ * worktrees, such as node_modules. Anything but an array of non-blank strings is ignored. */
+export function symlinksFromConfig(config: Readonly<Record<string, unknown>>): string[] {
+  const section = config.worktree;
+  if (typeof section !== 'object' || section === null) return [];
+  const list = (section as Record<string, unknown>).symlink;
+  return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
+}

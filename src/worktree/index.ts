@@ -7,4 +7,4 @@ export type { GitRunner, GitRunOptions, GitResult } from './git.js';
 export { formatPruneMessage, discardedRefTime } from './rescue.js';
 export { formatConflictReport } from './merge.js';
 export { formatAge, parseDuration, problemNotice } from './housekeeping.js';
-export { INCLUDE_FILE } from './include.js';
+export { INCLUDE_FILE, symlinksFromConfig } from './include.js';

@@ -8,6 +8,7 @@ import {
   formatPruneMessage,
   isGitRepository,
   parseDuration,
+  symlinksFromConfig,
   WorktreeError,
   WorktreeManager,
   type CleanupOutcome,
@@ -59,7 +60,7 @@ export function createWorktreeCommand(io: WorktreeCommandIO = defaultIO): Comman
     }
     const home = seekHome(io.env);
     // A broken config.json must not block these commands; symlinks only matter for creating.
-    const symlinks = worktreeSymlinks(await readConfig(home).catch(() => ({})));
+    const symlinks = symlinksFromConfig(await readConfig(home).catch(() => ({})));
     return new WorktreeManager({ projectRoot: root, seekHome: home, projectId: projectId(root), symlinks });
   };
   /** Runs an action; refusals and the manager's errors become `seek: …` and exit 1. */
@@ -181,15 +182,6 @@ function dirtyRefusal(listing: WorktreeListing | undefined, fallback: string): s
     `  keep them by merging into the current branch:  seek worktree merge ${listing.id}`,
     `  drop them (saved under refs/seek/discarded/ first):  seek worktree remove ${listing.id} --discard`,
   ].join('\n');
-}
-
-/** `worktree.symlink` in config.json (folders linked into new worktrees); anything but an array
- * of strings is ignored, as at session start. */
-function worktreeSymlinks(config: Readonly<Record<string, unknown>>): string[] {
-  const section = config.worktree;
-  if (typeof section !== 'object' || section === null) return [];
-  const list = (section as Record<string, unknown>).symlink;
-  return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
 }
 
 const PROBLEM_TEXT: Record<NonNullable<WorktreeListing['problem']>, string> = {

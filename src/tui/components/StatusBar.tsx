@@ -20,6 +20,8 @@ export interface StatusInfo {
   /** A subagent ended moments ago (a brief "✓ agent done"). */
   agentDone?: boolean;
   queued: number;
+  /** The branch of the worktree the session works in (enter_worktree), if any. */
+  worktreeBranch?: string;
 }
 
 const MODE_LABEL: Record<PermissionMode, string> = {
@@ -46,6 +48,8 @@ export function StatusBar({ info, width, color }: { info: StatusInfo; width: num
     { text: `↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}`, priority: 4 },
     { text: `cache ${Math.round(info.cacheHitShare * 100)}%`, priority: 5 },
   ];
+  // Where edits land matters as much as the mode: never dropped for width.
+  if (info.worktreeBranch) parts.splice(1, 0, { text: `⎇ ${info.worktreeBranch}`, color: 'green', priority: 1 });
   if (info.activeAgents > 0) parts.splice(1, 0, { text: `⤴ ${info.activeAgents} agent${info.activeAgents > 1 ? 's' : ''}`, color: 'blue', priority: 1 });
   if (info.agentDone) parts.splice(info.activeAgents > 0 ? 2 : 1, 0, { text: '✓ agent done', color: 'green', priority: 2 });
   if (info.queued > 0) parts.push({ text: `${info.queued} queued`, color: 'cyan', priority: 2 });

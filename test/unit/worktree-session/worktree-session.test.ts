@@ -3,7 +3,7 @@
  * tools and permission scope, and `isolation: "worktree"` gives each child its own copy.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,9 @@ async function open(route: (info: RouteInfo) => FakeReply, project = makeProject
   sessions.push(session);
   return { ...project, session, stream };
 }
+
+const lastToolContent = (info: RouteInfo): string =>
+  info.request.messages.filter((m): m is ToolResultMessage => m.role === 'tool').at(-1)?.content ?? '';
 
 const lastResults = (stream: ReturnType<typeof routedStream>): ToolResultMessage[] => {
   const last = stream.requests.filter((r) => !r.system.includes('\n# Subagent\n')).at(-1)!;
@@ -71,6 +74,32 @@ describe('enter_worktree and exit_worktree', () => {
     expect(lastResults(stream)[0]!.content).toMatch(/^\[worktree: merged branch=feature\/x commit=[0-9a-f]{7,40}\]/);
     expect(readFileSync(join(root, 'merged.txt'), 'utf8')).toBe('merged\n');
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' })).toBe('');
+  });
+});
+
+describe('worktrees that run', () => {
+  it('copies .worktreeinclude files and links config worktree.symlink folders into a worktree the model enters', async () => {
+    const project = makeProject({ '.gitignore': '.env\nnode_modules\n', '.worktreeinclude': '.env\n', 'README.md': '# demo\n' });
+    writeFileSync(join(project.root, '.env'), 'TOKEN=local\n');
+    execFileSync('mkdir', ['-p', join(project.root, 'node_modules', 'dep')]);
+    writeFileSync(join(project.root, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+    writeFileSync(join(project.home, 'config.json'), JSON.stringify({ worktree: { symlink: ['node_modules'] } }));
+    let worktreePath = '';
+    const { session, stream } = await open((info) => {
+      if (info.turn === 0) return { toolCalls: [{ name: 'enter_worktree', arguments: {} }] };
+      if (info.turn === 1) {
+        worktreePath = /path=(\S+)/.exec(lastToolContent(info))![1]!;
+        return { toolCalls: [{ name: 'read_file', arguments: { path: '.env' } }, { name: 'read_file', arguments: { path: 'node_modules/dep/index.js' } }] };
+      }
+      return { text: 'done' };
+    }, project);
+    await session.prompt('run in a worktree');
+    const [env, dep] = lastResults(stream);
+    expect(env!.content).toContain('TOKEN=local');
+    expect(dep!.content).toContain('module.exports = 1;');
+    expect(readlinkSync(join(worktreePath, 'node_modules'))).toBe(join(project.root, 'node_modules'));
+    // Neither shows as a change: the worktree is clean and is removed on exit.
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: worktreePath, encoding: 'utf8' })).toBe('');
   });
 });
 

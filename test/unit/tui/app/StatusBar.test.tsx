@@ -108,6 +108,12 @@ describe('StatusBar', () => {
     expect(bar({ activeAgents: 3 }, 200).parts[1]).toBe('⤴ 3 agents');
   });
 
+  it('shows the worktree branch right after the mode while the session works in one, and keeps it when narrow', () => {
+    expect(bar({ worktreeBranch: 'seek/wt/20261122-101500-a1b2c3' }, 200).parts.slice(0, 3)).toEqual(['ask', '⎇ seek/wt/20261122-101500-a1b2c3', 'deepseek-v4-flash']);
+    expect(bar({ worktreeBranch: 'feature/x' }, 50).parts).toEqual(['ask', '⎇ feature/x', 'deepseek-v4-flash']);
+    expect(bar({}, 200).parts.some((part) => part.startsWith('⎇'))).toBe(false);
+  });
+
   it('shows ⤴ 2 agents and, briefly, ✓ agent done', () => {
     expect(bar({ activeAgents: 2 }, 80).parts.slice(0, 3)).toEqual(['ask', '⤴ 2 agents', 'deepseek-v4-flash']);
     expect(bar({ agentDone: true }, 200).parts.slice(0, 3)).toEqual(['ask', '✓ agent done', 'deepseek-v4-flash']);
