@@ -4,6 +4,7 @@
  * is one `appendFileSync` (O_APPEND: the kernel positions each write at the end, and a small
  * regular-file write is not split, so lines never interleave). Readers fold the events per sub-sid.
  */
+import { isProcessAlive } from '../util/process.js';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -180,20 +181,7 @@ function compare(a: string, b: string): number {
 
 // ---- Orphans ------------------------------------------------------------------------------------
 
-/**
- * Whether a process with this pid exists. Signal 0 checks without signalling: ESRCH means gone,
- * EPERM means it exists but belongs to someone else (alive). Non-positive pids are never alive
- * (0 and negatives address process groups).
- */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
-}
+export { isProcessAlive };
 
 export interface RecoverOrphansOptions {
   /** Replaces `isProcessAlive` (tests). */

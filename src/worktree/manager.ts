@@ -8,7 +8,9 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isProcessAlive } from '../util/process.js';
 import { worktreesDir } from '../config/paths.js';
 import { isSessionId, newSessionId } from '../session/format.js';
 import {
@@ -25,6 +27,7 @@ import { WorktreeError } from './errors.js';
 import { errorText, GitClient, runGit, type Env, type GitRunner } from './git.js';
 import {
   ANCHOR_PREFIX,
+  createdAt,
   DISCARDED_MAX_AGE_MS,
   findWorktree,
   housekeep,
@@ -57,6 +60,15 @@ export interface WorktreeManagerOptions {
   env?: Env;
   /** The clock for ids and rescue ref names (tests). */
   clock?: () => Date;
+}
+
+/** What `collectStale` did, by worktree id. */
+export interface StaleCollection {
+  removed: string[];
+  /** Old enough, but with uncommitted changes (or an unreadable status): kept. */
+  dirty: string[];
+  /** Old enough, but the seek process that made it still runs. */
+  inUse: string[];
 }
 
 export interface CreateOptions {
@@ -119,7 +131,16 @@ export class WorktreeManager {
     }
     await this.git.run(root, ['update-ref', `${ANCHOR_PREFIX}${id}`, base]); // failure ignored (spec)
     try {
-      const meta = { schema_version: 1 as const, id, path: info.path, branch: info.branch, base, created_at: createdAt.toISOString() };
+      const meta = {
+        schema_version: 1 as const,
+        id,
+        path: info.path,
+        branch: info.branch,
+        base,
+        created_at: createdAt.toISOString(),
+        owner_pid: process.pid,
+        owner_host: hostname(),
+      };
       await writeMeta(this.dirs.dir, options.ownerSubSid ? { ...meta, owner_sub_sid: options.ownerSubSid } : meta);
       if ('error' in included) throw included.error;
       await copyIncluded(root, info.path, included.files);
@@ -220,6 +241,36 @@ export class WorktreeManager {
   async gc(options: { olderThanMs?: number } = {}): Promise<number> {
     const git = this.git.withSignal(AbortSignal.timeout(GC_TIMEOUT_MS));
     return pruneDiscarded(git, this.projectRoot, options.olderThanMs ?? DISCARDED_MAX_AGE_MS, this.clock());
+  }
+
+  /**
+   * The worktree half of `seek worktree gc`: removes clean worktrees created more than `olderThanMs`
+   * ago (0 = any age) whose seek process is gone, the way a clean exit would (a branch holding
+   * commits is kept). Worktrees with uncommitted changes are never touched, only counted; neither
+   * are ones whose process still runs on this host (a session may be working in them), nor
+   * problem worktrees (see `seek worktree remove`).
+   */
+  async collectStale(options: { olderThanMs?: number } = {}): Promise<StaleCollection> {
+    const olderThanMs = options.olderThanMs ?? DISCARDED_MAX_AGE_MS;
+    const cutoff = this.clock().getTime() - olderThanMs;
+    const collection: StaleCollection = { removed: [], dirty: [], inUse: [] };
+    for (const found of await scanWorktrees(this.git, this.projectRoot, this.dirs)) {
+      if (problemOf(found) || (olderThanMs > 0 && Date.parse(createdAt(found)) >= cutoff)) continue;
+      const meta = found.meta;
+      const owner = meta?.owner_pid;
+      if (owner !== undefined && meta?.owner_host === hostname() && (owner === process.pid || isProcessAlive(owner))) {
+        collection.inUse.push(found.id);
+        continue;
+      }
+      const status = await worktreeStatus(this.wtGit(), found.path).catch(() => undefined);
+      if (!status || status.changes > 0) {
+        collection.dirty.push(found.id);
+        continue;
+      }
+      const outcome = await removeClean(this.context(), { id: found.id, path: found.path, meta });
+      if (outcome.kind === 'cleaned') collection.removed.push(found.id);
+    }
+    return collection;
   }
 
   /**

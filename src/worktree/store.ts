@@ -19,6 +19,9 @@ const metaSchema = z.looseObject({
   base: z.string(),
   created_at: z.string(),
   owner_sub_sid: z.string().optional(),
+  /** The seek process that created it, so gc never removes a worktree a live session works in. */
+  owner_pid: z.number().int().optional(),
+  owner_host: z.string().optional(),
 });
 
 export type WorktreeMeta = z.infer<typeof metaSchema>;

@@ -191,6 +191,44 @@ describe('seek worktree gc', () => {
     expect(refs()).toEqual([]);
   });
 
+  it('removes clean abandoned worktrees past the age, keeping dirty ones and those of a running seek', async () => {
+    const f = fixture();
+    const old = f.manager(() => new Date(Date.now() - 72 * 3_600_000));
+    const deadPid = execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const abandon = (id: string) => {
+      const file = join(old.worktreesDir, `${id}.json`);
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), owner_pid: Number(deadPid) }));
+    };
+    const cleanOld = await old.create();
+    const dirtyOld = await old.create();
+    const liveOld = await old.create(); // its owner is this test process, which runs
+    const cleanNew = await f.manager().create();
+    for (const info of [cleanOld, dirtyOld, cleanNew]) abandon(info.id);
+    f.write(dirtyOld.path, 'a.txt', 'changed\n');
+
+    const run = await f.seek('gc');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'no discarded refs to prune',
+        'removed 1 clean worktree whose seek process had ended',
+        `kept 1 worktree with uncommitted changes: ${dirtyOld.id} (merge them, or seek worktree remove ID --discard)`,
+        `kept 1 worktree of a seek process still running: ${liveOld.id}`,
+        '',
+      ].join('\n'),
+    );
+    expect(existsSync(cleanOld.path)).toBe(false);
+    expect(f.read(dirtyOld.path, 'a.txt')).toBe('changed\n');
+    expect(existsSync(liveOld.path) && existsSync(cleanNew.path)).toBe(true);
+
+    const all = await f.seek('gc', '--older-than', '0');
+    expect(all.stdout).toContain('removed 1 clean worktree whose seek process had ended');
+    expect(existsSync(cleanNew.path)).toBe(false);
+    expect(git(f.root, 'for-each-ref', '--format=%(refname)', 'refs/seek/worktrees/').split('\n').filter(Boolean).sort()).toEqual(
+      [`refs/seek/worktrees/${dirtyOld.id}`, `refs/seek/worktrees/${liveOld.id}`].sort(),
+    );
+  });
+
   it('rejects a bad duration as a usage error (exit 2)', async () => {
     const f = fixture();
     const run = await f.seek('gc', '--older-than', 'soon');

@@ -95,11 +95,18 @@ export function createWorktreeCommand(io: WorktreeCommandIO = defaultIO): Comman
 
   command
     .command('gc')
-    .description('delete rescued changes of discarded worktrees (refs/seek/discarded/*) older than a duration')
-    .option('--older-than <duration>', 'age such as 48h, 30m, 7d, 90s; 0 deletes all (default 48h)', duration, DISCARDED_MAX_AGE_MS)
+    .description('delete rescued changes (refs/seek/discarded/*) and clean abandoned worktrees older than a duration')
+    .option('--older-than <duration>', 'age such as 48h, 30m, 7d, 90s; 0 means any age (default 48h)', duration, DISCARDED_MAX_AGE_MS)
     .action(
       guarded(async (opts: { olderThan: number }) => {
-        io.out(`${formatPruneMessage(await (await manager()).gc({ olderThanMs: opts.olderThan }))}\n`);
+        const worktrees = await manager();
+        io.out(`${formatPruneMessage(await worktrees.gc({ olderThanMs: opts.olderThan }))}\n`);
+        const stale = await worktrees.collectStale({ olderThanMs: opts.olderThan });
+        if (stale.removed.length > 0) io.out(`removed ${count(stale.removed.length, 'clean worktree')} whose seek process had ended\n`);
+        if (stale.dirty.length > 0) {
+          io.out(`kept ${count(stale.dirty.length, 'worktree')} with uncommitted changes: ${stale.dirty.join(', ')} (merge them, or seek worktree remove ID --discard)\n`);
+        }
+        if (stale.inUse.length > 0) io.out(`kept ${count(stale.inUse.length, 'worktree')} of a seek process still running: ${stale.inUse.join(', ')}\n`);
       }),
     );
 
@@ -160,6 +167,8 @@ export function createWorktreeCommand(io: WorktreeCommandIO = defaultIO): Comman
 
   return command;
 }
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** How to get discarded changes back from their rescue ref (a stash-shaped commit). */
 export function recoveryHelp(ref: string): string {
