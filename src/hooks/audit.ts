@@ -67,13 +67,4 @@ export async function readAudit(seekHome: string, filter: AuditFilter = {}): Pro
   return records;
 }
 
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/** Parses `90s`, `15m`, `2h`, `7d`, `1w`, `1h30m` to milliseconds; undefined when malformed. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (!/^(\d+(ms|s|m|h|d|w))+$/.test(trimmed)) return undefined;
-  let total = 0;
-  for (const match of trimmed.matchAll(/(\d+)(ms|s|m|h|d|w)/g)) total += Number(match[1]) * DURATION_UNITS[match[2]!]!;
-  return total;
-}
+export { parseDuration } from '../util/duration.js';

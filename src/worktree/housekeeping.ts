@@ -7,6 +7,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { WorktreeError } from './errors.js';
+export { formatAge } from '../util/age.js';
+export { parseDuration } from '../util/duration.js';
 import type { GitClient } from './git.js';
 import { pruneDiscarded } from './rescue.js';
 import { commonGitDir, createdAtFromId, mayHaveSeekRefs, readWorktreesDir, type WorktreeDirs, type WorktreeMeta } from './store.js';
@@ -135,27 +137,6 @@ export function toListing(found: ScannedWorktree, changes: number | undefined): 
   const problem = problemOf(found);
   if (problem) listing.problem = problem;
   return listing;
-}
-
-/** Human-readable age, `45s`, `12m`, `3h`, `2d`. */
-export function formatAge(createdAtIso: string, now: Date = new Date()): string {
-  const ms = now.getTime() - Date.parse(createdAtIso);
-  if (!Number.isFinite(ms)) return '?';
-  const seconds = Math.max(0, Math.floor(ms / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86_400)}d`;
-}
-
-/** Parses `48h`, `30m`, `7d`, `90s`, `1h30m`, or `0` -> milliseconds; undefined when malformed. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '0') return 0;
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed) return undefined;
-  return parts.reduce((total, [, value, unit]) => total + Number(value) * units[unit!]!, 0);
 }
 
 /** The worktree named by exact id, a path at or inside it, or a unique id prefix (4+ chars). */

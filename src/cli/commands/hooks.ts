@@ -6,26 +6,12 @@ import { loadHooks } from '../../hooks/config.js';
 import { checkSyntax } from '../../hooks/exec.js';
 import { resetTrust, trustProject } from '../../hooks/trust.js';
 import { HOOK_EVENTS, matchesTool, type HookEntry, type LoadedHooks } from '../../hooks/types.js';
+import { processIO, type CommandIO } from '../command-io.js';
 
 /** Where the command reads and writes; tests replace it. */
-export interface HooksCommandIO {
-  out(text: string): void;
-  err(text: string): void;
-  cwd(): string;
-  env: NodeJS.ProcessEnv;
-  /** Exit status for problems (1); usage errors go through commander (`exitCode: 2`). */
-  setExitCode(code: number): void;
-}
+export type HooksCommandIO = CommandIO;
 
-const defaultIO: HooksCommandIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  cwd: () => process.cwd(),
-  env: process.env,
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-};
+const defaultIO = processIO;
 
 /** Pads columns of a small table; the last column is left unpadded. */
 function table(rows: string[][]): string {

@@ -7,27 +7,17 @@ import { appendSubagentEvent, isProcessAlive, readSubagentIndex, recoverOrphans 
 import { requestKill } from '../../subagents/kill-requests.js';
 import { promoteSubagent } from '../../subagents/promote.js';
 import type { SubagentRecord } from '../../subagents/types.js';
+import { processIO, type CommandIO } from '../command-io.js';
+import { formatAge } from '../../util/age.js';
 
 /** Where the command reads and writes; tests replace it. */
-export interface SubagentCommandIO {
-  out(text: string): void;
-  err(text: string): void;
-  cwd(): string;
-  env: NodeJS.ProcessEnv;
-  /** Exit status for problems (1); usage errors go through commander (2). */
-  setExitCode(code: number): void;
+export interface SubagentCommandIO extends CommandIO {
   /** Runs the root command (`seek --resume …`) and returns its exit status. */
   runRoot(argv: string[]): Promise<number>;
 }
 
 const defaultIO: SubagentCommandIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  cwd: () => process.cwd(),
-  env: process.env,
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
+  ...processIO,
   runRoot: async (argv) => (await import('../root.js')).runRootCommand(argv),
 };
 
@@ -206,17 +196,6 @@ function killWaitMs(env: NodeJS.ProcessEnv): number {
 /** `failed (timeout)`; the reason is left out where it repeats the status (`killed`). */
 function statusText(record: SubagentRecord): string {
   return record.reason !== undefined && record.reason !== record.status ? `${record.status} (${record.reason})` : record.status;
-}
-
-/** Seconds, minutes, hours or days since `iso`, one unit: `45s`, `12m`, `3h`, `2d`. */
-export function formatAge(iso: string, now: Date): string {
-  const ms = now.getTime() - Date.parse(iso);
-  if (!Number.isFinite(ms)) return '-';
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
 }
 
 /** Rows padded into columns; the description gets what is left of 100 columns (at least 12). */

@@ -14,26 +14,12 @@ import {
   type CleanupOutcome,
   type WorktreeListing,
 } from '../../worktree/index.js';
+import { processIO, type CommandIO } from '../command-io.js';
 
 /** Where the command reads and writes; tests replace it. */
-export interface WorktreeCommandIO {
-  out(text: string): void;
-  err(text: string): void;
-  cwd(): string;
-  env: NodeJS.ProcessEnv;
-  /** Exit status for problems (1); usage errors go through commander (2). */
-  setExitCode(code: number): void;
-}
+export type WorktreeCommandIO = CommandIO;
 
-const defaultIO: WorktreeCommandIO = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  cwd: () => process.cwd(),
-  env: process.env,
-  setExitCode: (code) => {
-    process.exitCode = code;
-  },
-};
+const defaultIO = processIO;
 
 /** A refusal for people: printed as `seek: <message>` with exit status 1. */
 class Refusal extends Error {}

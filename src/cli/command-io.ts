@@ -1,0 +1,20 @@
+/** Where a subcommand reads and writes; tests replace it with one that records. */
+export interface CommandIO {
+  out(text: string): void;
+  err(text: string): void;
+  cwd(): string;
+  env: NodeJS.ProcessEnv;
+  /** Exit status for problems (1); usage errors go through commander (2). */
+  setExitCode(code: number): void;
+}
+
+/** The real process: stdout, stderr, its working directory and environment, `process.exitCode`. */
+export const processIO: CommandIO = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  cwd: () => process.cwd(),
+  env: process.env,
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+};
