@@ -1,6 +1,7 @@
 import type { AgentEvent, LoopStopReason } from '../agent/types.js';
 import type { Usage } from '../providers/types.js';
 import type { SubagentEvent } from '../subagents/types.js';
+import type { OrchestrationEvent, OrchestrationSummary } from '../orchestrator/types.js';
 
 /** Everything a front end receives: the loop's events plus session-level notices. */
 export type SessionEvent =
@@ -8,7 +9,9 @@ export type SessionEvent =
   | { type: 'session_start'; sessionId: string; model: string; provider: string; cwd: string; resumed: boolean }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   /** A subagent started or ended, or one of its loop events (wrapped, tagged with its sub-sid). */
-  | SubagentEvent;
+  | SubagentEvent
+  /** A delegate_tasks plan started, a task changed state, or the plan ended. */
+  | OrchestrationEvent;
 
 export type SessionListener = (event: SessionEvent) => void;
 
@@ -24,6 +27,8 @@ export interface RunSummary {
   usage: Usage;
   costUsd: number;
   subagents: SubagentSummary[];
+  /** delegate_tasks calls that ran in this prompt, with per-task statistics. */
+  orchestrations: OrchestrationSummary[];
 }
 
 export interface SubagentSummary {

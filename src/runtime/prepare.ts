@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { toToolSchemas } from '../agent/tool-schema.js';
 import type { Tool } from '../agent/types.js';
 import { createProvider, lookupModel } from '../providers/index.js';
-import type { Message, StreamFn, ToolSchema } from '../providers/types.js';
+import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, findProjectRoot, projectId, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
@@ -24,10 +24,14 @@ import { SEEK_VERSION } from '../util/version.js';
 import { addUsage } from '../providers/types.js';
 import { loadSubagentTypes } from '../subagents/definitions.js';
 import { recoverOrphans } from '../subagents/index-log.js';
-import { SubagentManager } from '../subagents/manager.js';
+import { SubagentManager, type SpawnParent } from '../subagents/manager.js';
 import { subagentSettings } from '../subagents/settings.js';
 import { childrenTotals } from '../subagents/totals.js';
 import type { SubagentEvent } from '../subagents/types.js';
+import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
+import type { ReviewPlanFn } from '../orchestrator/review.js';
+import type { OrchestrationEvent } from '../orchestrator/types.js';
+import { Orchestration } from './orchestration.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -47,6 +51,8 @@ export interface OpenSessionOptions {
   /** Write the session to disk (default true). */
   save?: boolean;
   ask?: AskFn;
+  /** Shows a delegate_tasks plan to the user before it runs (interactive front ends, ask mode). */
+  reviewPlan?: ReviewPlanFn;
   /** Replaces the provider (unit tests inject a scripted stream here). */
   stream?: StreamFn;
 }
@@ -90,6 +96,12 @@ export interface PreparedSession {
   worktrees: WorktreeManager | undefined;
   /** Where the subagent manager's events go; the session connects it. */
   subagentSink: { emit?: (event: SubagentEvent) => void };
+  orchestration: Orchestration;
+  /** Where orchestration events go; the session connects it. */
+  orchestrationSink: { emit?: (event: OrchestrationEvent) => void };
+  /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
+   * them (reusing the completed tasks) before the next prompt. */
+  pendingCalls: ToolCall[];
 }
 
 /**
@@ -193,22 +205,36 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
   const tools = createCoreTools({ todoStore: todos });
   if (worktrees) tools.push(...createWorktreeTools(worktrees, workspace, problemInfo));
-  tools.push(
-    subagents.agentTool(() => ({
-      depth: 0,
-      model: () => self.prepared!.model,
-      systemPrompt,
-      policy,
-      tracker,
-      cwd: workspace.cwd,
-      toolNames: tools.map((tool) => tool.name),
-    })),
-  );
+  // The session as the parent of its children (agent and delegate_tasks), read at spawn time.
+  const sessionParent = (): SpawnParent => ({
+    depth: 0,
+    model: () => self.prepared!.model,
+    systemPrompt,
+    policy,
+    tracker,
+    cwd: workspace.cwd,
+    toolNames: tools.map((tool) => tool.name),
+  });
+  tools.push(subagents.agentTool(sessionParent));
+  const journalSink: JournalSink = {};
+  const journal = new SessionJournal(resumed ? resumed.entries.map(({ entry }) => entry) : [], journalSink);
+  const orchestrationSink: PreparedSession['orchestrationSink'] = {};
+  const orchestration = new Orchestration({
+    subagents,
+    ...(worktrees ? { worktrees } : {}),
+    parent: sessionParent,
+    journal,
+    sink: orchestrationSink,
+    ...(options.reviewPlan ? { reviewPlan: options.reviewPlan } : {}),
+    shouldReview: () => policy.mode === 'ask',
+  });
+  tools.push(orchestration.tool());
   const toolSchemas = toToolSchemas(tools);
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
     notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
   }
 
+  const pendingCalls: ToolCall[] = [];
   let writer: SessionWriter | undefined;
   if (options.save !== false) {
     await ensureProjectManifest(home, pid, projectRoot);
@@ -238,13 +264,24 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     if (resumed.skippedLines > 0) {
       notices.push({ level: 'warn', text: `skipped ${resumed.skippedLines} unreadable line(s) in the session file` });
     }
-    // An interrupted run left calls without results: answer them so the history is valid again.
-    for (const result of interruptedToolResults(resumed.danglingToolCalls)) {
+    // An interrupted run left calls without results: answer them so the history is valid again,
+    // except delegate_tasks calls with completed tasks on record, which the session finishes.
+    const resumable = (call: ToolCall): boolean => call.name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
+    pendingCalls.push(...resumed.danglingToolCalls.filter(resumable));
+    for (const call of pendingCalls) {
+      const done = journal.plansOfCall(call.id).reduce((sum, hash) => sum + journal.completed(hash).size, 0);
+      notices.push({ level: 'info', text: `the interrupted delegate_tasks call continues before your next prompt (${done} completed task(s) are reused)` });
+    }
+    for (const result of interruptedToolResults(resumed.danglingToolCalls.filter((call) => !resumable(call)))) {
       history.push(result);
       writer?.append({ type: 'message', message: result });
     }
   }
-  if (writer) recordMoves(workspace, writer);
+  if (writer) {
+    recordMoves(workspace, writer);
+    const sessionWriter = writer;
+    journalSink.append = (entry) => sessionWriter.append(entry);
+  }
   const inWorktree = resumed ? savedWorktree(resumed.entries) : undefined;
   if (inWorktree) {
     const restored = await restoreWorkspace(workspace, worktrees, inWorktree);
@@ -285,6 +322,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     subagentSink,
     workspace,
     worktrees,
+    orchestration,
+    orchestrationSink,
+    pendingCalls,
   };
   self.prepared = prepared;
   return prepared;

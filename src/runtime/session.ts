@@ -1,6 +1,8 @@
 import { runLoop } from '../agent/loop.js';
 import type { AgentEvent } from '../agent/types.js';
-import type { Message, StreamFn, Usage } from '../providers/types.js';
+import type { Message, StreamFn, ToolResultMessage, Usage } from '../providers/types.js';
+import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
+import type { Orchestration } from './orchestration.js';
 import { addUsage } from '../providers/types.js';
 import { CostTracker } from '../cost/tracker.js';
 import { formatCost, formatTokens } from '../cost/format.js';
@@ -33,6 +35,8 @@ export class AgentSession {
   readonly policy: PermissionPolicy;
   readonly todos: TodoStore;
   readonly history: Message[];
+  /** Every delegate_tasks run of this session, in end order (run summaries slice it). */
+  private readonly orchestrations: OrchestrationSummary[] = [];
   private readonly listeners = new Set<SessionListener>();
   private readonly writer: SessionWriter | undefined;
   private readonly hooks: HookRunner | undefined;
@@ -54,11 +58,20 @@ export class AgentSession {
     this.hooks = prepared.hooks;
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
     prepared.subagentSink.emit = (event) => this.emit(event);
+    prepared.orchestrationSink.emit = (event) => {
+      if (event.type === 'orchestration_end') this.orchestrations.push(event.summary);
+      this.emit(event);
+    };
   }
 
   /** The project's seek worktrees (undefined outside git repositories). */
   get worktrees(): WorktreeManager | undefined {
     return this.prepared.worktrees;
+  }
+
+  /** delegate_tasks and `seek run`. */
+  get orchestration(): Orchestration {
+    return this.prepared.orchestration;
   }
 
   /** The worktree the session works in after enter_worktree (undefined in the project itself). */
@@ -104,7 +117,9 @@ export class AgentSession {
     const started = performance.now();
     const before = this.tracker.cumulative();
     const childrenBefore = this.prepared.subagents.outcomes().length;
+    const orchestrationsBefore = this.orchestrations.length;
     await this.hooks?.prePrompt(text);
+    await this.finishInterruptedCalls(signal);
 
     const result = await runLoop({
       stream: this.prepared.stream,
@@ -149,7 +164,38 @@ export class AgentSession {
           usage: child.usage,
           costUsd: roundCost(child.costUsd),
         })),
+      orchestrations: this.orchestrations.slice(orchestrationsBefore),
     };
+  }
+
+  /**
+   * delegate_tasks calls a crash interrupted (see PreparedSession.pendingCalls): runs them again,
+   * which reuses their completed tasks, and records their results, so the history is complete
+   * before the new prompt. A cancelled run leaves the rest for the next prompt.
+   */
+  private async finishInterruptedCalls(signal: AbortSignal): Promise<void> {
+    const calls = this.prepared.pendingCalls;
+    while (calls.length > 0 && !signal.aborted) {
+      const call = calls[0]!;
+      let args: { tasks?: unknown; goal?: unknown } = {};
+      try {
+        args = JSON.parse(call.arguments) as typeof args;
+      } catch {
+        // answered below as interrupted
+      }
+      const started = performance.now();
+      this.emit({ type: 'tool_start', turn: 0, toolCall: call, args });
+      const ctx = { cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root, signal, callId: call.id };
+      const result = Array.isArray(args.tasks)
+        ? (await this.prepared.orchestration.run(args.tasks as TaskSpec[], ctx, typeof args.goal === 'string' ? args.goal : undefined)).result
+        : { content: 'Interrupted: the session stopped before this tool call returned a result.', isError: true };
+      if (signal.aborted) return; // cancelled again: the call stays pending, its finished tasks journalled
+      calls.shift();
+      const message: ToolResultMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, isError: result.isError === true };
+      this.emit({ type: 'tool_end', turn: 0, toolCall: call, result, durationMs: performance.now() - started, message });
+      this.history.push(message);
+      this.onLoopEvent({ type: 'message', message });
+    }
   }
 
   /**

@@ -26,6 +26,10 @@ import { capDescription, completedResult, failedResult, MAX_PROMPT_BYTES } from 
 import type { SubagentSettings } from './settings.js';
 import { isolate, isolationInstructions, releaseIsolation, type Isolation } from './isolation.js';
 import type { WorktreeManager } from '../worktree/manager.js';
+import { SlotQueue } from './slots.js';
+import { NO_FIGURES, type ChildReport, type ChildRunRequest } from './child-report.js';
+
+export type { ChildReport, ChildRunRequest } from './child-report.js';
 import type { SpawnRequest, SubagentEvent, SubagentFailureReason, SubagentOutcome, SubagentType } from './types.js';
 
 /** The agent a child is spawned from: the session itself (depth 0) or another child. */
@@ -78,6 +82,7 @@ export class SubagentManager {
   private readonly running = new Map<string, RunningChild>();
   private readonly finished: SubagentOutcome[] = [];
   private readonly watcher: ReturnType<typeof createKillWatcher>;
+  private readonly slots = new SlotQueue();
 
   constructor(private readonly options: SubagentManagerOptions) {
     this.watcher = createKillWatcher({
@@ -92,6 +97,11 @@ export class SubagentManager {
 
   get types(): readonly SubagentType[] {
     return this.options.types;
+  }
+
+  /** How many children run at once at most (`subagents.max_concurrent`). */
+  get maxConcurrent(): number {
+    return this.options.settings.maxConcurrent;
   }
 
   /** Children running now, in start order. */
@@ -123,23 +133,41 @@ export class SubagentManager {
 
   /** Runs one child to its end and returns the `agent` tool result. Never throws. */
   async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext): Promise<ToolResult> {
-    const fail = (reason: SubagentFailureReason, hint: string, subSid?: string): ToolResult => ({
-      content: failedResult(reason, hint, subSid),
-      isError: true,
-    });
     const type = this.options.types.find((candidate) => candidate.name === request.subagentType);
-    if (!type) return fail('spawn_error', `unknown subagent_type "${request.subagentType}"; use one of: ${this.options.types.map((t) => t.name).join(', ')}`);
+    if (!type) {
+      const hint = `unknown subagent_type "${request.subagentType}"; use one of: ${this.options.types.map((t) => t.name).join(', ')}`;
+      return { content: failedResult('spawn_error', hint), isError: true };
+    }
+    return (await this.run({ description: request.description, prompt: request.prompt, type, isolation: request.isolation }, parent, ctx)).result;
+  }
+
+  /**
+   * Runs one child to its end and reports how it went: the `agent` tool result plus the figures
+   * and the summary a caller (the orchestrator) works with. Never throws.
+   */
+  async run(request: ChildRunRequest, parent: SpawnParent, ctx: ToolContext): Promise<ChildReport> {
+    const failure = (reason: SubagentFailureReason, hint: string, subSid?: string): ChildReport => ({
+      result: { content: failedResult(reason, hint, subSid), isError: true },
+      status: 'failed',
+      reason,
+      ...(subSid ? { subSid } : {}),
+      ...NO_FIGURES,
+    });
+    const { type } = request;
     if (Buffer.byteLength(request.prompt) > MAX_PROMPT_BYTES) {
-      return fail('prompt_too_long', `prompt exceeds 32 KB (${Buffer.byteLength(request.prompt)} bytes); split the task or point the subagent at files instead of pasting them.`);
+      return failure('prompt_too_long', `prompt exceeds 32 KB (${Buffer.byteLength(request.prompt)} bytes); split the task or point the subagent at files instead of pasting them.`);
     }
     const worktrees = this.options.worktrees;
     if (request.isolation === 'worktree' && !worktrees) {
-      return fail('spawn_error', 'worktree isolation needs a git repository, and this project is not one; use isolation "none".');
+      return failure('spawn_error', 'worktree isolation needs a git repository, and this project is not one; use isolation "none".');
     }
     if (this.running.size >= this.options.settings.maxConcurrent) {
-      return fail('too_many_subagents', `${this.running.size} active, retry after one completes (at most ${this.options.settings.maxConcurrent} run at once).`);
+      if (!request.waitForSlot) {
+        return failure('too_many_subagents', `${this.running.size} active, retry after one completes (at most ${this.options.settings.maxConcurrent} run at once).`);
+      }
+      await this.slots.wait(() => this.running.size < this.options.settings.maxConcurrent, ctx.signal);
     }
-    if (ctx.signal.aborted) return fail('canceled', 'parent turn cancelled.');
+    if (ctx.signal.aborted) return failure('canceled', 'parent turn cancelled.');
 
     // Take the slot now: creating a worktree awaits, and parallel calls must not all slip past the limit.
     const subSid = newSessionId();
@@ -148,6 +176,7 @@ export class SubagentManager {
     const release = (): void => {
       this.running.delete(subSid);
       if (this.running.size === 0) this.watcher.stop();
+      this.slots.released();
     };
     let isolation: Isolation | undefined;
     if (request.isolation === 'worktree' && worktrees) {
@@ -155,12 +184,14 @@ export class SubagentManager {
         isolation = await isolate(worktrees, this.options.projectRoot, parent.cwd, subSid);
       } catch (error) {
         release();
-        return fail('spawn_error', `could not create a worktree: ${(error as Error).message}`);
+        return failure('spawn_error', `could not create a worktree: ${(error as Error).message}`);
       }
     }
+    /** Frees the slot and, unless the caller takes the worktree over, cleans it up with keep. */
     const releaseAll = async (): Promise<string> => {
       release();
-      return isolation && worktrees ? releaseIsolation(worktrees, isolation) : '';
+      if (!isolation || !worktrees || request.keepWorktree) return '';
+      return releaseIsolation(worktrees, isolation);
     };
 
     const description = capDescription(request.description);
@@ -169,7 +200,7 @@ export class SubagentManager {
       policy = childPolicy(parent.policy, type, isolation?.worktree.path ?? parent.policy.root);
     } catch (error) {
       await releaseAll();
-      return fail('spawn_error', (error as Error).message);
+      return failure('spawn_error', (error as Error).message);
     }
     const cwd = isolation?.cwd ?? parent.cwd;
     const depth = parent.depth + 1;
@@ -209,7 +240,7 @@ export class SubagentManager {
         });
       } catch (error) {
         await releaseAll();
-        return fail('spawn_error', `could not create the transcript: ${(error as Error).message}`, subSid);
+        return failure('spawn_error', `could not create the transcript: ${(error as Error).message}`, subSid);
       }
     }
 
@@ -239,8 +270,11 @@ export class SubagentManager {
       description,
       model,
       ...(transcriptPath ? { transcriptPath } : {}),
+      ...(request.label ? { label: request.label } : {}),
     });
 
+    // The child's own model responses and tool calls (its children report their own).
+    const counts = { modelCalls: 0, toolCalls: 0 };
     let end: ChildEnd;
     try {
       end = await runChild({
@@ -261,14 +295,30 @@ export class SubagentManager {
         parentSignal: ctx.signal,
         controller,
         ...(this.options.compactorFor ? { compactIfNeeded: this.options.compactorFor(model) } : {}),
-        emit: (event: AgentEvent) => this.emit({ type: 'subagent_event', subSid, event }),
+        emit: (event: AgentEvent) => {
+          if (event.type === 'turn_end') counts.modelCalls++;
+          if (event.type === 'tool_end') counts.toolCalls++;
+          this.emit({ type: 'subagent_event', subSid, event });
+        },
       });
     } catch (error) {
       end = { status: 'failed', reason: 'spawn_error', hint: `internal error: ${(error as Error).message}`, turns: 0, tokens: tokensOf(tracker) };
     }
     const worktreeLine = await releaseAll();
     const result = await this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId });
-    return { ...result, content: result.content + worktreeLine };
+    return {
+      result: { ...result, content: result.content + worktreeLine },
+      status: end.status,
+      ...(end.status === 'completed' ? { summary: end.summary } : { reason: end.reason }),
+      subSid,
+      turns: end.turns,
+      modelCalls: counts.modelCalls,
+      toolCalls: counts.toolCalls,
+      tokens: end.tokens,
+      costUsd: tracker.cumulative().costUsd,
+      ...(isolation && request.keepWorktree ? { worktree: isolation.worktree } : {}),
+      ...(transcriptPath ? { transcriptPath } : {}),
+    };
   }
 
   private async finish(child: {

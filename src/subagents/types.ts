@@ -147,6 +147,8 @@ export type SubagentEvent =
       description: string;
       model: string;
       transcriptPath?: string;
+      /** Set by the orchestrator: the task id this child runs. */
+      label?: string;
     }
   | { type: 'subagent_event'; subSid: string; event: AgentEvent }
   | { type: 'subagent_end'; outcome: SubagentOutcome; parentCallId: string };

@@ -39,7 +39,7 @@ import {
   type ScannedWorktree,
 } from './housekeeping.js';
 import { copyIncluded, includedFiles, linkFolders } from './include.js';
-import { pruneDiscarded } from './rescue.js';
+import { pruneDiscarded, workingStateTree } from './rescue.js';
 import { readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
 import type { CleanupOutcome, IfDirty, WorktreeInfo, WorktreeListing } from './types.js';
 
@@ -285,6 +285,29 @@ export class WorktreeManager {
   /** `housekeep` for session start: one notice per problem worktree, for people. */
   async startupHousekeeping(options: { maxMs?: number } = {}): Promise<string[]> {
     return (await this.housekeep(options)).problems.map(problemNotice);
+  }
+
+  /**
+   * The full working state of `dir` (default: the main working tree) as a git tree id: tracked
+   * changes and untracked files, ignored ones excepted. Nothing in `dir` changes. Two snapshots
+   * and `diffTrees` give exactly what happened in between.
+   */
+  async snapshotTree(dir: string = this.projectRoot): Promise<string> {
+    return workingStateTree(dir === this.projectRoot ? this.git : this.wtGit(), dir);
+  }
+
+  /** `git diff --stat` then the patch between two trees, cut at `maxBytes` with a marker saying
+   * how to see the rest. Empty when they are the same. */
+  async diffTrees(from: string, to: string, maxBytes: number): Promise<string> {
+    if (from === to) return '';
+    const [stat, patch] = await Promise.all([
+      this.git.ok(this.projectRoot, ['diff', '--stat', '--no-color', from, to]),
+      this.git.ok(this.projectRoot, ['diff', '--no-color', '--no-ext-diff', from, to]),
+    ]);
+    const text = `${stat.trimEnd()}\n\n${patch}`;
+    if (Buffer.byteLength(text) <= maxBytes) return text;
+    const marker = `\n… (diff cut at ${maxBytes} bytes; the whole of it: git diff ${from.slice(0, 12)} ${to.slice(0, 12)})`;
+    return Buffer.from(text).subarray(0, Math.max(0, maxBytes - marker.length)).toString('utf8').replace(/\uFFFD+$/, '') + marker;
   }
 
   /** A path inside one of this project's seek worktrees -> the same relative path under the

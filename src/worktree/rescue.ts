@@ -41,6 +41,12 @@ async function fullTree(git: GitClient, worktree: string, env: { GIT_INDEX_FILE:
   return git.value(worktree, ['write-tree'], { env });
 }
 
+/** The tree of everything in `dir` (a worktree or the main tree), untracked files included and
+ * ignored ones excepted, without touching its index or files. */
+export async function workingStateTree(git: GitClient, dir: string): Promise<string> {
+  return withTempIndex(git, dir, (env) => fullTree(git, dir, env));
+}
+
 /**
  * A commit of the worktree's full state with parent `head`, or `head` itself when that state
  * equals `head`'s tree (nothing to commit). Used by merge: the worktree is left untouched.

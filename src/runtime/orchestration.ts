@@ -1,0 +1,115 @@
+/**
+ * Orchestration in a session: the `delegate_tasks` tool and `seek run` both come here. It builds
+ * the plan, has the user review it (interactive ask mode only), runs it with the session's
+ * subagent manager (children adopt into the session's bill like `agent` children) and worktrees,
+ * journals completed tasks in the session file, and formats the result.
+ */
+import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { roleCatalog } from '../orchestrator/roles.js';
+import { buildPlan, PlanError } from '../orchestrator/plan.js';
+import { runPlan, type ChildRequest } from '../orchestrator/orchestrator.js';
+import { formatResult } from '../orchestrator/result.js';
+import { reviewRequest, type ReviewPlanFn } from '../orchestrator/review.js';
+import type { SessionJournal } from '../orchestrator/journal.js';
+import type { OrchestrationEvent, OrchestrationSummary, Plan, TaskSpec } from '../orchestrator/types.js';
+import type { SpawnParent, SubagentManager } from '../subagents/manager.js';
+import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
+import type { WorktreeManager } from '../worktree/manager.js';
+
+export interface OrchestrationOptions {
+  subagents: SubagentManager;
+  worktrees?: WorktreeManager;
+  /** The session's agent as the children's parent (the same as the agent tool's). */
+  parent: () => SpawnParent;
+  journal: SessionJournal;
+  sink: { emit?: (event: OrchestrationEvent) => void };
+  /** Asked before a plan runs, when `shouldReview()` says so (interactive ask mode). */
+  reviewPlan?: ReviewPlanFn;
+  shouldReview: () => boolean;
+}
+
+export interface OrchestrationRun {
+  result: ToolResult;
+  /** Absent when the plan was invalid or rejected before anything ran. */
+  summary?: OrchestrationSummary;
+}
+
+export class Orchestration {
+  readonly catalog;
+
+  constructor(private readonly options: OrchestrationOptions) {
+    this.catalog = roleCatalog(options.subagents.types);
+  }
+
+  /** The delegate_tasks tool of the session (depth 0 only: children do not orchestrate). */
+  tool(): Tool {
+    return createDelegateTasksTool({
+      roles: this.catalog.names,
+      maxConcurrent: this.options.subagents.maxConcurrent,
+      run: async (tasks, ctx) => (await this.run(tasks, ctx)).result,
+    });
+  }
+
+  /** Validates, reviews (when asked to), runs and formats. Never throws. */
+  async run(specs: readonly TaskSpec[], ctx: ToolContext, goal?: string): Promise<OrchestrationRun> {
+    let plan: Plan;
+    try {
+      plan = buildPlan(specs, this.catalog.resolve, this.catalog.names, goal);
+    } catch (error) {
+      if (!(error instanceof PlanError)) throw error;
+      return rejected(`invalid plan, nothing was run: ${error.message}`);
+    }
+    const isolate = (p: Plan): boolean => p.concurrentWriters && this.options.worktrees !== undefined;
+    const resuming = this.options.journal.completed(plan.hash).size > 0;
+    if (this.options.reviewPlan && this.options.shouldReview() && !resuming) {
+      const decision = await this.options.reviewPlan(reviewRequest(plan, isolate(plan), this.catalog.names), ctx.signal);
+      if (decision.kind === 'reject') {
+        return rejected(`the user rejected the plan${decision.reason ? `: ${decision.reason}` : ''}; nothing was run`);
+      }
+      try {
+        plan = buildPlan(decision.tasks, this.catalog.resolve, this.catalog.names, goal);
+      } catch (error) {
+        if (!(error instanceof PlanError)) throw error;
+        return rejected(`the edited plan is invalid, nothing was run: ${error.message}`);
+      }
+    }
+    const { subagents, worktrees } = this.options;
+    const summary = await runPlan(plan, ctx.callId, ctx.signal, {
+      catalog: this.catalog,
+      runChild: (request: ChildRequest) =>
+        subagents.run(
+          {
+            description: `${request.task.id}: ${headline(request.task.task)}`,
+            prompt: request.prompt,
+            type: request.role.type,
+            isolation: request.isolate ? 'worktree' : 'none',
+            waitForSlot: true,
+            keepWorktree: request.isolate,
+            label: request.task.id,
+          },
+          this.options.parent(),
+          { ...ctx, signal: request.signal },
+        ),
+      ...(worktrees ? { changes: worktrees } : {}),
+      journal: this.options.journal,
+      emit: (event) => {
+        try {
+          this.options.sink.emit?.(event);
+        } catch {
+          // A broken front end must not break the orchestration.
+        }
+      },
+    });
+    return { result: { content: formatResult(summary), isError: summary.status === 'failed' || summary.status === 'canceled' }, summary };
+  }
+}
+
+function rejected(text: string): OrchestrationRun {
+  return { result: { content: `[delegate_tasks: rejected] ${text}`, isError: true } };
+}
+
+/** A task's first line, short enough for a subagent description. */
+function headline(task: string): string {
+  const line = task.split('\n')[0]!.trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

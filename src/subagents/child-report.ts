@@ -1,0 +1,40 @@
+/** The structured side of running a child: what the orchestrator asks for and gets back. */
+import type { ToolResult } from '../agent/types.js';
+import type { WorktreeInfo } from '../worktree/types.js';
+import type { SubagentFailureReason, SubagentTokens, SubagentType } from './types.js';
+
+/** What `run` is asked to start: a resolved type, unlike the `agent` tool's request. */
+export interface ChildRunRequest {
+  description: string;
+  prompt: string;
+  type: SubagentType;
+  isolation: 'none' | 'worktree';
+  /** Wait for a free slot instead of failing with too_many_subagents (the orchestrator queues). */
+  waitForSlot?: boolean;
+  /** Leave the worktree to the caller (reported in `worktree`) instead of cleaning up with keep. */
+  keepWorktree?: boolean;
+  /** Shown next to the child in front ends (an orchestration task id). */
+  label?: string;
+}
+
+/** How a child run went: the `agent` result plus what a caller needs to report and continue. */
+export interface ChildReport {
+  result: ToolResult;
+  status: 'completed' | 'failed' | 'killed';
+  reason?: SubagentFailureReason;
+  /** The child's final message, when it completed. */
+  summary?: string;
+  /** Absent when it failed before a child existed (admission). */
+  subSid?: string;
+  turns: number;
+  modelCalls: number;
+  toolCalls: number;
+  tokens: SubagentTokens;
+  costUsd: number;
+  /** With `keepWorktree`: the worktree the child worked in, now the caller's to clean up. */
+  worktree?: WorktreeInfo;
+  transcriptPath?: string;
+}
+
+export const NO_FIGURES = { turns: 0, modelCalls: 0, toolCalls: 0, tokens: { prompt: 0, completion: 0, cache_hit: 0 }, costUsd: 0 } as const;
+
