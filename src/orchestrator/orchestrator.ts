@@ -146,8 +146,8 @@ export async function runPlan(plan: Plan, callId: string, signal: AbortSignal, o
 
   const running = new Map<string, Promise<void>>();
   for (;;) {
-    skipBlocked(plan, status, records, finish);
     if (!signal.aborted) {
+      skipBlocked(plan, status, records, finish); // after a cancel, the rest is cancelled, not skipped
       for (const task of plan.tasks) {
         if (status.get(task.id) !== 'pending' || !task.dependsOn.every((dep) => status.get(dep) === 'completed')) continue;
         set(task, 'running');

@@ -64,7 +64,7 @@ export function buildPlan(specs: readonly TaskSpec[], roles: (role: string) => R
     if (mode === 'graph') {
       for (const dep of dependsOn) {
         if (dep === id) about(index, `task ${id} depends on itself`);
-        else if (!seen.has(dep)) about(index, `task ${id} depends on unknown task "${dep}" (ids: ${ids.join(', ')})`);
+        else if (!seen.has(dep)) about(index, `task ${id} depends on unknown task "${dep}" (ids: ${[...new Set(ids)].join(', ')})`);
       }
     }
     return { id, index, task: spec.task.trim(), role, kind: info?.kind ?? 'reader', reviews: info?.reviews ?? false, dependsOn };

@@ -84,7 +84,7 @@ export function fitSections(sections: readonly Section[], budget: number): strin
   return sections.map((section, index) => {
     const limit = limits[index]!;
     if (sizes[index]! <= limit) return `${section.title}\n${section.body}`;
-    const room = limit - Buffer.byteLength(section.title) - 1;
+    const room = limit - Buffer.byteLength(section.title) - 1 - 2; // the newline after the title, the blank line after the body
     return `${section.title}\n${cutBytes(section.body, room, `\n… (cut to fit; ${section.whole})`)}`;
   });
 }
