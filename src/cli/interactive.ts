@@ -15,6 +15,7 @@ export async function runInteractive(firstPrompt: string, options: RootOptions):
     sessionOptionsFrom(options, {
       interactive: true,
       ask: async (request) => (ui.current ? ui.current.ask(request.action, request.subagent?.description) : 'no'),
+      reviewPlan: async (request) => (ui.current ? ui.current.reviewPlan(request) : { kind: 'reject', reason: 'no terminal to ask' }),
     }),
   );
   const plain = new PlainInteractive(session, process.stdin, process.stdout);

@@ -7,6 +7,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   hooks: async () => (await import('./commands/hooks.js')).createHooksCommand(),
   subagent: async () => (await import('./commands/subagent.js')).createSubagentCommand(),
   worktree: async () => (await import('./commands/worktree.js')).createWorktreeCommand(),
+  run: async () => (await import('./commands/run.js')).createRunCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to

@@ -23,6 +23,7 @@ Subcommands:
   seek hooks list | check | trust [--reset] | audit       shell hooks (pre_tool, post_tool, …)
   seek subagent list | kill SUB-SID | resume SUB-SID      subagents of this project
   seek worktree list | gc | merge ID | remove ID          seek-managed git worktrees of this project
+  seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)
 
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
 SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;

@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ActionRequest } from '../agent/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
+import { describePlan, dropTask, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../orchestrator/review.js';
 
 /** What the plain line mode needs from a session; the runtime's AgentSession satisfies it. */
 export interface InteractiveSession {
@@ -57,6 +58,36 @@ export class PlainInteractive {
     const normalised = answer.trim().toLowerCase();
     if (normalised === 'a' || normalised === 'always') return 'always';
     return normalised === 'y' || normalised === 'yes' ? 'yes' : 'no';
+  }
+
+  /** Plan review for delegate_tasks: shows the plan, then takes edits until run or reject. */
+  async reviewPlan(request: PlanReviewRequest): Promise<PlanDecision> {
+    this.endLine();
+    let current = request;
+    let specs = specsOf(current.plan);
+    for (;;) {
+      this.out.write(`The model wants to run this plan:\n${describePlan(current).join('\n')}\n`);
+      const answer = (await this.question('[r]un / [x] reject [reason] / d ID (drop) / c ID ROLE (change role): ')).trim();
+      if (answer === END_OF_INPUT) return { kind: 'reject', reason: 'no answer (end of input)' };
+      const [word = '', id = '', ...rest] = answer.split(/\s+/);
+      const verb = word.toLowerCase();
+      if (verb === '' || verb === 'r' || verb === 'run' || verb === 'y') return { kind: 'run', tasks: specs };
+      if (verb === 'x' || verb === 'n' || verb === 'reject') return { kind: 'reject', ...(answer.includes(' ') ? { reason: answer.slice(answer.indexOf(' ') + 1) } : {}) };
+      let edited = specs;
+      if (verb === 'd' && specs.some((spec) => spec.id === id)) edited = dropTask(specs, id);
+      else if (verb === 'c' && specs.some((spec) => spec.id === id) && current.roles.includes(rest[0] ?? '')) edited = setRole(specs, id, rest[0]!);
+      else {
+        this.out.write(`(not understood: use d ID, or c ID ROLE with a role of: ${current.roles.join(', ')})\n`);
+        continue;
+      }
+      if (edited.length === 0) return { kind: 'reject', reason: 'every task was dropped' };
+      try {
+        current = current.revise(edited);
+        specs = edited;
+      } catch (error) {
+        this.out.write(`(that edit makes the plan invalid: ${(error as Error).message})\n`);
+      }
+    }
   }
 
   async run(firstPrompt: string): Promise<number> {
@@ -161,6 +192,17 @@ export class PlainInteractive {
       case 'subagent_end':
         this.endLine();
         this.out.write(`  ⤶ agent ${event.outcome.subSid.slice(-6)} ${event.outcome.status}${event.outcome.reason ? ` (${event.outcome.reason})` : ''} · ${event.outcome.turns} turns\n`);
+        break;
+      case 'orchestration_start':
+        this.endLine();
+        this.out.write(`  ◆ plan: ${event.tasks.length} tasks, ${event.mode}${event.isolatedWriters ? ', editors in worktrees' : ''}\n`);
+        break;
+      case 'orchestration_task':
+        if (event.status !== 'running' && event.status !== 'pending') {
+          this.endLine();
+          const why = event.record?.reason ?? (event.status === 'skipped' ? event.record?.hint : undefined);
+          this.out.write(`  ◆ ${event.taskId} ${event.status}${why ? ` (${why})` : ''}\n`);
+        }
         break;
       default:
         break;

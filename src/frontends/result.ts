@@ -1,5 +1,7 @@
 import type { RunSummary } from '../runtime/events.js';
 import type { Usage } from '../providers/types.js';
+import type { OrchestrationSummary } from '../orchestrator/types.js';
+import { verdictText } from '../orchestrator/prompts.js';
 
 /** The `--output-format json` result object, exactly as CONTRACT.md specifies (extra fields may
  * be added, none renamed). Also the last line of `stream-json`. */
@@ -24,9 +26,49 @@ export function resultObject(summary: RunSummary): Record<string, unknown> {
       num_turns: child.turns,
       usage: usageObject(child.usage),
       total_cost_usd: child.costUsd,
+      ...(child.label ? { task_id: child.label } : {}),
     })),
+    orchestrations: summary.orchestrations.map(orchestrationObject),
     ...(summary.errorMessage ? { error: summary.errorMessage } : {}),
     stop_reason: summary.reason,
+  };
+}
+
+/** One delegate_tasks run: per-task statistics and the totals of the work it did (extension). */
+export function orchestrationObject(run: OrchestrationSummary): Record<string, unknown> {
+  const tokens = (t: { prompt: number; completion: number; cache_hit: number }) => ({ input_tokens: t.prompt, output_tokens: t.completion, cache_read_input_tokens: t.cache_hit });
+  return {
+    tool_call_id: run.callId,
+    mode: run.mode,
+    status: run.status,
+    tasks: run.records.map((task) => ({
+      id: task.id,
+      role: task.role,
+      status: task.status,
+      ...(task.reason ? { reason: task.reason } : {}),
+      ...(task.verdict ? { verdict: verdictText(task.verdict) } : {}),
+      ...(task.subSid ? { sub_sid: task.subSid } : {}),
+      num_turns: task.turns,
+      model_calls: task.modelCalls,
+      tool_calls: task.toolCalls,
+      usage: tokens(task.tokens),
+      total_cost_usd: task.costUsd,
+      ...(task.reused ? { reused: true } : {}),
+      ...(task.merge && 'commit' in task.merge ? { merge_commit: task.merge.commit } : {}),
+      ...(task.worktree?.kept ? { worktree_path: task.worktree.path } : {}),
+    })),
+    totals: {
+      tasks: run.totals.tasks,
+      completed: run.totals.completed,
+      failed: run.totals.failed,
+      skipped: run.totals.skipped,
+      canceled: run.totals.canceled,
+      num_turns: run.totals.turns,
+      model_calls: run.totals.modelCalls,
+      tool_calls: run.totals.toolCalls,
+      usage: tokens(run.totals.tokens),
+      total_cost_usd: run.totals.costUsd,
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Message } from '../providers/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
-import { exitCodeFor, resultObject, usageObject } from './result.js';
+import { exitCodeFor, orchestrationObject, resultObject, usageObject } from './result.js';
 
 /** Cap on tool output copied into stream-json lines; the full text is in the session file. */
 const MAX_TOOL_CONTENT = 4000;
@@ -69,6 +69,7 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
         depth: event.depth,
         model: event.model,
         ...(event.transcriptPath ? { transcript_path: event.transcriptPath } : {}),
+        ...(event.label ? { task_id: event.label } : {}),
       };
     case 'subagent_end':
       return {
@@ -81,6 +82,19 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
         usage: usageObject(event.outcome.usage),
         cost_usd: event.outcome.costUsd,
       };
+    case 'orchestration_start':
+      return {
+        type: 'orchestration_start',
+        tool_call_id: event.callId,
+        mode: event.mode,
+        ...(event.goal ? { goal: event.goal } : {}),
+        isolated_writers: event.isolatedWriters,
+        tasks: event.tasks.map((task) => ({ id: task.id, role: task.role, task: task.task, depends_on: task.dependsOn })),
+      };
+    case 'orchestration_task':
+      return { type: 'orchestration_task', tool_call_id: event.callId, task_id: event.taskId, status: event.status, ...(event.subSid ? { sub_sid: event.subSid } : {}) };
+    case 'orchestration_end':
+      return { ...orchestrationObject(event.summary), type: 'orchestration_end' };
     default:
       return undefined;
   }

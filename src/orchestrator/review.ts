@@ -14,14 +14,16 @@ export interface PlanReviewRequest {
   isolatedWriters: boolean;
   /** Roles the user may switch a task to. */
   roles: readonly string[];
+  /** The request for edited tasks (validated again); throws a PlanError when they cannot run. */
+  revise(tasks: TaskSpec[]): PlanReviewRequest;
 }
 
 export type PlanDecision = { kind: 'run'; tasks: TaskSpec[] } | { kind: 'reject'; reason?: string };
 
 export type ReviewPlanFn = (request: PlanReviewRequest, signal: AbortSignal) => Promise<PlanDecision>;
 
-export function reviewRequest(plan: Plan, isolatedWriters: boolean, roles: readonly string[]): PlanReviewRequest {
-  return { plan, waves: waves(plan), isolatedWriters, roles };
+export function reviewRequest(plan: Plan, isolatedWriters: boolean, roles: readonly string[], revise: (tasks: TaskSpec[]) => PlanReviewRequest): PlanReviewRequest {
+  return { plan, waves: waves(plan), isolatedWriters, roles, revise };
 }
 
 /** The plan's tasks as specs with explicit ids (and depends_on only in graph mode). */

@@ -41,4 +41,6 @@ export interface SubagentSummary {
   turns: number;
   usage: Usage;
   costUsd: number;
+  /** The orchestration task it ran (delegate_tasks). */
+  label?: string;
 }

@@ -9,7 +9,7 @@ import { roleCatalog } from '../orchestrator/roles.js';
 import { buildPlan, PlanError } from '../orchestrator/plan.js';
 import { runPlan, type ChildRequest } from '../orchestrator/orchestrator.js';
 import { formatResult } from '../orchestrator/result.js';
-import { reviewRequest, type ReviewPlanFn } from '../orchestrator/review.js';
+import { reviewRequest, type PlanReviewRequest, type ReviewPlanFn } from '../orchestrator/review.js';
 import type { SessionJournal } from '../orchestrator/journal.js';
 import type { OrchestrationEvent, OrchestrationSummary, Plan, TaskSpec } from '../orchestrator/types.js';
 import type { SpawnParent, SubagentManager } from '../subagents/manager.js';
@@ -62,7 +62,9 @@ export class Orchestration {
     const isolate = (p: Plan): boolean => p.concurrentWriters && this.options.worktrees !== undefined;
     const resuming = this.options.journal.completed(plan.hash).size > 0;
     if (this.options.reviewPlan && this.options.shouldReview() && !resuming) {
-      const decision = await this.options.reviewPlan(reviewRequest(plan, isolate(plan), this.catalog.names), ctx.signal);
+      const request = (p: Plan): PlanReviewRequest =>
+        reviewRequest(p, isolate(p), this.catalog.names, (tasks) => request(buildPlan(tasks, this.catalog.resolve, this.catalog.names, goal)));
+      const decision = await this.options.reviewPlan(request(plan), ctx.signal);
       if (decision.kind === 'reject') {
         return rejected(`the user rejected the plan${decision.reason ? `: ${decision.reason}` : ''}; nothing was run`);
       }

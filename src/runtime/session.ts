@@ -1,10 +1,11 @@
 import { runLoop } from '../agent/loop.js';
-import type { AgentEvent } from '../agent/types.js';
-import type { Message, StreamFn, ToolResultMessage, Usage } from '../providers/types.js';
+import type { AgentEvent, ToolResult } from '../agent/types.js';
+import { randomBytes } from 'node:crypto';
+import type { Message, StreamFn, ToolCall, ToolResultMessage, Usage } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration } from './orchestration.js';
 import { addUsage } from '../providers/types.js';
-import { CostTracker } from '../cost/tracker.js';
+import { CostTracker, type CostTotals } from '../cost/tracker.js';
 import { formatCost, formatTokens } from '../cost/format.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
@@ -120,6 +121,10 @@ export class AgentSession {
     const orchestrationsBefore = this.orchestrations.length;
     await this.hooks?.prePrompt(text);
     await this.finishInterruptedCalls(signal);
+    if (this.prepared.pendingCalls.length > 0) {
+      // Cancelled while finishing an interrupted call: the prompt must not follow an unanswered call.
+      return { ...this.summarySince(before, childrenBefore, orchestrationsBefore, started), reason: 'aborted', finalText: '', turns: 0 };
+    }
 
     const result = await runLoop({
       stream: this.prepared.stream,
@@ -141,13 +146,20 @@ export class AgentSession {
     });
     await this.writer?.flush();
 
-    const after = this.tracker.cumulative();
     return {
-      sessionId: this.id,
+      ...this.summarySince(before, childrenBefore, orchestrationsBefore, started),
       reason: result.reason,
       finalText: result.finalText,
       ...(result.errorMessage ? { errorMessage: result.errorMessage } : {}),
       turns: result.turns,
+    };
+  }
+
+  /** What a run billed and started since the given marks (its subagents and orchestrations). */
+  private summarySince(before: CostTotals, childrenBefore: number, orchestrationsBefore: number, started: number): Omit<RunSummary, 'reason' | 'finalText' | 'turns' | 'errorMessage'> {
+    const after = this.tracker.cumulative();
+    return {
+      sessionId: this.id,
       durationMs: performance.now() - started,
       usage: subtractUsage(after.usage, before.usage),
       costUsd: roundCost(after.costUsd - before.costUsd),
@@ -163,39 +175,93 @@ export class AgentSession {
           turns: child.turns,
           usage: child.usage,
           costUsd: roundCost(child.costUsd),
+          ...(child.label ? { label: child.label } : {}),
         })),
       orchestrations: this.orchestrations.slice(orchestrationsBefore),
     };
   }
 
   /**
+   * `seek run PLAN`: the plan runs as this session's own delegate_tasks call, recorded like one
+   * (a user line naming the file, the call, its result), so `--resume` and later conversation see
+   * it. No model turn at this level; the children bill as usual. A resumed session whose run was
+   * interrupted finishes that call instead (its completed tasks reused).
+   */
+  async runPlan(plan: { source: string; goal: string; tasks: TaskSpec[] }, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
+    this.announceStart();
+    const started = performance.now();
+    const before = this.tracker.cumulative();
+    const childrenBefore = this.prepared.subagents.outcomes().length;
+    const orchestrationsBefore = this.orchestrations.length;
+    const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
+    await this.hooks?.prePrompt(request);
+    let result: ToolResult | undefined;
+    if (this.prepared.pendingCalls.length > 0) {
+      result = await this.finishInterruptedCalls(signal);
+    } else {
+      this.record({ role: 'user', content: request });
+      const call: ToolCall = { id: `run_${randomBytes(6).toString('hex')}`, name: 'delegate_tasks', arguments: JSON.stringify({ tasks: plan.tasks, goal: plan.goal }) };
+      this.record({ role: 'assistant', content: '', toolCalls: [call], stopReason: 'tool_calls' });
+      result = await this.runDelegateCall(call, plan.tasks, plan.goal, signal);
+    }
+    await this.writer?.flush();
+    const runs = this.orchestrations.slice(orchestrationsBefore);
+    const incomplete = signal.aborted || !result || runs.length === 0 || runs.some((run) => run.status !== 'completed');
+    return {
+      ...this.summarySince(before, childrenBefore, orchestrationsBefore, started),
+      reason: signal.aborted ? 'aborted' : incomplete ? 'error' : 'completed',
+      finalText: result?.content ?? '',
+      ...(incomplete && !signal.aborted ? { errorMessage: result ? 'not every task of the plan completed' : 'the plan did not run' } : {}),
+      turns: 0,
+    };
+  }
+
+  /**
    * delegate_tasks calls a crash interrupted (see PreparedSession.pendingCalls): runs them again,
    * which reuses their completed tasks, and records their results, so the history is complete
-   * before the new prompt. A cancelled run leaves the rest for the next prompt.
+   * before the new prompt. A cancelled run leaves the rest for the next prompt. Returns the last
+   * result.
    */
-  private async finishInterruptedCalls(signal: AbortSignal): Promise<void> {
+  private async finishInterruptedCalls(signal: AbortSignal): Promise<ToolResult | undefined> {
     const calls = this.prepared.pendingCalls;
+    let last: ToolResult | undefined;
     while (calls.length > 0 && !signal.aborted) {
       const call = calls[0]!;
       let args: { tasks?: unknown; goal?: unknown } = {};
       try {
         args = JSON.parse(call.arguments) as typeof args;
       } catch {
-        // answered below as interrupted
+        // answered as interrupted below
       }
-      const started = performance.now();
-      this.emit({ type: 'tool_start', turn: 0, toolCall: call, args });
-      const ctx = { cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root, signal, callId: call.id };
-      const result = Array.isArray(args.tasks)
-        ? (await this.prepared.orchestration.run(args.tasks as TaskSpec[], ctx, typeof args.goal === 'string' ? args.goal : undefined)).result
-        : { content: 'Interrupted: the session stopped before this tool call returned a result.', isError: true };
-      if (signal.aborted) return; // cancelled again: the call stays pending, its finished tasks journalled
+      const tasks = Array.isArray(args.tasks) ? (args.tasks as TaskSpec[]) : undefined;
+      const result = await this.runDelegateCall(call, tasks, typeof args.goal === 'string' ? args.goal : undefined, signal);
+      if (!result) return last; // cancelled again: the call stays pending, its finished tasks journalled
       calls.shift();
-      const message: ToolResultMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, isError: result.isError === true };
-      this.emit({ type: 'tool_end', turn: 0, toolCall: call, result, durationMs: performance.now() - started, message });
-      this.history.push(message);
-      this.onLoopEvent({ type: 'message', message });
+      last = result;
     }
+    return last;
+  }
+
+  /** Runs one delegate_tasks call outside the loop, as the loop would: tool events, the result in
+   * history and the session file. Undefined (nothing recorded) when cancelled. */
+  private async runDelegateCall(call: ToolCall, tasks: TaskSpec[] | undefined, goal: string | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
+    const started = performance.now();
+    this.emit({ type: 'tool_start', turn: 0, toolCall: call, args: { tasks, goal } });
+    const ctx = { cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root, signal, callId: call.id };
+    const result = tasks
+      ? (await this.prepared.orchestration.run(tasks, ctx, goal)).result
+      : { content: 'Interrupted: the session stopped before this tool call returned a result.', isError: true };
+    if (signal.aborted) return undefined;
+    const message: ToolResultMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, isError: result.isError === true };
+    this.emit({ type: 'tool_end', turn: 0, toolCall: call, result, durationMs: performance.now() - started, message });
+    this.record(message);
+    return result;
+  }
+
+  /** Appends a message the loop did not produce: to history, the session file and the front ends. */
+  private record(message: Message): void {
+    this.history.push(message);
+    this.onLoopEvent({ type: 'message', message });
   }
 
   /**

@@ -305,7 +305,7 @@ export class SubagentManager {
       end = { status: 'failed', reason: 'spawn_error', hint: `internal error: ${(error as Error).message}`, turns: 0, tokens: tokensOf(tracker) };
     }
     const worktreeLine = await releaseAll();
-    const result = await this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId });
+    const result = await this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId, label: request.label });
     return {
       result: { ...result, content: result.content + worktreeLine },
       status: end.status,
@@ -330,6 +330,7 @@ export class SubagentManager {
     writer: SessionWriter | undefined;
     transcriptPath: string | undefined;
     parentCallId: string;
+    label: string | undefined;
   }): Promise<ToolResult> {
     const { end, subSid } = child;
     const ts = new Date().toISOString();
@@ -356,6 +357,7 @@ export class SubagentManager {
       usage: totals.usage ?? { ...ZERO_USAGE },
       costUsd: totals.costUsd,
       ...(child.transcriptPath ? { transcriptPath: child.transcriptPath } : {}),
+      ...(child.label ? { label: child.label } : {}),
     };
     this.finished.push(outcome);
     this.emit({ type: 'subagent_end', outcome, parentCallId: child.parentCallId });

@@ -120,6 +120,8 @@ export interface SubagentOutcome {
   usage: Usage;
   costUsd: number;
   transcriptPath?: string;
+  /** The orchestration task it ran, when it ran one. */
+  label?: string;
 }
 
 /** What the `agent` tool asks for, validated by its schema. */

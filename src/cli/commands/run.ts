@@ -1,0 +1,127 @@
+import { relative } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { findProjectRoot, seekHome } from '../../config/paths.js';
+import { createJsonRenderer } from '../../frontends/json.js';
+import { PlainInteractive } from '../../frontends/plain-interactive.js';
+import { createTextRenderer } from '../../frontends/print.js';
+import { createStreamJsonRenderer } from '../../frontends/stream-json.js';
+import { buildPlan, PlanError } from '../../orchestrator/plan.js';
+import { planFileProblems, PlanFileError, readPlanFile, type PlanFile } from '../../orchestrator/plan-file.js';
+import { roleCatalog } from '../../orchestrator/roles.js';
+import { openSession, type AgentSession } from '../../runtime/session.js';
+import { loadSubagentTypes } from '../../subagents/definitions.js';
+import type { RootOptions } from '../root.js';
+import { sessionOptionsFrom } from '../session-options.js';
+
+interface RunOptions {
+  print?: boolean;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  yolo?: boolean;
+  model?: string;
+  provider?: RootOptions['provider'];
+  baseUrl?: string;
+  maxTurns: number;
+  resume?: string;
+  save: boolean;
+  verbose?: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+/**
+ * `seek run PLAN.yaml`: runs a plan file (goal + tasks, the delegate_tasks schema) as a session's
+ * delegate_tasks call, with no model turn at the top. In a terminal (without -p, --yolo or a JSON
+ * format) the plan is shown for review and actions that need approval are asked; otherwise it runs
+ * headless like `seek -p`. Exit 0 when every task completed, 1 otherwise (or an invalid plan file),
+ * 2 for bad usage. `--resume SID` continues an interrupted run without redoing completed tasks.
+ */
+export function createRunCommand(): Command {
+  return new Command('run')
+    .description('run a declared orchestration plan (a YAML file with goal and tasks)')
+    .argument('<plan>', 'the plan file')
+    .option('-p, --print', 'headless even in a terminal: no review, approvals denied unless --yolo')
+    .addOption(new Option('--output-format <format>', 'output').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--yolo', 'allow every action without asking')
+    .option('--model <name>', 'model for the subagents (default: the provider\'s default)')
+    .addOption(new Option('--provider <name>', 'model provider').choices(['deepseek', 'openai', 'anthropic', 'openai-compatible']))
+    .option('--base-url <url>', 'provider base URL')
+    .option('--max-turns <n>', 'turn limit (the subagents have their own)', positiveInt, 200)
+    .option('--resume <sid>', 'continue the session of an interrupted run')
+    .option('--no-save', 'do not write the session to disk')
+    .option('--verbose', 'text output: show task progress on stderr')
+    .action(async (path: string, options: RunOptions) => {
+      process.exitCode = await runPlanFile(path, options);
+    });
+}
+
+async function runPlanFile(path: string, options: RunOptions): Promise<number> {
+  let file: PlanFile;
+  try {
+    file = await readPlanFile(path);
+    await validate(file);
+  } catch (error) {
+    if (!(error instanceof PlanFileError)) throw error;
+    process.stderr.write(`${error.problems.map((line) => `seek: ${line}`).join('\n')}\n`);
+    return 1;
+  }
+  const interactive = options.print !== true && options.yolo !== true && options.outputFormat === 'text' && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const root: RootOptions = { ...options, print: !interactive };
+  const ui: { plain?: PlainInteractive } = {};
+  const session = await openSession(
+    sessionOptionsFrom(root, {
+      interactive,
+      ...(interactive
+        ? {
+            ask: async (request) => (ui.plain ? ui.plain.ask(request.action, request.subagent?.description) : 'no'),
+            reviewPlan: async (request) => (ui.plain ? ui.plain.reviewPlan(request) : { kind: 'reject' }),
+          }
+        : {}),
+    }),
+  );
+  const renderer =
+    options.outputFormat === 'json'
+      ? createJsonRenderer(process.stdout)
+      : options.outputFormat === 'stream-json'
+        ? createStreamJsonRenderer(process.stdout)
+        : createTextRenderer(process.stdout, process.stderr, { verbose: options.verbose === true });
+  if (interactive) ui.plain = new PlainInteractive(session, process.stdin, process.stdout);
+  else session.subscribe((event) => renderer.onEvent(event));
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const summary = await session.runPlan({ source: relative(process.cwd(), file.path) || file.path, goal: file.goal, tasks: file.tasks }, controller.signal);
+    return renderer.finish(summary);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    ui.plain?.close();
+    await closeQuietly(session);
+  }
+}
+
+/** The plan's own problems (roles of this project included), before any session or request. */
+async function validate(file: PlanFile): Promise<void> {
+  const projectRoot = findProjectRoot(process.cwd());
+  const { types } = await loadSubagentTypes({ projectRoot, seekHome: seekHome(process.env), ...(process.env.HOME ? { home: process.env.HOME } : {}) });
+  const catalog = roleCatalog(types);
+  try {
+    buildPlan(file.tasks, catalog.resolve, catalog.names, file.goal);
+  } catch (error) {
+    if (error instanceof PlanError) throw new PlanFileError(planFileProblems(file, error));
+    throw error;
+  }
+}
+
+async function closeQuietly(session: AgentSession): Promise<void> {
+  try {
+    await session.close();
+  } catch {
+    // the run's outcome is already decided
+  }
+}

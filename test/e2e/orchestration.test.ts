@@ -1,0 +1,307 @@
+/**
+ * delegate_tasks and `seek run` through the real `seek` process against the scripted model server
+ * (OpenAI wire, as DeepSeek), with real git: serial results flowing on, parallel explorers with a
+ * reviewer waiting, parallel editors in worktrees merged in order, a conflict without damage, a
+ * failure skipping only its dependants, a cycle rejected before any child request, resume after a
+ * killed process, and a plan file run headless.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptedServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-server/index.js';
+import { makeProject, runSeek } from '../support/seek-process.js';
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await ScriptedServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.reset();
+  server.setFallback(undefined);
+});
+
+const USAGE = { input: 1000, output: 100, cacheRead: 600 };
+const env = (home: string, extra: Record<string, string> = {}) => ({
+  SEEK_HOME: home,
+  DEEPSEEK_API_KEY: 'k',
+  DEEPSEEK_BASE_URL: server.url,
+  SEEK_RETRY_BASE_MS: '1',
+  ...extra,
+});
+
+interface Req {
+  /** The orchestration task a child request belongs to; undefined for the parent. */
+  task?: string;
+  role?: string;
+  prompt: string;
+  turn: number;
+  lastTool: string;
+  messages: Array<{ role: string; content?: string }>;
+}
+function view(request: RecordedRequest): Req {
+  const messages = request.body.messages as Req['messages'];
+  const prompt = String(messages.find((m) => m.role === 'user')?.content ?? '');
+  const task = /^## Your task \(([^,]+), ([^)]+)\)/m.exec(prompt);
+  return {
+    ...(task ? { task: task[1], role: task[2] } : {}),
+    prompt,
+    turn: messages.filter((m) => m.role === 'assistant').length,
+    lastTool: String(messages.filter((m) => m.role === 'tool').at(-1)?.content ?? ''),
+    messages,
+  };
+}
+function route(handler: (req: Req) => ScriptedReply): void {
+  server.setFallback((request) => ({ usage: USAGE, ...handler(view(request)) }));
+}
+const delegate = (tasks: unknown[]): ScriptedReply => ({ toolCalls: [{ name: 'delegate_tasks', arguments: { tasks } }] });
+const write = (path: string, content: string): ScriptedReply => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
+const firstRequest = (task: string) => server.requests.find((r) => view(r).task === task && view(r).turn === 0)!;
+const lastRequest = (task: string) => server.requests.filter((r) => view(r).task === task).at(-1)!;
+const parentRequests = () => server.requests.filter((r) => view(r).task === undefined);
+
+describe('delegate_tasks end to end', () => {
+  it('runs three serial tasks: the second gets the first result, the third gets both; the bill and statistics add up', async () => {
+    const { root, home } = makeProject();
+    route((req) => {
+      if (req.task) return { text: `finding of ${req.task}` };
+      return req.turn === 0 ? delegate([{ task: 'map the code', role: 'explorer' }, { task: 'find the tests', role: 'explorer' }, { task: 'sum up', role: 'explorer' }]) : { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'study this', '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(server.violations).toEqual([]);
+    expect(view(firstRequest('t1')).prompt).not.toContain('## Results of earlier tasks');
+    expect(view(firstRequest('t2')).prompt).toContain('## Results of earlier tasks\n\n### t1 (explorer)\nfinding of t1');
+    expect(view(firstRequest('t3')).prompt).toContain('### t1 (explorer)\nfinding of t1\n\n### t2 (explorer)\nfinding of t2');
+    // Serial: each child starts after the previous one answered.
+    expect(firstRequest('t2').receivedAt).toBeGreaterThanOrEqual(lastRequest('t1').respondedAt!);
+
+    const result = view(parentRequests()[1]!).lastTool;
+    expect(result.split('\n').slice(0, 4)).toEqual([
+      '[delegate_tasks: completed] 3 tasks (serial): 3 completed',
+      't1 explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100',
+      't2 explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100',
+      't3 explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100',
+    ]);
+    expect(result.endsWith('totals: turns=3 model_calls=3 tool_calls=0 tokens=3300')).toBe(true);
+    const json = JSON.parse(run.stdout);
+    expect(json.usage.input_tokens).toBe(5 * 1000); // 2 parent requests + 3 children: no hidden bill
+    expect(json.orchestrations).toHaveLength(1);
+    expect(json.orchestrations[0]).toMatchObject({ mode: 'serial', status: 'completed', totals: { tasks: 3, completed: 3, model_calls: 3 } });
+    expect(json.orchestrations[0].tasks.map((t: { id: string; sub_sid: string }) => t.id)).toEqual(['t1', 't2', 't3']);
+    expect(json.subagents.map((s: { task_id: string }) => s.task_id)).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('runs two explorers in parallel and a reviewer only after both', async () => {
+    const { root, home } = makeProject();
+    route((req) => {
+      if (req.task === 'a' || req.task === 'b') return { text: `found ${req.task}`, delayMs: 400 };
+      if (req.task === 'r') return { text: 'Both findings hold.\nVERDICT: approve' };
+      return req.turn === 0
+        ? delegate([
+            { id: 'a', task: 'look left', role: 'explorer' },
+            { id: 'b', task: 'look right', role: 'explorer' },
+            { id: 'r', task: 'check both', role: 'reviewer', depends_on: ['a', 'b'] },
+          ])
+        : { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'go', '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const [a, b, r] = [firstRequest('a'), firstRequest('b'), firstRequest('r')];
+    // Both explorers were in flight together: each arrived before either was answered.
+    expect(Math.max(a.receivedAt, b.receivedAt)).toBeLessThan(Math.min(a.respondedAt!, b.respondedAt!));
+    expect(r.receivedAt).toBeGreaterThanOrEqual(Math.max(a.respondedAt!, b.respondedAt!));
+    expect(view(r).prompt).toContain('### a (explorer)\nfound a\n\n### b (explorer)\nfound b');
+    const result = view(parentRequests()[1]!).lastTool;
+    expect(result).toContain('r reviewer completed verdict=approve');
+    expect(result.startsWith('[delegate_tasks: completed] 3 tasks (graph): 3 completed')).toBe(true);
+  });
+
+  it('runs two editors in parallel in separate worktrees and merges them back in plan order; the reviewer sees both diffs', async () => {
+    const { root, home } = makeProject({ 'README.md': '# demo\n' });
+    route((req) => {
+      if (req.task === 'e1') return req.turn === 0 ? { ...write('one.txt', 'first editor\n'), delayMs: 300 } : { text: 'wrote one.txt', delayMs: 200 };
+      if (req.task === 'e2') return req.turn === 0 ? { ...write('two.txt', 'second editor\n'), delayMs: 300 } : { text: 'wrote two.txt' };
+      if (req.task === 'r') return { text: 'VERDICT: problems\n1. one.txt:1 needs a newline at the end' };
+      return req.turn === 0
+        ? delegate([
+            { id: 'e1', task: 'add one.txt', role: 'editor', depends_on: [] },
+            { id: 'e2', task: 'add two.txt', role: 'editor', depends_on: [] },
+            { id: 'r', task: 'review both', role: 'reviewer', depends_on: ['e1', 'e2'] },
+          ])
+        : { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'build', '--yolo', '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const [e1, e2] = [firstRequest('e1'), firstRequest('e2')];
+    expect(Math.max(e1.receivedAt, e2.receivedAt)).toBeLessThan(Math.min(e1.respondedAt!, e2.respondedAt!));
+    // Each editor worked in its own worktree: the main tree got the files only through the merges.
+    expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('first editor\n');
+    expect(readFileSync(join(root, 'two.txt'), 'utf8')).toBe('second editor\n');
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    const tasks = JSON.parse(run.stdout).orchestrations[0].tasks as Array<{ id: string; merge_commit?: string; verdict?: string }>;
+    const [m1, m2] = [tasks[0]!.merge_commit!, tasks[1]!.merge_commit!];
+    expect(m1).toMatch(/^[0-9a-f]{40}$/);
+    // e2 finished first but merged second: e1's merge is an ancestor of e2's.
+    expect(() => git(root, 'merge-base', '--is-ancestor', m1, m2)).not.toThrow();
+    expect(git(root, 'log', '--format=%s', '-2').trim().split('\n')).toEqual([expect.stringMatching(/^seek: merge worktree /), expect.stringMatching(/^seek: merge worktree /)]);
+    const review = view(firstRequest('r')).prompt;
+    expect(review).toContain('## Changes to review');
+    expect(review).toContain('+first editor');
+    expect(review).toContain('+second editor');
+    expect(tasks[2]!.verdict).toBe('problems(1)');
+    expect(git(root, 'worktree', 'list', '--porcelain')).not.toContain(home); // merged worktrees are removed
+  });
+
+  it('reports an editor merge conflict without damage: the first merge stands, the second editor keeps its worktree, its dependants skip', async () => {
+    const { root, home } = makeProject({ 'shared.txt': 'base\n' });
+    route((req) => {
+      if (req.task === 'e1') return req.turn === 0 ? write('shared.txt', 'from e1\n') : { text: 'changed shared.txt' };
+      if (req.task === 'e2') return req.turn === 0 ? write('shared.txt', 'from e2\n') : { text: 'changed shared.txt too' };
+      if (req.task) return { text: 'should not run' };
+      return req.turn === 0
+        ? delegate([
+            { id: 'e1', task: 'change shared', role: 'editor', depends_on: [] },
+            { id: 'e2', task: 'change shared differently', role: 'editor', depends_on: [] },
+            { id: 'check', task: 'check e2', role: 'reviewer', depends_on: ['e2'] },
+          ])
+        : { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'edit', '--yolo', '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    expect(server.requests.some((r) => view(r).task === 'check')).toBe(false);
+    expect(readFileSync(join(root, 'shared.txt'), 'utf8')).toBe('from e1\n');
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(existsSync(join(root, '.git', 'MERGE_HEAD'))).toBe(false);
+    const result = view(parentRequests()[1]!).lastTool;
+    expect(result).toContain('e2 editor failed reason=merge_conflict');
+    expect(result).toContain('check reviewer skipped (e2 failed)');
+    expect(result).toContain('[worktree: merge_conflict files=1]');
+    expect(result).toContain('shared.txt');
+    const e2 = JSON.parse(run.stdout).orchestrations[0].tasks[1];
+    expect(readFileSync(join(e2.worktree_path, 'shared.txt'), 'utf8')).toBe('from e2\n');
+  });
+
+  it('a failed task skips only its dependants; independent branches complete', async () => {
+    const { root, home } = makeProject();
+    route((req) => {
+      if (req.task === 'bad') return { httpError: { status: 500, message: 'model exploded' } };
+      if (req.task) return { text: `ok ${req.task}` };
+      return req.turn === 0
+        ? delegate([
+            { id: 'bad', task: 'x', role: 'explorer' },
+            { id: 'good', task: 'y', role: 'explorer' },
+            { id: 'after-bad', task: 'z', role: 'explorer', depends_on: ['bad'] },
+            { id: 'after-good', task: 'w', role: 'explorer', depends_on: ['good'] },
+          ])
+        : { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'go'], { cwd: root, env: env(home, { SEEK_MAX_RETRIES: '0' }) });
+    expect(run.code).toBe(0);
+    const result = view(parentRequests()[1]!).lastTool;
+    expect(result.split('\n').slice(0, 5)).toEqual([
+      '[delegate_tasks: partial] 4 tasks (graph): 2 completed, 1 failed, 1 skipped',
+      'bad explorer failed reason=model_error turns=1 model_calls=0 tool_calls=0 tokens=0', // one turn attempted, no answer
+      'good explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100',
+      'after-bad explorer skipped (bad failed)',
+      'after-good explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100',
+    ]);
+    expect(server.requests.some((r) => view(r).task === 'after-bad')).toBe(false);
+  });
+
+  it('rejects a cycle before any child request', async () => {
+    const { root, home } = makeProject();
+    route((req) =>
+      req.turn === 0
+        ? delegate([
+            { id: 'a', task: 'x', role: 'explorer', depends_on: ['b'] },
+            { id: 'b', task: 'y', role: 'explorer', depends_on: ['a'] },
+          ])
+        : { text: 'I will fix the plan' },
+    );
+    const run = await runSeek(['-p', 'go'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.every((r) => view(r).task === undefined)).toBe(true);
+    expect(view(server.requests[1]!).lastTool).toBe(
+      '[delegate_tasks: rejected] invalid plan, nothing was run: the dependencies form a cycle: a -> b -> a (each waits for the next)',
+    );
+  });
+
+  it('resumes after the process was killed mid-plan without redoing finished tasks', async () => {
+    const { root, home } = makeProject();
+    route((req) => {
+      if (req.task === 't1') return { text: 'first finding' };
+      if (req.task === 't2') return { hang: true };
+      if (req.task) return { text: 'never' };
+      return req.turn === 0 ? delegate([{ task: 'one', role: 'explorer' }, { task: 'two', role: 'explorer' }, { task: 'three', role: 'explorer' }]) : { text: 'never' };
+    });
+    let sessionId = '';
+    const killed = await runSeek(['-p', 'go', '--output-format', 'stream-json'], {
+      cwd: root,
+      env: env(home),
+      onSpawn: (child) => {
+        let buffer = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          sessionId ||= /"session_id":"([^"]+)"/.exec(buffer)?.[1] ?? '';
+          if (buffer.includes('"task_id":"t2","status":"running"')) child.kill('SIGKILL');
+        });
+      },
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(sessionId).not.toBe('');
+
+    server.reset();
+    route((req) => {
+      if (req.task) return { text: `fresh ${req.task}` };
+      return { text: 'all three done' };
+    });
+    const resumed = await runSeek(['-p', 'continue', '--resume', sessionId, '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const tasksAsked = server.requests.map((r) => view(r).task).filter(Boolean);
+    expect(tasksAsked).toEqual(['t2', 't3']);
+    expect(view(firstRequest('t2')).prompt).toContain('### t1 (explorer)\nfirst finding');
+    // The parent's first request after resume holds the complete result of the interrupted call, then the new prompt.
+    const parent = view(parentRequests()[0]!);
+    const toolResult = parent.messages.filter((m) => m.role === 'tool').at(-1)!.content!;
+    expect(toolResult).toContain('[delegate_tasks: completed] 3 tasks (serial): 3 completed');
+    expect(toolResult).toContain('t1 explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100 reused');
+    expect(parent.messages.at(-1)).toMatchObject({ role: 'user', content: 'continue' });
+    expect(JSON.parse(resumed.stdout).result).toBe('all three done');
+  });
+});
+
+describe('seek run', () => {
+  it('runs a plan file headless and prints the result; an invalid plan file is refused with its line', async () => {
+    const { root, home } = makeProject();
+    writeFileSync(
+      join(root, 'plan.yaml'),
+      ['goal: Document the project', 'tasks:', '  - id: look', '    role: explorer', '    task: Read the README', '  - id: write', '    role: editor', '    task: Write NOTES.md', '    depends_on: [look]', ''].join('\n'),
+    );
+    route((req) => {
+      if (req.task === 'look') return { text: 'The README is one heading.' };
+      if (req.task === 'write') return req.turn === 0 ? write('NOTES.md', 'notes\n') : { text: 'wrote NOTES.md' };
+      return { text: 'no model turn expected at the top' };
+    });
+    const run = await runSeek(['run', 'plan.yaml', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('[delegate_tasks: completed] 2 tasks (graph): 2 completed\n')).toBe(true);
+    expect(server.requests.every((r) => view(r).task !== undefined)).toBe(true); // no top-level model call
+    expect(view(firstRequest('look')).prompt.startsWith('## Goal\nDocument the project\n\n## Your task (look, explorer)\nRead the README')).toBe(true);
+    expect(readFileSync(join(root, 'NOTES.md'), 'utf8')).toBe('notes\n'); // a lone editor works in the working tree
+
+    writeFileSync(join(root, 'bad.yaml'), 'goal: x\ntasks:\n  - role: explorer\n    task: a\n  - role: wizard\n    task: b\n');
+    const bad = await runSeek(['run', 'bad.yaml'], { cwd: root, env: env(home) });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('seek: bad.yaml:5: task t2: unknown role "wizard" (roles: explorer, editor, reviewer, general-purpose, explore, plan)\n');
+  });
+});
