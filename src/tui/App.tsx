@@ -6,6 +6,8 @@ import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec,
 import { AgentsPanel } from './components/AgentsPanel.js';
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
+import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
+import type { PlanDecision, PlanReviewRequest } from '../orchestrator/review.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel } from './components/TodoPanel.js';
@@ -24,6 +26,8 @@ import type { Completer, ConversationItem, InputHistory } from './types.js';
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
 export interface PermissionBridge {
   ask?: (request: PermissionRequest) => Promise<AskAnswer>;
+  /** A delegate_tasks plan to approve, edit or reject before it runs. */
+  reviewPlan?: (request: PlanReviewRequest) => Promise<PlanDecision>;
 }
 
 export interface AppProps {
@@ -50,7 +54,10 @@ export function App(props: AppProps) {
   const width = useTerminalWidth();
   const [session, setSession] = useState(props.session);
   const { conversation, dispatch, subagents } = useSessionState(session);
-  const [pending, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
+  const [permission, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
+  const [review, setReview] = useState<{ request: PlanReviewRequest; resolve: (decision: PlanDecision) => void }>();
+  // Either question owns the keyboard until it is answered.
+  const pending = permission ?? review;
   const [picker, setPicker] = useState<PickerSpec>();
   const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
@@ -75,8 +82,10 @@ export function App(props: AppProps) {
   // The permission gate asks through the bridge; one prompt at a time (the gate serialises).
   useEffect(() => {
     props.bridge.ask = (request) => new Promise<AskAnswer>((resolve) => setPending({ request, resolve }));
+    props.bridge.reviewPlan = (request) => new Promise<PlanDecision>((resolve) => setReview({ request, resolve }));
     return () => {
       props.bridge.ask = undefined;
+      props.bridge.reviewPlan = undefined;
     };
   }, [props.bridge]);
 
@@ -255,14 +264,24 @@ export function App(props: AppProps) {
           onClose={() => setPanel(undefined)}
         />
       ) : null}
-      {pending ? (
+      {permission ? (
         <PermissionPrompt
-          request={pending.request}
+          request={permission.request}
           width={width}
           color={props.color}
           onAnswer={(answer) => {
-            pending.resolve(answer);
+            permission.resolve(answer);
             setPending(undefined);
+          }}
+        />
+      ) : review ? (
+        <PlanReviewPrompt
+          request={review.request}
+          width={width}
+          color={props.color}
+          onDecide={(decision) => {
+            review.resolve(decision);
+            setReview(undefined);
           }}
         />
       ) : panel ? null : picker ? (

@@ -7,7 +7,7 @@ import type { SlashCommand } from './types.js';
 /** `/cost`: tokens and dollars by turn and by subagent, with cache hits. */
 export const costCommand: SlashCommand = {
   name: 'cost',
-  description: 'tokens and cost by turn and by subagent',
+  description: 'tokens and cost by turn, by subagent and by plan task',
   whileRunning: true,
   run(context) {
     const tracker = context.session.tracker;
@@ -28,11 +28,28 @@ export const costCommand: SlashCommand = {
       `Turns (${turns.length}${turns.length > 20 ? ', last 20 shown' : ''})`,
       ...rows,
       ...(children.length ? ['Subagents', ...children] : []),
+      ...planLines(context.subagents()),
       `This session: ${formatCost(own.costUsd)} · with subagents and earlier runs: ${formatCost(all.costUsd)} · cache hits ${Math.round(tracker.cacheHitShare() * 100)}%`,
     ];
     context.notice(lines.join('\n'));
   },
 };
+
+/** delegate_tasks plans that ended: per task its calls, tokens and cost, then the plan's totals. */
+export function planLines(state: SubagentsState): string[] {
+  const ended = state.plans.filter((plan) => plan.summary);
+  if (ended.length === 0) return [];
+  const lines = ['Plans (delegate_tasks)'];
+  for (const plan of ended) {
+    const { totals, records, status } = plan.summary!;
+    lines.push(`  ${plan.mode} plan, ${status}: ${totals.completed}/${totals.tasks} completed · ${totals.modelCalls} model calls · ${totals.toolCalls} tool calls · ${formatTokens(totals.tokens.prompt + totals.tokens.completion)} tok · ${formatCost(totals.costUsd)}`);
+    for (const task of records) {
+      const numbers = task.reused ? 'reused from an earlier run' : `${task.modelCalls} model calls · ${task.toolCalls} tool calls · ${formatTokens(task.tokens.prompt + task.tokens.completion)} tok · ${formatCost(task.costUsd)}`;
+      lines.push(`    ${task.id} ${task.role} ${task.status}${task.reason ? ` (${task.reason})` : ''}: ${task.status === 'skipped' ? 'not run' : numbers}`);
+    }
+  }
+  return lines;
+}
 
 /**
  * A label per child tracker: `explore a1b2c3 "find the parser"`. The session's tracker adopts its

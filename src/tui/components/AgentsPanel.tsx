@@ -5,6 +5,7 @@ import { shortSubSid } from '../../subagents/result-format.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { count } from './conversation/text-blocks.js';
 import { newestFirst, type SubagentsState, type SubagentView, type TranscriptLine } from '../state/subagents.js';
+import { PlanGraph } from './PlanGraph.js';
 
 /** Rows of the list and of a transcript shown at once (the rest scrolls). */
 const LIST_ROWS = 10;
@@ -114,6 +115,7 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
   }
 
   const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), rows.length - LIST_ROWS));
+  const latestPlan = state.plans.at(-1);
   const columns = columnWidths(rows);
   const running = rows.filter((child) => child.status === 'running').length;
   return (
@@ -124,6 +126,7 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
           {rows.length} · {running} running
         </Text>
       </Text>
+      {latestPlan ? <PlanGraph plan={latestPlan} width={width} color={color} /> : null}
       {rows.length === 0 ? <Text dimColor>no subagents in this session yet</Text> : null}
       {rows.slice(start, start + LIST_ROWS).map((child, offset) => {
         const isSelected = start + offset === selected;

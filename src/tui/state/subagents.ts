@@ -2,6 +2,7 @@ import type { AgentEvent } from '../../agent/types.js';
 import type { SessionEvent } from '../../runtime/events.js';
 import type { SubagentOutcome } from '../../subagents/types.js';
 import { keyArgument } from './key-argument.js';
+import { reducePlans, type PlanView } from './plans.js';
 
 /**
  * The session's subagents as the UI shows them (agent rows, the status bar, /agents, /cost),
@@ -66,14 +67,18 @@ export interface SubagentsState {
   children: readonly SubagentView[];
   /** When the latest child ended (the status bar's brief "agent done"). */
   lastEndedAt?: number;
+  /** delegate_tasks plans of this session, in start order. */
+  plans: readonly PlanView[];
 }
 
 export const TRANSCRIPT_LINES = 200;
 
-export const initialSubagents = (): SubagentsState => ({ children: [] });
+export const initialSubagents = (): SubagentsState => ({ children: [], plans: [] });
 
 /** Applies one session event; returns `state` itself for events that are not about subagents. */
 export function reduceSubagents(state: SubagentsState, event: SessionEvent, now: number): SubagentsState {
+  const plans = reducePlans(state.plans, event);
+  if (plans !== state.plans) state = { ...state, plans };
   switch (event.type) {
     case 'subagent_start': {
       if (state.children.some((child) => child.subSid === event.subSid)) return state;

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { CostTracker } from '../../../../src/cost/tracker.js';
 import type { SessionEvent, SessionListener } from '../../../../src/runtime/events.js';
 import type { AgentSession } from '../../../../src/runtime/session.js';
-import { App } from '../../../../src/tui/App.js';
+import { App, type PermissionBridge } from '../../../../src/tui/App.js';
+import { buildPlan } from '../../../../src/orchestrator/plan.js';
+import { reviewRequest, type PlanReviewRequest } from '../../../../src/orchestrator/review.js';
+import { roleCatalog } from '../../../../src/orchestrator/roles.js';
+import { BUILTIN_SUBAGENT_TYPES } from '../../../../src/subagents/builtin-types.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { flush, KEYS, memoryHistory, waitFor } from '../input/helpers.js';
 import { completedResult } from '../../../../src/subagents/result-format.js';
@@ -37,12 +41,12 @@ function fakeSession() {
   return { session: session as unknown as AgentSession, emit, killed };
 }
 
-function renderApp(session: AgentSession) {
+function renderApp(session: AgentSession, bridge: PermissionBridge = {}) {
   return render(
     <App
       session={session}
       openSession={async () => session}
-      bridge={{}}
+      bridge={bridge}
       history={memoryHistory()}
       fileSearch={() => []}
       color={false}
@@ -111,6 +115,25 @@ describe('App with subagents', () => {
     await waitFor(() => expect(frame()).toContain('✓ agent find the parser  4.2s\n  └ completed · 3 turns · 12k tokens · $0.0123'));
     expect(frame()).toMatch(/ask · ✓ agent done · deepseek-v4-flash/);
     expect(frame()).not.toContain('⤴');
+    view.unmount();
+  });
+
+  it('asks for plan review through the bridge in place of the input, and answers with the decision', async () => {
+    const { session } = fakeSession();
+    const bridge: PermissionBridge = {};
+    const view = renderApp(session, bridge);
+    const frame = () => stripAnsi(view.lastFrame() ?? '');
+    await flush();
+    const catalog = roleCatalog(BUILTIN_SUBAGENT_TYPES);
+    const request = (tasks: Parameters<typeof buildPlan>[0]): PlanReviewRequest =>
+      reviewRequest(buildPlan(tasks, catalog.resolve, catalog.names), false, catalog.names, (next) => request(next));
+    const decision = bridge.reviewPlan!(request([{ task: 'look', role: 'explorer' }, { task: 'change', role: 'editor' }]));
+    await waitFor(() => expect(frame()).toContain('Run this plan? (2 subagent tasks)'));
+    expect(frame()).not.toContain('ask seek, / for commands');
+    view.stdin.write('x'); // not a review key: nothing happens, the input does not get it either
+    view.stdin.write(KEYS.enter);
+    await expect(decision).resolves.toEqual({ kind: 'run', tasks: [{ id: 't1', task: 'look', role: 'explorer' }, { id: 't2', task: 'change', role: 'editor' }] });
+    await waitFor(() => expect(frame()).toContain('ask seek, / for commands'));
     view.unmount();
   });
 });
