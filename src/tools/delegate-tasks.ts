@@ -20,8 +20,9 @@ export interface DelegateTasksOptions {
 
 /**
  * delegate_tasks: splits work into role-typed subtasks run by subagents, in order or as a graph,
- * passing results on. Marked read-only like `agent` (no permission of its own: every child has its
- * own, tighter gate), but it is one long call: the model should not put other calls beside it.
+ * passing results on. No permission of its own (every child has its own, tighter gate), but not
+ * read-only: its writers merge into the working tree, so it runs in order with other changes and
+ * never beside another delegate_tasks call.
  * Schema and description depend only on the role list, so they are byte-identical for a session.
  */
 export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ tasks: DelegatedTask[] }> {
@@ -53,7 +54,7 @@ export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ t
       'A failed task skips the tasks that depend on it. Calling again with the same tasks reuses the ones that already completed. Use it for work with several distinct steps; for one question use agent.',
     ].join('\n'),
     schema,
-    readOnly: true,
+    readOnly: false,
     hookDenialResult: (message) => `[delegate_tasks: failed] a pre_tool hook refused: ${message}`,
     execute: (args, ctx) => options.run(args.tasks, ctx),
   };

@@ -230,7 +230,8 @@ export function App(props: AppProps) {
 
   const options = { width, detail, color: props.color };
   // An agent row shows what its child does (running) or its child's numbers (finished).
-  const agentsOf = (item: ConversationItem) => (item.kind === 'tool' && item.name === 'agent' ? childrenOfCall(subagents, item.id) : undefined);
+  const agentsOf = (item: ConversationItem) =>
+    item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
   const total = session.tracker.cumulative();
   const exitHint = Date.now() - exitArmedAt < 2000;
