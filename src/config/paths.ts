@@ -2,8 +2,8 @@
  * Every path seek uses, computed in one place so all subsystems agree (CONTRACT.md "Files").
  *
  * ```
- * <home>/config.json  soul.md  hooks.toml  trusted-projects.json
- * <home>/projects/<pid>/manifest.json  memory.jsonl  archived.jsonl  subagents.jsonl
+ * <home>/config.json  soul.md  dream-state.json  hooks.toml  trusted-projects.json
+ * <home>/projects/<pid>/manifest.json  memory.jsonl  archived.jsonl  observations.jsonl  subagents.jsonl
  * <home>/projects/<pid>/sessions/<sid>.jsonl
  * <home>/projects/<pid>/sessions/<sid>/subagents/<sub-sid>/transcript.jsonl
  * <home>/projects/<pid>/worktrees/<wt-id>/
@@ -89,6 +89,8 @@ export const configFile = (home: string): string => join(home, 'config.json');
 export const soulFile = (home: string): string => join(home, 'soul.md');
 export const userHooksFile = (home: string): string => join(home, 'hooks.toml');
 export const trustedProjectsFile = (home: string): string => join(home, 'trusted-projects.json');
+/** Automatic dreaming's counter: `{schema_version, last_dream_at?, sessions_since_dream}`. */
+export const dreamStateFile = (home: string): string => join(home, 'dream-state.json');
 
 // ---- Files under projects/<pid> -----------------------------------------------------------------
 
@@ -97,6 +99,8 @@ export const manifestFile = (home: string, pid: string): string => join(projectD
 export const memoryFile = (home: string, pid: string): string => join(projectDir(home, pid), 'memory.jsonl');
 export const archivedMemoryFile = (home: string, pid: string): string =>
   join(projectDir(home, pid), 'archived.jsonl');
+/** Outcomes of memory_observe checks (append-only): what the model proposed and why it was kept or not. */
+export const observationsLogFile = (home: string, pid: string): string => join(projectDir(home, pid), 'observations.jsonl');
 /** The append-only subagent index (spec 3.6). */
 export const subagentIndexFile = (home: string, pid: string): string =>
   join(projectDir(home, pid), 'subagents.jsonl');

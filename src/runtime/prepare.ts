@@ -32,6 +32,7 @@ import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
 import type { ReviewPlanFn } from '../orchestrator/review.js';
 import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
+import { wireMemory, type MemoryWiring } from './memory.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -97,6 +98,9 @@ export interface PreparedSession {
   /** Where the subagent manager's events go; the session connects it. */
   subagentSink: { emit?: (event: SubagentEvent) => void };
   orchestration: Orchestration;
+  /** Project memory and the user profile (undefined when memory is off). */
+  memory: MemoryWiring;
+  interactive: boolean;
   /** Where orchestration events go; the session connects it. */
   orchestrationSink: { emit?: (event: OrchestrationEvent) => void };
   /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
@@ -148,6 +152,23 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   }
 
   const policy = createPolicy({ root: projectRoot, yolo: options.yolo, plan: options.plan, interactive: options.interactive });
+  // Memory: the decay pass and the context this session injects are settled before the first prompt.
+  const memory = await wireMemory({
+    seekHome: home,
+    projectId: pid,
+    projectRoot,
+    sessionId: id,
+    resumed: Boolean(resumed),
+    interactive: options.interactive,
+    save: options.save !== false,
+    stream,
+    flashModel: settings.flashModel,
+    config,
+    env: options.env,
+    tracker,
+    notify,
+  });
+  notices.push(...memory.notices);
   const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
   for (const text of loadedHooks.notices) notices.push({ level: 'warn', text });
   const hooks =
@@ -195,7 +216,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     types: types.types,
     ...(hooks ? { hooks } : {}),
     ...(ask ? { ask } : {}),
-    createTools: () => createCoreTools(),
+    createTools: () => [...createCoreTools(), ...memory.createTools()],
+    contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
     save: options.save !== false,
@@ -205,6 +227,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
   const tools = createCoreTools({ todoStore: todos });
   if (worktrees) tools.push(...createWorktreeTools(worktrees, workspace, problemInfo));
+  tools.push(...memory.createTools());
   // The session as the parent of its children (agent and delegate_tasks), read at spawn time.
   const sessionParent = (): SpawnParent => ({
     depth: 0,
@@ -324,6 +347,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     worktrees,
     orchestration,
     orchestrationSink,
+    memory,
+    interactive: options.interactive,
     pendingCalls,
   };
   self.prepared = prepared;

@@ -125,6 +125,9 @@ export class AgentSession {
       // Cancelled while finishing an interrupted call: the prompt must not follow an unanswered call.
       return { ...this.summarySince(before, childrenBefore, orchestrationsBefore, started), reason: 'aborted', finalText: '', turns: 0 };
     }
+    // Memory's context goes in once, as user-role messages before the first prompt (again only
+    // after a compaction replaced the history); never into the system prompt, so the cache holds.
+    for (const message of this.prepared.memory.memory?.contextToInject(this.history) ?? []) this.record(message);
 
     const result = await runLoop({
       stream: this.prepared.stream,
@@ -144,6 +147,9 @@ export class AgentSession {
       afterToolCall: this.prepared.gate.after,
       compactIfNeeded: this.prepared.compactor.compactIfNeeded,
     });
+    // A headless run reports only after the observation checks it started have finished (or timed
+    // out): their outcome and their cost belong to this run.
+    if (!this.prepared.interactive) await this.prepared.memory.memory?.drain();
     await this.writer?.flush();
 
     return {
@@ -300,6 +306,9 @@ export class AgentSession {
     if (this.closed) return;
     this.closed = true;
     killBackgroundJobs();
+    // Observation checks still running get a few seconds to finish; then they are dropped (and said so).
+    await this.prepared.memory.memory?.observer?.drain(CLOSE_DRAIN_MS);
+    this.prepared.memory.cancel();
     const total = this.tracker.cumulative();
     await this.hooks?.sessionEnd({ turns: this.tracker.turns().length, usage: total.usage });
     await this.writer?.close();
@@ -340,6 +349,8 @@ export class AgentSession {
 export async function openSession(options: OpenSessionOptions & { stream?: StreamFn }): Promise<AgentSession> {
   return new AgentSession(await prepareSession(options));
 }
+
+const CLOSE_DRAIN_MS = 5000;
 
 function subtractUsage(a: Usage, b: Usage): Usage {
   return addUsage(a, {

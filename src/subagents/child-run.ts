@@ -21,6 +21,8 @@ export interface ChildRunOptions {
   tools: Tool[];
   toolSchemas: ToolSchema[];
   prompt: string;
+  /** Messages before the prompt: the session's memory context (the same bytes, the same cache). */
+  context?: readonly UserMessage[];
   cwd: string;
   projectRoot: string;
   maxTurns: number;
@@ -99,7 +101,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
       system: options.system,
       tools: options.tools,
       toolSchemas: options.toolSchemas,
-      history: [],
+      history: (options.context ?? []).map((message) => ({ ...message })),
       input: { role: 'user', content: options.prompt },
       maxTurns: options.maxTurns,
       signal,

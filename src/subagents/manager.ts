@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { toToolSchemas } from '../agent/tool-schema.js';
 import type { AgentEvent, CompactIfNeeded, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import type { StreamFn } from '../providers/types.js';
+import type { StreamFn, UserMessage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { CostTracker } from '../cost/tracker.js';
 import type { PermissionPolicy } from '../policy/policy.js';
@@ -59,6 +59,8 @@ export interface SubagentManagerOptions {
   hooks?: HookRunner;
   /** The user's permission prompt (absent in headless runs: approvals are denied with a hint). */
   ask?: AskFn;
+  /** The memory context (soul, index) the session injected: every child starts with the same. */
+  contextMessages?: () => UserMessage[];
   /** Fresh instances of the core tools (agent excluded), in the fixed order. */
   createTools: () => Tool[];
   /** The project's worktrees (git repositories only): `isolation: "worktree"` needs it. */
@@ -284,6 +286,7 @@ export class SubagentManager {
         tools,
         toolSchemas,
         prompt: request.prompt,
+        context: this.options.contextMessages?.() ?? [],
         cwd,
         projectRoot: isolation?.worktree.path ?? parent.policy.root, // the parent's worktree, if it entered one
         maxTurns: type.maxTurns ?? this.options.settings.maxTurns,

@@ -80,7 +80,7 @@ describe('spawning subagents', () => {
     for (const request of childFirst) {
       expect(request.system.startsWith(parentRequests[0]!.system)).toBe(true);
       expect(request.messages).toEqual([{ role: 'user', content: expect.stringMatching(/^(one|two|three)$/) }]);
-      expect(request.tools.map((tool) => tool.name)).toEqual(['read_file', 'glob', 'grep', 'list_dir', 'git']);
+      expect(request.tools.map((tool) => tool.name)).toEqual(['read_file', 'glob', 'grep', 'list_dir', 'git', 'memory_recall']);
     }
     expect(summary.subagents.map((child) => child.status)).toEqual(['completed', 'completed', 'completed']);
   });
@@ -211,7 +211,10 @@ describe('spawning subagents', () => {
     const shallow = await setup({ route: (info) => (info.child ? { text: 'x' } : info.turn === 0 ? { toolCalls: [agentCall('a', 'general-purpose')] } : { text: 'ok' }) });
     await shallow.session.prompt('go');
     const shallowChild = shallow.stream.requests.find((r) => r.system.includes('\n# Subagent\n'))!;
-    expect(shallowChild.tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git']);
+    expect(shallowChild.tools.map((t) => t.name)).toEqual([
+      'read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git',
+      'memory_observe', 'memory_remember', 'memory_recall', 'memory_amend', 'memory_archive',
+    ]);
 
     const deep = await setup({
       config: { subagents: { max_depth: 2 } },

@@ -1,0 +1,24 @@
+/** Parameters shared by the memory tools (CONTRACT.md "Tools the model sees"). */
+import { z } from 'zod';
+import type { ActionRequest } from '../agent/types.js';
+
+export const entryArgsSchema = z
+  .object({
+    name: z.string().describe('kebab-case id, e.g. "use-pnpm-workspaces"'),
+    tagline: z.string().describe('one specific sentence: what was decided'),
+    content: z.string().describe('the decision, why, rejected alternatives, constraints'),
+    tags: z.array(z.string()).optional().describe('the first tag groups the entry in the index'),
+    supersedes: z.string().optional().describe('name of an entry this one replaces (it is archived)'),
+  })
+  .strict();
+
+export type EntryArgs = z.infer<typeof entryArgsSchema>;
+
+/** A memory write for the permission policy: kind `memory`, no paths, the entry in the prompt. */
+export function memoryAction(summary: string, detail: string): ActionRequest {
+  return { kind: 'memory', paths: [], summary, preview: { kind: 'text', text: detail } };
+}
+
+export function errorResult(tool: string, message: string): { content: string; isError: true } {
+  return { content: `${tool}: ${message}`, isError: true };
+}

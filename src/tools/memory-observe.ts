@@ -1,0 +1,29 @@
+import type { Tool } from '../agent/types.js';
+import { EntryInputError } from '../memory/entry.js';
+import type { SessionMemory } from '../memory/session-memory.js';
+import { entryArgsSchema, errorResult, type EntryArgs } from './memory-args.js';
+
+/**
+ * memory_observe: proposes an entry; returns at once, and a background check by the flash model
+ * saves it or not (seek-spec 5.3). No permission needed: nothing is saved unless the check
+ * accepts it, the user is told either way, and at most `max_observations` run per session.
+ */
+export function createMemoryObserveTool(memory: SessionMemory): Tool<EntryArgs> {
+  return {
+    name: 'memory_observe',
+    description:
+      'Propose a durable project decision or convention for project memory, without asking the user. Returns at once; a background check saves it only if it is new and lasting (not a duplicate, not vague or temporary, not a personal preference). Limited per session.',
+    schema: entryArgsSchema,
+    readOnly: false,
+    async execute(args) {
+      if (!memory.observer) return errorResult('memory_observe', 'observations are off in this run (--no-save); use memory_remember if the user wants something kept.');
+      try {
+        const reply = await memory.observer.submit(args);
+        return reply.queued ? { content: reply.text } : { content: reply.text, isError: true };
+      } catch (error) {
+        if (error instanceof EntryInputError) return errorResult('memory_observe', error.message);
+        throw error;
+      }
+    },
+  };
+}
