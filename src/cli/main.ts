@@ -8,6 +8,8 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   subagent: async () => (await import('./commands/subagent.js')).createSubagentCommand(),
   worktree: async () => (await import('./commands/worktree.js')).createWorktreeCommand(),
   run: async () => (await import('./commands/run.js')).createRunCommand(),
+  memory: async () => (await import('./commands/memory.js')).createMemoryCommand(),
+  distill: async () => (await import('./commands/distill.js')).createDistillCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to

@@ -16,6 +16,8 @@ export interface RootOptions {
   includeSubagents?: boolean;
   save: boolean;
   verbose?: boolean;
+  dream?: boolean;
+  write?: boolean;
 }
 
 const SUBCOMMAND_HELP = `
@@ -23,6 +25,9 @@ Subcommands:
   seek hooks list | check | trust [--reset] | audit       shell hooks (pre_tool, post_tool, …)
   seek subagent list | kill SUB-SID | resume SUB-SID      subagents of this project
   seek worktree list | gc | merge ID | remove ID          seek-managed git worktrees of this project
+  seek memory list | show | search | archive | restore | pin | unpin | edit    project memory
+  seek distill [--session SID] [--json]                   propose project decisions from a session, for review
+  seek -dream [--write]                                   distil your traits across projects into soul.md
   seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)
 
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
@@ -52,6 +57,8 @@ export function createRootCommand(): Command {
     .option('--include-subagents', 'with --list: show subagent sessions under their parent')
     .option('--no-save', 'do not write the session to disk')
     .option('--verbose', 'headless text mode: show tool activity on stderr')
+    .option('--dream', 'distil cross-project user traits into ~/.seek/soul.md (a preview unless --write)')
+    .option('--write', 'with --dream: save the result')
     .version(version(), '-v, --version')
     .addHelpText('after', SUBCOMMAND_HELP)
     .showHelpAfterError('(run seek --help for usage)');
@@ -66,6 +73,11 @@ export async function runRootCommand(argv: string[]): Promise<number> {
   const promptText = program.args.join(' ').trim();
 
   if (options.resume && options.continue) return usageError('--resume and --continue cannot be used together');
+  if (options.write && !options.dream) return usageError('--write goes with -dream: seek -dream --write');
+  if (options.dream) {
+    const { runDream } = await import('./dream.js');
+    return runDream(options);
+  }
   if (options.list) {
     const { listSessionsCommand } = await import('./list-sessions.js');
     return listSessionsCommand(options);

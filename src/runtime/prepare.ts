@@ -101,6 +101,8 @@ export interface PreparedSession {
   /** Project memory and the user profile (undefined when memory is off). */
   memory: MemoryWiring;
   interactive: boolean;
+  /** The cheap model for side calls (distill, observation checks). */
+  flashModel: string;
   /** Where orchestration events go; the session connects it. */
   orchestrationSink: { emit?: (event: OrchestrationEvent) => void };
   /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
@@ -349,6 +351,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     orchestrationSink,
     memory,
     interactive: options.interactive,
+    flashModel: settings.flashModel,
     pendingCalls,
   };
   self.prepared = prepared;

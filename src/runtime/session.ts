@@ -4,6 +4,11 @@ import { randomBytes } from 'node:crypto';
 import type { Message, StreamFn, ToolCall, ToolResultMessage, Usage } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration } from './orchestration.js';
+import { distill, DistillError, type DistillResult } from '../memory/distill.js';
+import type { EntryInput } from '../memory/entry.js';
+import { rememberEntry } from '../memory/operations.js';
+import type { SessionMemory } from '../memory/session-memory.js';
+import type { MemorySettings } from '../memory/settings.js';
 import { addUsage } from '../providers/types.js';
 import { CostTracker, type CostTotals } from '../cost/tracker.js';
 import { formatCost, formatTokens } from '../cost/format.js';
@@ -68,6 +73,41 @@ export class AgentSession {
   /** The project's seek worktrees (undefined outside git repositories). */
   get worktrees(): WorktreeManager | undefined {
     return this.prepared.worktrees;
+  }
+
+  /** Project memory and the user profile of this session (undefined when memory is off). */
+  get memory(): SessionMemory | undefined {
+    return this.prepared.memory.memory;
+  }
+
+  /** The memory settings in force (half-life for scores, limits). */
+  get memorySettings(): MemorySettings {
+    return this.prepared.memory.settings;
+  }
+
+  /**
+   * `/distill`: proposes up to three project decisions from this session's history, billed to the
+   * session like any turn. Saves nothing: the caller has the user review them (`rememberDistilled`).
+   */
+  async distill(signal: AbortSignal): Promise<DistillResult> {
+    const memory = this.prepared.memory.memory;
+    if (!memory) throw new DistillError('memory is off in this session (SEEK_MEMORY=0 or memory.enabled false)');
+    const result = await distill({
+      stream: this.prepared.stream,
+      model: this.prepared.flashModel,
+      messages: this.history,
+      existing: (await memory.store.load()).entries,
+      signal,
+    });
+    if (result.call.usage) this.tracker.record({ usage: result.call.usage, costUsd: result.call.costUsd, model: result.call.model });
+    return result;
+  }
+
+  /** Saves a candidate the user approved in the distill review. */
+  async rememberDistilled(candidate: EntryInput): Promise<void> {
+    const memory = this.prepared.memory.memory;
+    if (!memory) throw new DistillError('memory is off in this session');
+    await rememberEntry(memory.store, candidate, { sessionId: this.id });
   }
 
   /** delegate_tasks and `seek run`. */

@@ -12,6 +12,9 @@ import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel } from './components/TodoPanel.js';
 import { WorktreesPanel } from './components/WorktreesPanel.js';
+import { MemoryPanel } from './components/MemoryPanel.js';
+import { DistillReview } from './components/DistillReview.js';
+import { memoryPanelSource } from './state/memory.js';
 import { InputEditor, createSlashCompleter } from './input/index.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
@@ -74,6 +77,8 @@ export function App(props: AppProps) {
   const todos = useTodos(session);
   const worktrees = session.worktrees;
   const worktreeSource = useMemo(() => (worktrees ? worktreePanelSource(worktrees) : undefined), [worktrees]);
+  const memory = session.memory;
+  const memorySource = useMemo(() => (memory ? memoryPanelSource(memory.store, session.memorySettings.halfLifeDays) : undefined), [memory, session]);
   // A worktrees panel needs the session's manager (a switched-to session may have none).
   const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
@@ -253,7 +258,20 @@ export function App(props: AppProps) {
           › {text} (queued)
         </Text>
       ))}
-      {panel?.kind === 'worktrees' && worktreeSource ? (
+      {panel?.kind === 'memory' && memorySource ? (
+        <MemoryPanel source={memorySource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+      ) : panel?.kind === 'distill' ? (
+        <DistillReview
+          candidates={panel.candidates}
+          width={width}
+          color={props.color}
+          onSave={(candidate) => session.rememberDistilled(candidate)}
+          onDone={(summary) => {
+            setPanel(undefined);
+            notice(summary);
+          }}
+        />
+      ) : panel?.kind === 'worktrees' && worktreeSource ? (
         <WorktreesPanel source={worktreeSource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
       ) : panel?.kind === 'agents' ? (
         <AgentsPanel

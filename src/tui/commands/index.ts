@@ -10,6 +10,8 @@ import { askCommand, planCommand, yoloCommand } from './modes.js';
 import { resumeCommand } from './resume.js';
 import type { SlashCommand } from './types.js';
 import { worktreesCommand } from './worktrees.js';
+import { memoryCommand } from './memory.js';
+import { distillCommand } from './distill.js';
 
 export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
@@ -30,6 +32,8 @@ SLASH_COMMANDS.push(
   costCommand,
   agentsCommand,
   worktreesCommand,
+  memoryCommand,
+  distillCommand,
   hooksCommand,
   exitCommand,
 );

@@ -1,3 +1,4 @@
+import type { EntryInput } from '../../memory/entry.js';
 import type { AgentSession } from '../../runtime/session.js';
 import type { SubagentsState } from '../state/subagents.js';
 import type { Completion } from '../types.js';
@@ -13,7 +14,7 @@ export interface PickerSpec {
  * A live panel the App renders in place of the input (it keeps updating while open, unlike a
  * picker's fixed list). Commands name the panel; the App owns its component and data.
  */
-export type PanelSpec = { kind: 'agents' } | { kind: 'worktrees' };
+export type PanelSpec = { kind: 'agents' } | { kind: 'worktrees' } | { kind: 'memory' } | { kind: 'distill'; candidates: readonly EntryInput[] };
 
 /** What a slash command may do to the UI. Commands never touch Ink directly. */
 export interface CommandContext {

@@ -38,6 +38,8 @@ export interface InputEditorProps {
   onChange?(text: string): void;
   /** Rows shown at most; a longer text scrolls with the cursor. Default 20. */
   maxRows?: number;
+  /** Text the editor starts with (read once, at mount). */
+  initialText?: string;
 }
 
 /** Menu rows shown at most; the window follows the selection. */
@@ -55,6 +57,7 @@ export function InputEditor(props: InputEditorProps): ReactElement {
     onSubmit: props.onSubmit,
     ...(props.onEscape ? { onEscape: props.onEscape } : {}),
     ...(props.onChange ? { onChange: props.onChange } : {}),
+    ...(props.initialText ? { initialText: props.initialText } : {}),
   };
   const controllerRef = useRef<EditorController | null>(null);
   controllerRef.current ??= new EditorController(options);

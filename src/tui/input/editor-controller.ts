@@ -34,6 +34,8 @@ export interface EditorControllerOptions {
   onEscape?(): boolean;
   /** The buffer's text (as shown, placeholders unexpanded) after every change. */
   onChange?(text: string): void;
+  /** The text the buffer starts with (editing an existing text), cursor at its end. */
+  initialText?: string;
 }
 
 export interface CompletionMenu {
@@ -74,6 +76,7 @@ export class EditorController {
   constructor(options: EditorControllerOptions, pasteSettleMs: number = PASTE_SETTLE_MS) {
     this.options = options;
     this.paste = new PasteCollector((text) => this.insertPaste(text), pasteSettleMs);
+    if (options.initialText) this.editor = edit.editorStateFrom(edit.normalizeText(options.initialText));
   }
 
   /** Takes the latest props. Never notifies (it runs during render); the next view reflects them. */

@@ -1,0 +1,124 @@
+import { Box, Text, useInput } from 'ink';
+import { useRef, useState } from 'react';
+import { cleanInput, EntryInputError, type EntryInput } from '../../memory/entry.js';
+import { sanitizeTerminalText } from '../markdown/ansi.js';
+import { InputEditor } from '../input/InputEditor.js';
+import type { Completer, InputHistory } from '../types.js';
+
+export interface DistillReviewProps {
+  candidates: readonly EntryInput[];
+  width: number;
+  color: boolean;
+  /** Saves one approved candidate (throws with what went wrong). */
+  onSave: (candidate: EntryInput) => Promise<void>;
+  /** The review ended: its one-line summary. */
+  onDone: (summary: string) => void;
+}
+
+interface ReviewUi {
+  index: number;
+  current: EntryInput;
+  editing: boolean;
+  saved: number;
+  dropped: number;
+  message?: string;
+  busy: boolean;
+}
+
+const NO_HISTORY: InputHistory = { entries: () => [], add: () => undefined };
+const NO_COMPLETION: Completer = { slash: () => [], files: () => [] };
+const CONTENT_ROWS = 14;
+
+/**
+ * `/distill` review, one candidate at a time: y saves it, n drops it, e edits its content (Enter
+ * keeps the edit, an empty text drops the candidate, Esc goes back), q or Esc stops (the rest are
+ * skipped). Nothing is saved without a y.
+ */
+export function DistillReview({ candidates, width, color, onSave, onDone }: DistillReviewProps) {
+  const ui = useRef<ReviewUi>({ index: 0, current: candidates[0]!, editing: false, saved: 0, dropped: 0, busy: false });
+  const [, render] = useState(0);
+  const update = (change: Partial<ReviewUi>): void => {
+    ui.current = { ...ui.current, ...change };
+    render((n) => n + 1);
+  };
+  const summary = (skipped: number): string => {
+    const { saved, dropped } = ui.current;
+    return `distill review done: ${saved} saved, ${dropped} dropped${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+  };
+  const next = (change: Partial<ReviewUi>): void => {
+    const index = ui.current.index + 1;
+    update({ ...change, index, editing: false, message: undefined, busy: false });
+    if (index >= candidates.length) onDone(summary(0));
+    else update({ current: candidates[index]! });
+  };
+
+  useInput(
+    (input, key) => {
+      const now = ui.current;
+      if (now.busy || now.index >= candidates.length) return;
+      const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
+      if (letter === 'y') {
+        update({ busy: true });
+        onSave(now.current).then(
+          () => next({ saved: ui.current.saved + 1 }),
+          (error: unknown) => update({ busy: false, message: `not saved: ${(error as Error).message}` }),
+        );
+      } else if (letter === 'n') next({ dropped: now.dropped + 1 });
+      else if (letter === 'e') update({ editing: true, message: undefined });
+      else if (letter === 'q' || key.escape) onDone(summary(candidates.length - now.index));
+    },
+    { isActive: !ui.current.editing },
+  );
+
+  const now = ui.current;
+  if (now.index >= candidates.length) return null;
+  const candidate = now.current;
+  const accent = color ? 'magenta' : undefined;
+  const content = sanitizeTerminalText(candidate.content).split('\n');
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
+      <Text bold color={accent} wrap="truncate-end">
+        ⚡ distill candidate {now.index + 1}/{candidates.length}: {candidate.name}
+      </Text>
+      <Text wrap="truncate-end">{sanitizeTerminalText(candidate.tagline)}</Text>
+      {candidate.tags?.length ? <Text dimColor>tags: {candidate.tags.join(', ')}</Text> : null}
+      {now.editing ? (
+        <InputEditor
+          initialText={candidate.content}
+          onSubmit={(text) => {
+            if (!text.trim()) return next({ dropped: ui.current.dropped + 1 });
+            try {
+              update({ current: cleanInput({ ...candidate, content: text }), editing: false, message: 'edited: y saves it' });
+            } catch (error) {
+              if (!(error instanceof EntryInputError)) throw error;
+              update({ message: error.message });
+            }
+          }}
+          onEscape={() => {
+            update({ editing: false });
+            return true;
+          }}
+          history={NO_HISTORY}
+          completer={NO_COMPLETION}
+          active
+          width={width - 4}
+          prefix="✎ "
+          maxRows={CONTENT_ROWS}
+        />
+      ) : (
+        <Box flexDirection="column" marginTop={1}>
+          {content.slice(0, CONTENT_ROWS).map((line, index) => (
+            <Text key={index} wrap="wrap">
+              {line === '' ? ' ' : line}
+            </Text>
+          ))}
+          {content.length > CONTENT_ROWS ? <Text dimColor>… {content.length - CONTENT_ROWS} more lines (e shows them all)</Text> : null}
+        </Box>
+      )}
+      {now.message ? <Text dimColor>{now.message}</Text> : null}
+      <Text dimColor wrap="truncate-end">
+        {now.editing ? 'enter keep the edit (empty drops it) · alt+enter new line · esc back' : 'y save · n drop · e edit · q stop'}
+      </Text>
+    </Box>
+  );
+}
