@@ -75,6 +75,7 @@ describe('/memory panel', () => {
     view.stdin.write(KEYS.escape); // clears the filter
     await flush();
     view.stdin.write(KEYS.down);
+    await flush();
     view.stdin.write(KEYS.down);
     await flush();
     view.stdin.write('r');

@@ -131,6 +131,7 @@ describe('App with subagents', () => {
     await waitFor(() => expect(frame()).toContain('Run this plan? (2 subagent tasks)'));
     expect(frame()).not.toContain('ask seek, / for commands');
     view.stdin.write('x'); // not a review key: nothing happens, the input does not get it either
+    await flush(); // separate chunks, as typed (one chunk "x\r" would read as pasted text)
     view.stdin.write(KEYS.enter);
     await expect(decision).resolves.toEqual({ kind: 'run', tasks: [{ id: 't1', task: 'look', role: 'explorer' }, { id: 't2', task: 'change', role: 'editor' }] });
     await waitFor(() => expect(frame()).toContain('ask seek, / for commands'));
