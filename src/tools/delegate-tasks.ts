@@ -33,10 +33,10 @@ export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ t
         .array(
           z
             .object({
-              task: z.string().min(1).describe('What this subtask must do; self-contained'),
+              task: z.string().min(1).describe('Self-contained subtask'),
               role: z.enum([first, ...rest]),
-              id: z.string().min(1).optional().describe('Name for depends_on (default t1, t2, … by position)'),
-              depends_on: z.array(z.string().min(1)).optional().describe('Ids this task waits for; it receives only their results'),
+              id: z.string().min(1).optional().describe('Default t1, t2, …'),
+              depends_on: z.array(z.string().min(1)).optional().describe('Ids it waits for; it gets only their results'),
             })
             .strict(),
         )
@@ -47,11 +47,10 @@ export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ t
   return {
     name: 'delegate_tasks',
     description: [
-      'Split a larger job into role-typed subtasks, each run by a subagent with a fresh context; only their summaries come back, in one result with per-task statistics.',
-      'Roles: explorer (read-only research), editor (makes changes), reviewer (read-only; gets the diffs of the editors it depends on and returns a verdict: approve or a list of problems); subagent types may be used as roles too.',
-      'Without depends_on the tasks run in order and each receives the results of all earlier ones. With depends_on they form a graph: a task starts when its dependencies finish and receives only their results; independent tasks run in parallel ' +
-        `(at most ${options.maxConcurrent} at once). Editors that can run at the same time each work in their own git worktree and are merged back in order; a merge conflict fails that task with a report.`,
-      'A failed task skips the tasks that depend on it. Calling again with the same tasks reuses the ones that already completed. Use it for work with several distinct steps; for one question use agent.',
+      'Run a multi-step job as role-typed subtasks, each a subagent with a fresh context; one result with every summary and per-task statistics.',
+      'Roles: explorer (read-only), editor (changes code), reviewer (read-only; judges the diffs of the editors it depends on: approve or problems); subagent types work as roles too.',
+      `No depends_on: in order, each task gets all earlier results. With depends_on: a graph, independent tasks in parallel (max ${options.maxConcurrent}); parallel editors get own worktrees, merged back in order (a conflict fails that task).`,
+      'A failure skips its dependants. Calling again with the same tasks reuses completed ones.',
     ].join('\n'),
     schema,
     readOnly: false,

@@ -4,7 +4,7 @@ import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/type
 const schema = z
   .object({
     path: z.string().min(1).describe('The worktree path enter_worktree returned'),
-    if_dirty: z.enum(['keep', 'discard', 'merge']).optional().describe('keep (default): leave changes there; discard: remove them (a rescue ref keeps a copy); merge: commit them and merge into the main working tree'),
+    if_dirty: z.enum(['keep', 'discard', 'merge']).optional().describe('keep (default); discard (a rescue ref keeps a copy); merge into the main working tree'),
   })
   .strict();
 

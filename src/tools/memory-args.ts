@@ -4,11 +4,11 @@ import type { ActionRequest } from '../agent/types.js';
 
 export const entryArgsSchema = z
   .object({
-    name: z.string().describe('kebab-case id, e.g. "use-pnpm-workspaces"'),
-    tagline: z.string().describe('one specific sentence: what was decided'),
-    content: z.string().describe('the decision, why, rejected alternatives, constraints'),
-    tags: z.array(z.string()).optional().describe('the first tag groups the entry in the index'),
-    supersedes: z.string().optional().describe('name of an entry this one replaces (it is archived)'),
+    name: z.string().describe('kebab-case'),
+    tagline: z.string().describe('one specific sentence'),
+    content: z.string().describe('what, why, rejected alternatives'),
+    tags: z.array(z.string()).optional(),
+    supersedes: z.string().optional().describe('entry this replaces (archived)'),
   })
   .strict();
 

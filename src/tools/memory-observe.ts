@@ -12,7 +12,7 @@ export function createMemoryObserveTool(memory: SessionMemory): Tool<EntryArgs> 
   return {
     name: 'memory_observe',
     description:
-      'Propose a durable project decision or convention for project memory, without asking the user. Returns at once; a background check saves it only if it is new and lasting (not a duplicate, not vague or temporary, not a personal preference). Limited per session.',
+      'Propose a lasting project decision for project memory without asking the user; a background check keeps it only if new and durable (no duplicates, temporary facts or user preferences).',
     schema: entryArgsSchema,
     readOnly: false,
     async execute(args) {

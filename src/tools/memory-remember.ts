@@ -10,7 +10,7 @@ export function createMemoryRememberTool(memory: SessionMemory): Tool<EntryArgs>
   return {
     name: 'memory_remember',
     description:
-      'Save an entry to project memory; the user is asked to confirm. Use it when the user asks you to remember something about this project. An entry with the same name is replaced.',
+      'Save a project decision to memory (the user confirms) when asked to remember something; replaces an entry of the same name.',
     schema: entryArgsSchema,
     readOnly: false,
     describe(args) {
