@@ -18,3 +18,20 @@ export const processIO: CommandIO = {
     process.exitCode = code;
   },
 };
+
+/**
+ * Wraps a subcommand's action: an Error becomes `seek: <message><hint>` on stderr and exit status
+ * 1 (refusals and failures for people); anything else is a bug and propagates.
+ */
+export function guardedBy(io: CommandIO, hint: (error: Error) => string = () => '') {
+  return <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      try {
+        await action(...args);
+      } catch (error) {
+        if (!(error instanceof Error)) throw error;
+        io.err(`seek: ${error.message}${hint(error)}\n`);
+        io.setExitCode(1);
+      }
+    };
+}

@@ -1,6 +1,4 @@
-import { createJsonRenderer } from '../frontends/json.js';
-import { createTextRenderer } from '../frontends/print.js';
-import { createStreamJsonRenderer } from '../frontends/stream-json.js';
+import { createRenderer } from '../frontends/renderer.js';
 import { openSession } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
 import { sessionOptionsFrom } from './session-options.js';
@@ -9,12 +7,7 @@ import { sessionOptionsFrom } from './session-options.js';
  * need approval are denied (there is nobody to ask) unless --yolo. Ctrl+C cancels cleanly: the
  * transcript is closed with results for every call, and the exit status is 1. */
 export async function runHeadless(prompt: string, options: RootOptions): Promise<number> {
-  const renderer =
-    options.outputFormat === 'json'
-      ? createJsonRenderer(process.stdout)
-      : options.outputFormat === 'stream-json'
-        ? createStreamJsonRenderer(process.stdout)
-        : createTextRenderer(process.stdout, process.stderr, { verbose: options.verbose === true });
+  const renderer = createRenderer(options.outputFormat, { verbose: options.verbose === true });
 
   const session = await openSession(sessionOptionsFrom(options, { interactive: false }));
   const controller = new AbortController();

@@ -1,5 +1,6 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { configureExits, version } from './main.js';
+import { addSessionFlags } from './session-options.js';
 
 export interface RootOptions {
   print?: boolean;
@@ -33,30 +34,16 @@ Subcommands:
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
 SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
-  return n;
-}
-
 export function createRootCommand(): Command {
-  return new Command('seek')
+  const command = new Command('seek')
     .description('seek: an AI coding agent for the terminal')
     .argument('[prompt...]', 'the prompt (interactive: the first message)')
-    .option('-p, --print', 'headless: run to completion, print the final answer, exit')
-    .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--yolo', 'allow every action without asking')
+    .option('-p, --print', 'headless: run to completion, print the final answer, exit');
+  return addSessionFlags(command)
     .option('--plan', 'plan-analyze: read-only, investigate and propose')
-    .option('--model <name>', 'model name (default: the provider\'s default)')
-    .addOption(new Option('--provider <name>', 'model provider').choices(['deepseek', 'openai', 'anthropic', 'openai-compatible']))
-    .option('--base-url <url>', 'provider base URL (local or proxy servers)')
-    .option('--max-turns <n>', 'stop after this many model turns', positiveInt, 200)
-    .option('--resume <sid>', 'continue a saved session (a subagent\'s sub-sid too)')
     .option('-c, --continue', 'continue the newest session of this project')
     .option('--list', 'list this project\'s sessions')
     .option('--include-subagents', 'with --list: show subagent sessions under their parent')
-    .option('--no-save', 'do not write the session to disk')
-    .option('--verbose', 'headless text mode: show tool activity on stderr')
     .option('--dream', 'distil cross-project user traits into ~/.seek/soul.md (a preview unless --write)')
     .option('--write', 'with --dream: save the result')
     .version(version(), '-v, --version')

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { OpenSessionOptions } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
 
@@ -17,4 +18,24 @@ export function sessionOptionsFrom(options: RootOptions, extra: Pick<OpenSession
     ...(options.continue ? { continueLatest: true } : {}),
     ...extra,
   };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+/** The flags of anything that runs a session (`seek`, `seek run`): output, permissions, model, limits. */
+export function addSessionFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--yolo', 'allow every action without asking')
+    .option('--model <name>', "model name (default: the provider's default)")
+    .addOption(new Option('--provider <name>', 'model provider').choices(['deepseek', 'openai', 'anthropic', 'openai-compatible']))
+    .option('--base-url <url>', 'provider base URL (local or proxy servers)')
+    .option('--max-turns <n>', 'stop after this many model turns', positiveInt, 200)
+    .option('--resume <sid>', "continue a saved session (a subagent's sub-sid too)")
+    .option('--no-save', 'do not write the session to disk')
+    .option('--verbose', 'headless text mode: show tool activity on stderr');
 }

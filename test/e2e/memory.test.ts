@@ -5,31 +5,21 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectId } from '../../src/config/paths.js';
 import { rememberEntry } from '../../src/memory/operations.js';
 import { MemoryStore } from '../../src/memory/store.js';
-import { ScriptedServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-server/index.js';
+import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.setFallback(undefined);
-});
-
-const env = (home: string, extra: Record<string, string> = {}) => ({ SEEK_HOME: home, DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1', SEEK_MAX_RETRIES: '0', ...extra });
+const suite = useScriptedServer();
+const env = (home: string, extra: Record<string, string> = {}) => suite.env(home, { SEEK_MAX_RETRIES: '0', ...extra });
 const system = (request: RecordedRequest): string => String((request.body.messages as Array<{ role: string; content: string }>)[0]?.content ?? '');
 const messages = (request: RecordedRequest) => request.body.messages as Array<{ role: string; content?: string }>;
 const turn = (request: RecordedRequest) => messages(request).filter((m) => m.role === 'assistant').length;
 function route(handler: (request: RecordedRequest) => ScriptedReply): void {
-  server.setFallback((request) => ({ usage: { input: 500, output: 50 }, ...handler(request) }));
+  suite.server.setFallback((request) => ({ usage: { input: 500, output: 50 }, ...handler(request) }));
 }
 const ENTRY = { name: 'use-pnpm', tagline: 'The repo uses pnpm workspaces', content: 'SECRET-DETAIL: npm hoisting broke the monorepo in March.', tags: ['tooling'] };
 
@@ -40,11 +30,11 @@ describe('memory end to end', () => {
     const first = await runSeek(['-p', 'remember that we use pnpm', '--yolo'], { cwd: root, env: env(home) });
     expect(first.code).toBe(0);
 
-    server.reset();
+    suite.server.reset();
     route(() => ({ text: 'ok' }));
     const second = await runSeek(['-p', 'what do you know?'], { cwd: root, env: env(home) });
     expect(second.code).toBe(0);
-    const sent = messages(server.requests[0]!);
+    const sent = messages(suite.server.requests[0]!);
     expect(sent[0]!.role).toBe('system');
     expect(sent[0]!.content).not.toContain('use-pnpm');
     const context = sent.find((m) => m.role === 'user' && m.content!.startsWith('<context source="memory.index">'))!;
@@ -103,7 +93,7 @@ describe('memory end to end', () => {
     expect(parsed.rejected).toHaveLength(1);
     expect(parsed.saved).toEqual([]);
     expect((await store.load()).entries).toEqual([]);
-    const transcript = messages(server.requests.at(-1)!).at(-1)!.content!;
+    const transcript = messages(suite.server.requests.at(-1)!).at(-1)!.content!;
     expect(transcript).toContain('=== conversation ===\nuser: why pnpm?');
 
     const reviewed = await runSeek(['distill'], { cwd: root, env: env(home), input: 'y\nn\n' });
@@ -111,7 +101,7 @@ describe('memory end to end', () => {
     expect(reviewed.stdout).toMatch(/distill review done: 1 saved, 1 dropped \(<?\$[\d.]+\)\n$/);
     expect((await store.load()).entries.map((e) => [e.name, e.auto_sourced ?? false])).toEqual([['use-pnpm', false]]);
 
-    server.reset();
+    suite.server.reset();
     route(() => ({ text: 'Sorry, I cannot produce JSON today.' }));
     const broken = await runSeek(['distill', '--json'], { cwd: root, env: env(home) });
     expect(broken.code).toBe(1);
@@ -147,7 +137,7 @@ describe('memory end to end', () => {
     expect(soul).toMatch(/## Pending\n\n- \*\*Prefers small, tested commits\*\*\n  - why: asked in two projects\n  - sources: project:/);
     expect(soul).not.toContain('Likes Fridays');
 
-    server.reset();
+    suite.server.reset();
     route(() => ({ text: 'no json here' }));
     writeFileSync(join(home, 'soul.md'), `${soul}\nhand-written line\n`);
     const broken = await runSeek(['-dream', '--write'], { cwd: one.root, env: env(home) });

@@ -8,30 +8,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.setFallback(undefined);
-});
-
+const suite = useScriptedServer();
 const USAGE = { input: 1000, output: 100, cacheRead: 600 };
-const env = (home: string, extra: Record<string, string> = {}) => ({
-  SEEK_HOME: home,
-  DEEPSEEK_API_KEY: 'k',
-  DEEPSEEK_BASE_URL: server.url,
-  SEEK_RETRY_BASE_MS: '1',
-  ...extra,
-});
+const env = (home: string, extra: Record<string, string> = {}) => suite.env(home, extra);
 
 interface Req {
   /** The orchestration task a child request belongs to; undefined for the parent. */
@@ -55,14 +39,14 @@ function view(request: RecordedRequest): Req {
   };
 }
 function route(handler: (req: Req) => ScriptedReply): void {
-  server.setFallback((request) => ({ usage: USAGE, ...handler(view(request)) }));
+  suite.server.setFallback((request) => ({ usage: USAGE, ...handler(view(request)) }));
 }
 const delegate = (tasks: unknown[]): ScriptedReply => ({ toolCalls: [{ name: 'delegate_tasks', arguments: { tasks } }] });
 const write = (path: string, content: string): ScriptedReply => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
-const firstRequest = (task: string) => server.requests.find((r) => view(r).task === task && view(r).turn === 0)!;
-const lastRequest = (task: string) => server.requests.filter((r) => view(r).task === task).at(-1)!;
-const parentRequests = () => server.requests.filter((r) => view(r).task === undefined);
+const firstRequest = (task: string) => suite.server.requests.find((r) => view(r).task === task && view(r).turn === 0)!;
+const lastRequest = (task: string) => suite.server.requests.filter((r) => view(r).task === task).at(-1)!;
+const parentRequests = () => suite.server.requests.filter((r) => view(r).task === undefined);
 
 describe('delegate_tasks end to end', () => {
   it('runs three serial tasks: the second gets the first result, the third gets both; the bill and statistics add up', async () => {
@@ -74,7 +58,7 @@ describe('delegate_tasks end to end', () => {
     const run = await runSeek(['-p', 'study this', '--output-format', 'json'], { cwd: root, env: env(home) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(server.violations).toEqual([]);
+    expect(suite.server.violations).toEqual([]);
     expect(view(firstRequest('t1')).prompt).not.toContain('## Results of earlier tasks');
     expect(view(firstRequest('t2')).prompt).toContain('## Results of earlier tasks\n\n### t1 (explorer)\nfinding of t1');
     expect(view(firstRequest('t3')).prompt).toContain('### t1 (explorer)\nfinding of t1\n\n### t2 (explorer)\nfinding of t2');
@@ -175,7 +159,7 @@ describe('delegate_tasks end to end', () => {
     });
     const run = await runSeek(['-p', 'edit', '--yolo', '--output-format', 'json'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    expect(server.requests.some((r) => view(r).task === 'check')).toBe(false);
+    expect(suite.server.requests.some((r) => view(r).task === 'check')).toBe(false);
     expect(readFileSync(join(root, 'shared.txt'), 'utf8')).toBe('from e1\n');
     expect(git(root, 'status', '--porcelain')).toBe('');
     expect(existsSync(join(root, '.git', 'MERGE_HEAD'))).toBe(false);
@@ -212,7 +196,7 @@ describe('delegate_tasks end to end', () => {
       'after-bad explorer skipped (bad failed)',
       'after-good explorer completed turns=1 model_calls=1 tool_calls=0 tokens=1100',
     ]);
-    expect(server.requests.some((r) => view(r).task === 'after-bad')).toBe(false);
+    expect(suite.server.requests.some((r) => view(r).task === 'after-bad')).toBe(false);
   });
 
   it('rejects a cycle before any child request', async () => {
@@ -227,9 +211,9 @@ describe('delegate_tasks end to end', () => {
     );
     const run = await runSeek(['-p', 'go'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests.every((r) => view(r).task === undefined)).toBe(true);
-    expect(view(server.requests[1]!).lastTool).toBe(
+    expect(suite.server.requests).toHaveLength(2);
+    expect(suite.server.requests.every((r) => view(r).task === undefined)).toBe(true);
+    expect(view(suite.server.requests[1]!).lastTool).toBe(
       '[delegate_tasks: rejected] invalid plan, nothing was run: the dependencies form a cycle: a -> b -> a (each waits for the next)',
     );
   });
@@ -258,7 +242,7 @@ describe('delegate_tasks end to end', () => {
     expect(killed.signal).toBe('SIGKILL');
     expect(sessionId).not.toBe('');
 
-    server.reset();
+    suite.server.reset();
     route((req) => {
       if (req.task) return { text: `fresh ${req.task}` };
       return { text: 'all three done' };
@@ -266,7 +250,7 @@ describe('delegate_tasks end to end', () => {
     const resumed = await runSeek(['-p', 'continue', '--resume', sessionId, '--output-format', 'json'], { cwd: root, env: env(home) });
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
-    const tasksAsked = server.requests.map((r) => view(r).task).filter(Boolean);
+    const tasksAsked = suite.server.requests.map((r) => view(r).task).filter(Boolean);
     expect(tasksAsked).toEqual(['t2', 't3']);
     expect(view(firstRequest('t2')).prompt).toContain('### t1 (explorer)\nfirst finding');
     // The parent's first request after resume holds the complete result of the interrupted call, then the new prompt.
@@ -295,7 +279,7 @@ describe('seek run', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.startsWith('[delegate_tasks: completed] 2 tasks (graph): 2 completed\n')).toBe(true);
-    expect(server.requests.every((r) => view(r).task !== undefined)).toBe(true); // no top-level model call
+    expect(suite.server.requests.every((r) => view(r).task !== undefined)).toBe(true); // no top-level model call
     expect(view(firstRequest('look')).prompt.startsWith('## Goal\nDocument the project\n\n## Your task (look, explorer)\nRead the README')).toBe(true);
     expect(readFileSync(join(root, 'NOTES.md'), 'utf8')).toBe('notes\n'); // a lone editor works in the working tree
 

@@ -8,23 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.setFallback(undefined);
-});
-
-const env = (home: string) => ({ SEEK_HOME: home, DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' });
+const suite = useScriptedServer();
+const env = (home: string) => suite.env(home);
 
 interface Msg {
   role: string;
@@ -54,7 +44,7 @@ function view(request: RecordedRequest): Req {
   };
 }
 function route(handler: (req: Req) => ScriptedReply): void {
-  server.setFallback((request) => handler(view(request)));
+  suite.server.setFallback((request) => handler(view(request)));
 }
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
 const call = (name: string, args: Record<string, unknown>): ScriptedReply => ({ toolCalls: [{ name, arguments: args }] });
@@ -70,8 +60,8 @@ describe('worktrees end to end', () => {
     });
     const run = await runSeek(['-p', 'add a feature in isolation', '--yolo', '--output-format', 'json'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    expect(server.violations).toEqual([]);
-    const parentResult = view(server.requests.at(-1)!).lastTool;
+    expect(suite.server.violations).toEqual([]);
+    const parentResult = view(suite.server.requests.at(-1)!).lastTool;
     const line = /\n— worktree: (\S+) \(branch (seek\/wt\/\S+), 1 changes\)$/.exec(parentResult);
     expect(line, parentResult).not.toBeNull();
     const [, path, branch] = line!;
@@ -111,7 +101,7 @@ describe('worktrees end to end', () => {
     const sid = JSON.parse(first.stdout).session_id as string;
     expect(readFileSync(join(path, 'first.txt'), 'utf8')).toBe('one\n');
 
-    server.reset();
+    suite.server.reset();
     const steps = [call('write_file', { path: 'second.txt', content: 'two\n' }), call('exit_worktree', { path, if_dirty: 'merge' }), { text: 'merged' }];
     route(() => steps.shift() ?? { text: 'extra' });
     const second = await runSeek(['-p', 'finish and merge', '--resume', sid, '--yolo', '--output-format', 'stream-json'], { cwd: root, env: env(home) });
@@ -123,7 +113,7 @@ describe('worktrees end to end', () => {
     expect(readFileSync(join(root, 'second.txt'), 'utf8')).toBe('two\n');
     expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^seek: merge worktree /);
     expect(git(root, 'status', '--porcelain')).toBe(''); // second.txt came through the merge
-    expect(view(server.requests.at(-1)!).lastTool).toMatch(/^\[worktree: merged branch=feature\/resume commit=[0-9a-f]{40}\]/);
+    expect(view(suite.server.requests.at(-1)!).lastTool).toMatch(/^\[worktree: merged branch=feature\/resume commit=[0-9a-f]{40}\]/);
     expect(existsSync(path)).toBe(false);
   });
 
@@ -139,7 +129,7 @@ describe('worktrees end to end', () => {
     const sid = JSON.parse(first.stdout).session_id as string;
     git(root, 'worktree', 'remove', '--force', path);
 
-    server.reset();
+    suite.server.reset();
     route(() => ({ text: 'understood' }));
     const second = await runSeek(['-p', 'go on', '--resume', sid, '--output-format', 'stream-json'], { cwd: root, env: env(home) });
     expect(second.code).toBe(0);
@@ -148,7 +138,7 @@ describe('worktrees end to end', () => {
     expect(warnings.some((text) => text.startsWith(`this session was working in worktree ${path} (branch seek/wt/`) && text.endsWith(`tools now act on the main working tree ${root}`))).toBe(true);
     // Start-up housekeeping reports the missing directory too, with the command that drops its records.
     expect(warnings.some((text) => text.includes('is gone; drop its records with: seek worktree remove'))).toBe(true);
-    const sent = view(server.requests[0]!).messages;
+    const sent = view(suite.server.requests[0]!).messages;
     const note = sent.filter((m) => m.role === 'user').at(-2);
     expect(note?.content).toBe(
       `<context source="worktree">The worktree ${path} you were working in no longer exists. Your working directory is now the main working tree ${root}: changes there are not isolated. Call enter_worktree for a new isolated copy if you need one.</context>`,
@@ -156,11 +146,11 @@ describe('worktrees end to end', () => {
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'go on' });
 
     // Recorded: a third run neither warns nor adds the note again.
-    server.reset();
+    suite.server.reset();
     route(() => ({ text: 'fine' }));
     const third = await runSeek(['-p', 'again', '--resume', sid, '--output-format', 'stream-json'], { cwd: root, env: env(home) });
     expect(third.stdout).not.toContain('no longer exists; tools now act');
-    expect(view(server.requests[0]!).messages.filter((m) => String(m.content).startsWith('<context source="worktree">'))).toHaveLength(1);
+    expect(view(suite.server.requests[0]!).messages.filter((m) => String(m.content).startsWith('<context source="worktree">'))).toHaveLength(1);
   });
 
   it('hooks see project paths and SEEK_WORKTREE_PATH, so a rule on a project file holds inside a worktree', async () => {
@@ -188,7 +178,7 @@ describe('worktrees end to end', () => {
     });
     const run = await runSeek(['-p', 'write things', '--yolo'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    const results = view(server.requests.at(-1)!).messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+    const results = view(suite.server.requests.at(-1)!).messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
     expect(results[1]).toContain('secret.txt is off limits');
     expect(existsSync(join(path, 'secret.txt'))).toBe(false);
     expect(readFileSync(join(path, 'ok.txt'), 'utf8')).toBe('fine\n');
@@ -209,9 +199,9 @@ describe('worktrees end to end', () => {
       route((req) => (req.turn === 0 ? call('agent', { description: 'x', prompt: 'x', isolation: 'worktree' }) : { text: 'ok' }));
       const run = await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: env(home) });
       expect(run.code).toBe(0);
-      expect(view(server.requests[0]!).tools).not.toContain('enter_worktree');
-      expect(view(server.requests[0]!).tools).not.toContain('exit_worktree');
-      expect(view(server.requests.at(-1)!).lastTool).toMatch(/^\[agent: failed reason=spawn_error\] worktree isolation needs a git repository/);
+      expect(view(suite.server.requests[0]!).tools).not.toContain('enter_worktree');
+      expect(view(suite.server.requests[0]!).tools).not.toContain('exit_worktree');
+      expect(view(suite.server.requests.at(-1)!).lastTool).toMatch(/^\[agent: failed reason=spawn_error\] worktree isolation needs a git repository/);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@ import { searchEntries } from '../../memory/search.js';
 import { memorySettings } from '../../memory/settings.js';
 import { MemoryStore } from '../../memory/store.js';
 import { formatAge } from '../../util/age.js';
-import { processIO, type CommandIO } from '../command-io.js';
+import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 import { editText } from '../editor.js';
 
 export type MemoryCommandIO = CommandIO & { edit?: typeof editText };
@@ -42,16 +42,7 @@ export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
     const text = describeSkipped(file, skipped);
     if (text) io.err(`seek: ${text}\n`);
   };
-  const guarded =
-    <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
-    async (...args: A): Promise<void> => {
-      try {
-        await action(...args);
-      } catch (error) {
-        if (!(error instanceof Error)) throw error;
-        fail(error.message);
-      }
-    };
+  const guarded = guardedBy(io);
 
   const command = new Command('memory')
     .description("this project's memory: decisions the agent recalls across sessions")

@@ -1,17 +1,15 @@
 import { relative } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { findProjectRoot, seekHome } from '../../config/paths.js';
-import { createJsonRenderer } from '../../frontends/json.js';
 import { PlainInteractive } from '../../frontends/plain-interactive.js';
-import { createTextRenderer } from '../../frontends/print.js';
-import { createStreamJsonRenderer } from '../../frontends/stream-json.js';
+import { createRenderer } from '../../frontends/renderer.js';
 import { buildPlan, PlanError } from '../../orchestrator/plan.js';
 import { planFileProblems, PlanFileError, readPlanFile, type PlanFile } from '../../orchestrator/plan-file.js';
 import { roleCatalog } from '../../orchestrator/roles.js';
 import { openSession, type AgentSession } from '../../runtime/session.js';
 import { loadSubagentTypes } from '../../subagents/definitions.js';
 import type { RootOptions } from '../root.js';
-import { sessionOptionsFrom } from '../session-options.js';
+import { addSessionFlags, sessionOptionsFrom } from '../session-options.js';
 
 interface RunOptions {
   print?: boolean;
@@ -26,11 +24,6 @@ interface RunOptions {
   verbose?: boolean;
 }
 
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
-  return n;
-}
 
 /**
  * `seek run PLAN.yaml`: runs a plan file (goal + tasks, the delegate_tasks schema) as a session's
@@ -40,20 +33,12 @@ function positiveInt(value: string): number {
  * 2 for bad usage. `--resume SID` continues an interrupted run without redoing completed tasks.
  */
 export function createRunCommand(): Command {
-  return new Command('run')
+  const command = new Command('run')
     .description('run a declared orchestration plan (a YAML file with goal and tasks)')
     .argument('<plan>', 'the plan file')
-    .option('-p, --print', 'headless even in a terminal: no review, approvals denied unless --yolo')
-    .addOption(new Option('--output-format <format>', 'output').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--yolo', 'allow every action without asking')
-    .option('--model <name>', 'model for the subagents (default: the provider\'s default)')
-    .addOption(new Option('--provider <name>', 'model provider').choices(['deepseek', 'openai', 'anthropic', 'openai-compatible']))
-    .option('--base-url <url>', 'provider base URL')
-    .option('--max-turns <n>', 'turn limit (the subagents have their own)', positiveInt, 200)
-    .option('--resume <sid>', 'continue the session of an interrupted run')
-    .option('--no-save', 'do not write the session to disk')
-    .option('--verbose', 'text output: show task progress on stderr')
-    .action(async (path: string, options: RunOptions) => {
+    .option('-p, --print', 'headless even in a terminal: no review, approvals denied unless --yolo');
+  // --resume continues the session of an interrupted run; --model is the subagents' model.
+  return addSessionFlags(command).action(async (path: string, options: RunOptions) => {
       process.exitCode = await runPlanFile(path, options);
     });
 }
@@ -82,12 +67,7 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
         : {}),
     }),
   );
-  const renderer =
-    options.outputFormat === 'json'
-      ? createJsonRenderer(process.stdout)
-      : options.outputFormat === 'stream-json'
-        ? createStreamJsonRenderer(process.stdout)
-        : createTextRenderer(process.stdout, process.stderr, { verbose: options.verbose === true });
+  const renderer = createRenderer(options.outputFormat, { verbose: options.verbose === true });
   if (interactive) ui.plain = new PlainInteractive(session, process.stdin, process.stdout);
   else session.subscribe((event) => renderer.onEvent(event));
   const controller = new AbortController();

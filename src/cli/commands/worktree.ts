@@ -14,7 +14,7 @@ import {
   type CleanupOutcome,
   type WorktreeListing,
 } from '../../worktree/index.js';
-import { processIO, type CommandIO } from '../command-io.js';
+import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 
 /** Where the command reads and writes; tests replace it. */
 export type WorktreeCommandIO = CommandIO;
@@ -50,18 +50,7 @@ export function createWorktreeCommand(io: WorktreeCommandIO = defaultIO): Comman
     return new WorktreeManager({ projectRoot: root, seekHome: home, projectId: projectId(root), symlinks });
   };
   /** Runs an action; refusals and the manager's errors become `seek: …` and exit 1. */
-  const guarded =
-    <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
-    async (...args: A): Promise<void> => {
-      try {
-        await action(...args);
-      } catch (error) {
-        if (!(error instanceof Error)) throw error;
-        const hint = error instanceof WorktreeError && error.code === 'not_found' ? '; run seek worktree list to see them' : '';
-        io.err(`seek: ${error.message}${hint}\n`);
-        io.setExitCode(1);
-      }
-    };
+  const guarded = guardedBy(io, (error) => (error instanceof WorktreeError && error.code === 'not_found' ? '; run seek worktree list to see them' : ''));
 
   const command = new Command('worktree')
     .description('seek-managed git worktrees of this project: list, merge, remove, prune rescued changes')
