@@ -40,6 +40,7 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
 
   switch (event.type) {
     case 'message':
+      if (isInjectedContext(event.message)) return state; // context seek adds (memory, a vanished worktree) is for the model
       if (event.message.role === 'user') {
         next.live.push({ kind: 'user', id: id(), text: stripReminder(event.message.content) });
         next.running = true;
@@ -165,7 +166,7 @@ export function itemsFromHistory(messages: readonly Message[]): ConversationItem
   const results = new Map<string, Message & { role: 'tool' }>();
   for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, message);
   for (const message of messages) {
-    if (message.role === 'user') items.push({ kind: 'user', id: `h${n++}`, text: stripReminder(message.content) });
+    if (message.role === 'user' && !isInjectedContext(message)) items.push({ kind: 'user', id: `h${n++}`, text: stripReminder(message.content) });
     if (message.role === 'assistant') {
       if (message.content.trim() || message.reasoning) {
         items.push({ kind: 'assistant', id: `h${n++}`, turn: 0, text: message.content, reasoning: message.reasoning ?? '', streaming: false });
@@ -261,4 +262,9 @@ function tail(text: string, max: number): string {
 function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
   for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index]!)) return index;
   return -1;
+}
+
+/** A user-role `<context source="…">` message seek added for the model (memory, a vanished worktree). */
+function isInjectedContext(message: Message): boolean {
+  return message.role === 'user' && message.content.startsWith('<context source="');
 }

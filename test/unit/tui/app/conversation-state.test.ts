@@ -560,3 +560,17 @@ describe('streaming answers commit their completed blocks early', () => {
     expect(state.live).toEqual([]);
   });
 });
+
+describe('injected context', () => {
+  it('memory and worktree context messages never show as user bubbles, live or from history', () => {
+    const context: Message[] = [
+      { role: 'user', content: '<context source="memory.index">\nProject memory index …\n- a: b\n</context>' },
+      { role: 'user', content: '<context source="worktree">The worktree … no longer exists.</context>' },
+    ];
+    let state = initialConversation();
+    for (const message of [...context, { role: 'user', content: 'hello' } as Message]) state = reduceConversation(state, { type: 'message', message });
+    const shown = [...state.committed, ...state.live].filter((item) => item.kind === 'user');
+    expect(shown.map((item) => (item as Item<'user'>).text)).toEqual(['hello']);
+    expect(itemsFromHistory([...context, { role: 'user', content: 'hello' }]).map((item) => item.kind)).toEqual(['user']);
+  });
+});
