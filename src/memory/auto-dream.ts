@@ -47,9 +47,11 @@ export interface AutoDreamOptions {
 
 /**
  * Counts this session and, when a dream is due, starts it without waiting for it. Returns the
- * background run (tests await it), or undefined when none started.
+ * background run wrapped (`done`; tests await it), or undefined when none started. Wrapped on
+ * purpose: an async function returning a bare promise would adopt it, and the caller's `await`
+ * would wait for the whole dream.
  */
-export async function maybeAutoDream(options: AutoDreamOptions): Promise<Promise<void> | undefined> {
+export async function maybeAutoDream(options: AutoDreamOptions): Promise<{ done: Promise<void> } | undefined> {
   if (options.every <= 0) return undefined;
   const state = await readDreamState(options.seekHome);
   const count = state.sessions_since_dream + 1;
@@ -60,7 +62,7 @@ export async function maybeAutoDream(options: AutoDreamOptions): Promise<Promise
   const now = options.now?.() ?? new Date();
   // Reset first: a second session starting meanwhile must not start a second dream.
   await writeDreamState(options.seekHome, { schema_version: 1, sessions_since_dream: 0, last_dream_at: now.toISOString() });
-  return (async () => {
+  const done = (async () => {
     try {
       const preview = await dream({ seekHome: options.seekHome, stream: options.stream, model: options.model, now, signal: options.signal });
       if (preview.call) options.bill(preview.call);
@@ -74,4 +76,5 @@ export async function maybeAutoDream(options: AutoDreamOptions): Promise<Promise
       if (!options.signal.aborted) options.notify('warn', `dream: ${(error as Error).message}`);
     }
   })();
+  return { done };
 }
