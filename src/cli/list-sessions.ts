@@ -1,4 +1,4 @@
-import { findProjectRoot, projectId, seekHome } from '../config/paths.js';
+import { resolveProject, seekHome } from '../config/paths.js';
 import { formatCost, formatTokens } from '../cost/format.js';
 import { listSessions, type SessionSummary } from '../session/list.js';
 import type { RootOptions } from './root.js';
@@ -6,8 +6,8 @@ import type { RootOptions } from './root.js';
 /** `seek --list [--include-subagents]`: this project's sessions, newest first. */
 export async function listSessionsCommand(options: RootOptions): Promise<number> {
   const home = seekHome(process.env);
-  const root = findProjectRoot(process.cwd());
-  const sessions = await listSessions(home, projectId(root), { includeSubagents: options.includeSubagents === true });
+  const { root, pid } = resolveProject(process.cwd(), home);
+  const sessions = await listSessions(home, pid, { includeSubagents: options.includeSubagents === true });
   if (sessions.length === 0) {
     process.stdout.write(`no sessions yet in ${root}\n`);
     return 0;

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
 
@@ -81,6 +81,40 @@ export function projectId(root: string): string {
     // No pointer (the usual case) or unreadable: fall back to the path hash.
   }
   return createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+}
+
+/** Where seek is running: the project's root (the git top level containing cwd), its id, and,
+ * when that root is one of seek's own worktrees, the worktree's id. */
+export interface ProjectLocation {
+  readonly root: string;
+  readonly pid: string;
+  /** Set when `root` is `<home>/projects/<pid>/worktrees/<id>`: a session started inside a seek
+   * worktree belongs to the project that owns the worktree (same memory, sessions and
+   * subagents), not to a new project named after the worktree's path. */
+  readonly worktreeId?: string;
+}
+
+/**
+ * The one answer to "which project is this?" for every subsystem (memory, sessions, subagents,
+ * worktrees): `findProjectRoot` plus `projectId`, except inside a seek-managed worktree, whose
+ * project id is its owner's.
+ */
+export function resolveProject(cwd: string, home: string): ProjectLocation {
+  const root = findProjectRoot(cwd);
+  const owner = seekWorktreeOwner(root, home);
+  if (owner) return { root, pid: owner.pid, worktreeId: owner.id };
+  return { root, pid: projectId(root) };
+}
+
+/** `{pid, id}` when `root` is `<home>/projects/<pid>/worktrees/<id>` of an existing project. */
+function seekWorktreeOwner(root: string, home: string): { pid: string; id: string } | undefined {
+  const id = basename(root);
+  const worktrees = dirname(root);
+  const project = dirname(worktrees);
+  const pid = basename(project);
+  if (basename(worktrees) !== 'worktrees' || !isProjectId(pid)) return undefined;
+  if (realPathOrResolved(dirname(project)) !== realPathOrResolved(join(home, 'projects'))) return undefined;
+  return { pid, id };
 }
 
 // ---- Files under SEEK_HOME ----------------------------------------------------------------------

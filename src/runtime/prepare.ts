@@ -5,7 +5,7 @@ import type { Tool } from '../agent/types.js';
 import { createProvider, lookupModel } from '../providers/index.js';
 import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
-import { configFile, ensureProjectManifest, findProjectRoot, projectId, seekHome, sessionFile } from '../config/paths.js';
+import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
 import { createHookRunner, loadHooks, type HookRunner } from '../hooks/index.js';
 import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
@@ -117,8 +117,8 @@ export interface PreparedSession {
  */
 export async function prepareSession(options: OpenSessionOptions): Promise<PreparedSession> {
   const home = seekHome(options.env);
-  const projectRoot = findProjectRoot(options.cwd);
-  const pid = projectId(projectRoot);
+  const project = resolveProject(options.cwd, home);
+  const { root: projectRoot, pid } = project;
   const config = await readConfig(home);
   const notices: Notice[] = [];
   const noticeSink: PreparedSession['noticeSink'] = {};
@@ -262,7 +262,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const pendingCalls: ToolCall[] = [];
   let writer: SessionWriter | undefined;
   if (options.save !== false) {
-    await ensureProjectManifest(home, pid, projectRoot);
+    // Inside a seek worktree the manifest keeps naming the owner's main tree.
+    if (project.worktreeId === undefined) await ensureProjectManifest(home, pid, projectRoot);
     if (worktrees) {
       const problems = await worktrees.startupHousekeeping({ maxMs: 2000 });
       for (const text of problems) notices.push({ level: 'warn', text });

@@ -4,7 +4,7 @@
  * paths. Throws the same ConfigError as a session when no provider key is set.
  */
 import { readConfig, resolveProviderSettings } from '../config/config.js';
-import { configFile, findProjectRoot, projectId, seekHome } from '../config/paths.js';
+import { configFile, resolveProject, seekHome } from '../config/paths.js';
 import { createProvider } from '../providers/index.js';
 import type { StreamFn } from '../providers/types.js';
 
@@ -29,14 +29,14 @@ export async function openSideModel(options: { cwd: string; env: Readonly<Record
     configPath: configFile(home),
   });
   const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl });
-  const root = findProjectRoot(options.cwd);
+  const { root, pid } = resolveProject(options.cwd, home);
   return {
     stream: (request, signal) => provider.stream(request, signal),
     model: options.model ?? settings.flashModel,
     provider: settings.provider,
     seekHome: home,
     projectRoot: root,
-    projectId: projectId(root),
+    projectId: pid,
     config,
   };
 }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { projectId } from '../../src/config/paths.js';
 import { rememberEntry } from '../../src/memory/operations.js';
 import { MemoryStore } from '../../src/memory/store.js';
+import { WorktreeManager } from '../../src/worktree/manager.js';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
@@ -41,6 +42,21 @@ describe('memory end to end', () => {
     expect(context.content).toContain('### tooling\n- use-pnpm: The repo uses pnpm workspaces');
     expect(JSON.stringify(sent)).not.toContain('SECRET-DETAIL');
     expect(sent.at(-1)!.content!.startsWith('what do you know?')).toBe(true);
+  });
+
+  it("a session started inside a seek worktree uses the owner project's memory and sessions", async () => {
+    const { root, home } = makeProject();
+    const pid = projectId(root);
+    await rememberEntry(new MemoryStore({ seekHome: home, projectId: pid, projectRoot: root }), ENTRY);
+    const worktree = await new WorktreeManager({ projectRoot: root, seekHome: home, projectId: pid }).create();
+    route(() => ({ text: 'ok' }));
+    const run = await runSeek(['-p', 'hello', '--output-format', 'json'], { cwd: worktree.path, env: env(home) });
+    expect(run.code).toBe(0);
+    const index = messages(suite.server.requests[0]!).find((m) => m.content?.startsWith('<context source="memory.index">'));
+    expect(index?.content).toContain('- use-pnpm: The repo uses pnpm workspaces');
+    const sid = (JSON.parse(run.stdout) as { session_id: string }).session_id;
+    expect(existsSync(join(home, 'projects', pid, 'sessions', `${sid}.jsonl`))).toBe(true);
+    expect(existsSync(join(home, 'projects', projectId(worktree.path)))).toBe(false);
   });
 
   it('seek memory: list with scores, show, search, pin, archive with a reason, restore, edit', async () => {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { readConfig } from '../../config/config.js';
-import { findProjectRoot, projectId, seekHome } from '../../config/paths.js';
+import { resolveProject, seekHome } from '../../config/paths.js';
 import { ageDays, decayScore } from '../../memory/decay.js';
 import { EntryInputError, type ArchivedEntry, type MemoryEntry } from '../../memory/entry.js';
 import { entryToText, textToEntry } from '../../memory/entry-text.js';
@@ -30,9 +30,9 @@ interface Row {
 export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
   const open = async () => {
     const home = seekHome(io.env);
-    const root = findProjectRoot(io.cwd());
+    const { root, pid } = resolveProject(io.cwd(), home);
     const { settings } = memorySettings(await readConfig(home).catch(() => ({})), io.env);
-    return { store: new MemoryStore({ seekHome: home, projectId: projectId(root), projectRoot: root }), halfLife: settings.halfLifeDays };
+    return { store: new MemoryStore({ seekHome: home, projectId: pid, projectRoot: root }), halfLife: settings.halfLifeDays };
   };
   const fail = (message: string): void => {
     io.err(`seek: ${message}\n`);

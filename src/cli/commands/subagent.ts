@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
-import { findProjectRoot, projectId, seekHome, subagentIndexFile } from '../../config/paths.js';
+import { resolveProject, seekHome, subagentIndexFile } from '../../config/paths.js';
 import { formatTokens } from '../../cost/format.js';
 import { findSession } from '../../session/list.js';
 import { appendSubagentEvent, isProcessAlive, readSubagentIndex, recoverOrphans } from '../../subagents/index-log.js';
@@ -43,7 +43,10 @@ function matchesStatus(record: SubagentRecord, filter: StatusFilter): boolean {
  * for the project of the working directory. Exit 0 on success, 1 on problems, 2 on bad usage.
  */
 export function createSubagentCommand(io: SubagentCommandIO = defaultIO): Command {
-  const project = (): { home: string; pid: string } => ({ home: seekHome(io.env), pid: projectId(findProjectRoot(io.cwd())) });
+  const project = (): { home: string; pid: string } => {
+    const home = seekHome(io.env);
+    return { home, pid: resolveProject(io.cwd(), home).pid };
+  };
   const fail = (message: string): void => {
     io.err(`seek: ${message}\n`);
     io.setExitCode(1);

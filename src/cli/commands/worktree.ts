@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { readConfig } from '../../config/config.js';
-import { findProjectRoot, projectId, seekHome } from '../../config/paths.js';
+import { resolveProject, seekHome } from '../../config/paths.js';
 import { shortSubSid } from '../../subagents/result-format.js';
 import {
   DISCARDED_MAX_AGE_MS,
@@ -40,14 +40,14 @@ function duration(value: string): number {
 export function createWorktreeCommand(io: WorktreeCommandIO = defaultIO): Command {
   /** The manager for the cwd's project; refuses outside a git repository. */
   const manager = async (): Promise<WorktreeManager> => {
-    const root = findProjectRoot(io.cwd());
+    const home = seekHome(io.env);
+    const { root, pid } = resolveProject(io.cwd(), home);
     if (!(await isGitRepository(root))) {
       throw new Refusal(`${root} is not a git repository; seek worktrees need one (run git init, or cd into a repository)`);
     }
-    const home = seekHome(io.env);
     // A broken config.json must not block these commands; symlinks only matter for creating.
     const symlinks = symlinksFromConfig(await readConfig(home).catch(() => ({})));
-    return new WorktreeManager({ projectRoot: root, seekHome: home, projectId: projectId(root), symlinks });
+    return new WorktreeManager({ projectRoot: root, seekHome: home, projectId: pid, symlinks });
   };
   /** Runs an action; refusals and the manager's errors become `seek: …` and exit 1. */
   const guarded = guardedBy(io, (error) => (error instanceof WorktreeError && error.code === 'not_found' ? '; run seek worktree list to see them' : ''));

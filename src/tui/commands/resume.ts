@@ -1,4 +1,3 @@
-import { projectId } from '../../config/paths.js';
 import { formatCost } from '../../cost/format.js';
 import { listSessions } from '../../session/list.js';
 import type { SlashCommand } from './types.js';
@@ -15,7 +14,7 @@ export const resumeCommand: SlashCommand = {
       return;
     }
     const session = context.session;
-    const sessions = (await listSessions(session.seekHome, projectId(session.projectRoot))).filter((entry) => entry.id !== session.id);
+    const sessions = (await listSessions(session.seekHome, session.projectId)).filter((entry) => entry.id !== session.id);
     if (sessions.length === 0) {
       context.notice('no other sessions in this project yet');
       return;

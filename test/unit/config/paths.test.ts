@@ -10,6 +10,7 @@ import {
   manifestFile,
   projectDir,
   projectId,
+  resolveProject,
   seekHome,
   sessionFile,
   sessionsDir,
@@ -130,5 +131,36 @@ describe('ensureProjectManifest', () => {
     const manifest = await ensureProjectManifest(home, 'bbbbbbbbbbbbbbbb', '/x');
     expect(manifest.project_id).toBe('bbbbbbbbbbbbbbbb');
     expect(JSON.parse(readFileSync(manifestFile(home, 'bbbbbbbbbbbbbbbb'), 'utf8'))).toEqual(manifest);
+  });
+});
+
+describe('resolveProject', () => {
+  it('is findProjectRoot plus projectId in an ordinary repository', () => {
+    const repo = join(base, 'resolve-plain');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    mkdirSync(join(repo, 'src'));
+    expect(resolveProject(join(repo, 'src'), join(base, 'home-resolve'))).toEqual({ root: repo, pid: projectId(repo) });
+  });
+
+  it("gives a seek worktree its owner's project id, found from any folder inside it", () => {
+    const home = join(base, 'home-resolve-wt');
+    const repo = join(base, 'resolve-owner');
+    mkdirSync(repo);
+    git(repo, 'init', '-q');
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'init');
+    const pid = projectId(repo);
+    const worktree = join(worktreesDir(home, pid), 'k3v9x2ab');
+    mkdirSync(worktreesDir(home, pid), { recursive: true });
+    git(repo, 'worktree', 'add', '-q', '-b', 'seek/wt/k3v9x2ab', worktree);
+    mkdirSync(join(worktree, 'deep'));
+    expect(resolveProject(join(worktree, 'deep'), home)).toEqual({ root: worktree, pid, worktreeId: 'k3v9x2ab' });
+  });
+
+  it('does not take the owner from a look-alike path outside this SEEK_HOME', () => {
+    const elsewhere = join(base, 'other-home', 'projects', 'aaaaaaaaaaaaaaaa', 'worktrees', 'x1');
+    mkdirSync(elsewhere, { recursive: true });
+    git(elsewhere, 'init', '-q');
+    expect(resolveProject(elsewhere, join(base, 'home-resolve-wt'))).toEqual({ root: elsewhere, pid: projectId(elsewhere) });
   });
 });
