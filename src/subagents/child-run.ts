@@ -92,6 +92,9 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
     };
   };
 
+  // The transcript holds what the child was sent, context included, so a promoted or resumed
+  // child continues with the same messages (and the same cached prefix).
+  for (const message of options.context ?? []) options.writer?.append({ type: 'message', message });
   const signal = AbortSignal.any([options.parentSignal, controller.signal]);
   let result: LoopResult;
   try {

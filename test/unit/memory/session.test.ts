@@ -14,6 +14,7 @@ import { MemoryStore } from '../../../src/memory/store.js';
 import type { ModelRequest, ToolResultMessage, UserMessage } from '../../../src/providers/types.js';
 import type { SessionEvent } from '../../../src/runtime/events.js';
 import { openSession, type AgentSession } from '../../../src/runtime/session.js';
+import { readSession } from '../../../src/session/reader.js';
 import { routedStream, type FakeReply, type RouteInfo } from '../../support/fake-stream.js';
 import { makeProject } from '../../support/seek-process.js';
 
@@ -109,10 +110,10 @@ describe('memory in a session', () => {
     expect(resumed.stream.requests[0]!.messages.filter((m) => m.role === 'user' && m.content.startsWith('<context')).length).toBe(2);
   });
 
-  it('children start with the same memory context', async () => {
+  it('children start with the same memory context, and their transcripts keep it', async () => {
     const project = makeProject();
     await rememberEntry(storeOf(project), ENTRY);
-    const { session, stream } = await open(project, (info) => {
+    const { session, stream, events } = await open(project, (info) => {
       if (info.child) return { text: 'looked' };
       return info.turn === 0 ? calls(['agent', { description: 'look', prompt: 'look around', subagent_type: 'explore' }]) : { text: 'done' };
     });
@@ -122,6 +123,9 @@ describe('memory in a session', () => {
     expect(child.messages[0]).toEqual(parent);
     expect(child.messages.at(-1)).toEqual({ role: 'user', content: 'look around' });
     expect(child.tools.map((t) => t.name)).toContain('memory_recall');
+    const start = events.find((e) => e.type === 'subagent_start');
+    const transcript = await readSession(start?.type === 'subagent_start' ? start.transcriptPath! : '');
+    expect(transcript.messages.slice(0, 2)).toEqual([parent, { role: 'user', content: 'look around' }]);
   });
 
   it('an accepted observation is saved (unconfirmed) before a headless run returns; rejected, unparseable and failing checks save nothing and say why', async () => {
