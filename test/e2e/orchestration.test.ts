@@ -263,6 +263,39 @@ describe('delegate_tasks end to end', () => {
   });
 });
 
+describe('plan review in the plain interactive mode (ask mode, stdin not a terminal)', () => {
+  const threeTasks = [
+    { id: 'map', task: 'map the code', role: 'explorer' },
+    { id: 'docs', task: 'read the docs', role: 'explorer' },
+    { id: 'check', task: 'check the findings', role: 'explorer', depends_on: ['map', 'docs'] },
+  ];
+
+  it('shows the graph, drops a task and changes a role as typed, then runs only the edited plan', async () => {
+    const { root, home } = makeProject();
+    route((req) => {
+      if (req.task) return { text: `finding of ${req.task} as ${req.role}` };
+      return req.turn === 0 ? delegate(threeTasks) : { text: 'reviewed and ran' };
+    });
+    const run = await runSeek([], { cwd: root, env: env(home), input: 'study this\nd docs\nc check reviewer\nd nope\nr\n/exit\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('3 tasks, graph\n  map  explorer  map the code\n  docs  explorer  read the docs\n  check  explorer  check the findings  ← map, docs\n  runs as: [map ∥ docs] → check\n');
+    expect(run.stdout).toContain('2 tasks, graph\n  map  explorer  map the code\n  check  reviewer  check the findings  ← map\n  runs as: map → check\n');
+    expect(run.stdout).toContain('(not understood: use d ID, or c ID ROLE with a role of: explorer, editor, reviewer');
+    expect(run.stdout).toContain('reviewed and ran');
+    const tasksRun = suite.server.requests.map((r) => view(r)).filter((req) => req.task).map((req) => `${req.task}:${req.role}`);
+    expect([...new Set(tasksRun)]).toEqual(['map:explorer', 'check:reviewer']);
+  });
+
+  it('a rejected plan runs nothing and the model is told the reason', async () => {
+    const { root, home } = makeProject();
+    route((req) => (req.turn === 0 && !req.task ? delegate(threeTasks) : { text: 'understood' }));
+    const run = await runSeek([], { cwd: root, env: env(home), input: 'study this\nx too broad, ask me first\n/exit\n' });
+    expect(run.code).toBe(0);
+    expect(suite.server.requests.some((r) => view(r).task !== undefined)).toBe(false);
+    expect(view(parentRequests().at(-1)!).lastTool).toBe('[delegate_tasks: rejected] the user rejected the plan: too broad, ask me first; nothing was run');
+  });
+});
+
 describe('seek run', () => {
   it('runs a plan file headless and prints the result; an invalid plan file is refused with its line', async () => {
     const { root, home } = makeProject();
