@@ -1,7 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { projectId } from '../../src/config/paths.js';
+import { rememberEntry } from '../../src/memory/operations.js';
+import { MemoryStore } from '../../src/memory/store.js';
+import { WorktreeManager } from '../../src/worktree/manager.js';
 import { ScriptedServer } from '../support/scripted-server/index.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 import { TmuxSeek } from '../support/tmux.js';
@@ -23,7 +27,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-beforeEach(() => server.reset());
+beforeEach(() => {
+  server.reset();
+  server.setFallback(undefined);
+});
 afterEach(() => {
   tui?.kill();
   tui = undefined;
@@ -153,5 +160,86 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     await t.waitFor(/\byolo\b/);
     t.keys('BTab');
     await t.waitFor('plan (read-only)');
+  });
+  it('/memory lists the entries; p pins one and a archives another with a typed reason', async () => {
+    const { root, home } = makeProject();
+    const store = new MemoryStore({ seekHome: home, projectId: projectId(root), projectRoot: root });
+    await rememberEntry(store, { name: 'use-pnpm', tagline: 'The repo uses pnpm workspaces', content: 'Hoisting broke npm.', tags: ['tooling'] });
+    await rememberEntry(store, { name: 'old-api', tagline: 'Errors are plain strings', content: 'Before RFC 7807.', tags: ['api'] });
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('/memory');
+    t.keys('Enter');
+    const panel = await t.waitFor('Project memory');
+    expect(panel).toContain('use-pnpm');
+    expect(panel).toContain('Errors are plain strings');
+    expect(panel).toMatch(/2 active · 0 stale · 0 archived/);
+    await t.waitFor(/❯ old-api/); // sorted by name: old-api first
+    t.type('a');
+    await t.waitFor('archive old-api: why?');
+    t.type('replaced by problem details');
+    t.keys('Enter');
+    await t.waitFor(/1 active · 0 stale · 1 archived/);
+    t.keys('Up');
+    await t.waitFor(/❯ use-pnpm/);
+    t.type('p');
+    await t.waitFor(/\[pinned\]/);
+    const entries = readFileSync(join(home, 'projects', projectId(root), 'memory.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((e) => [e.name, e.pinned ?? false])).toEqual([['use-pnpm', true]]);
+    const archived = JSON.parse(readFileSync(join(home, 'projects', projectId(root), 'archived.jsonl'), 'utf8').trim()) as Record<string, unknown>;
+    expect(archived).toMatchObject({ name: 'old-api', archived_reason: 'replaced by problem details' });
+  });
+
+  it('shows a delegate_tasks plan for review; d drops the selected task and enter runs the rest', async () => {
+    const { root, home } = makeProject();
+    server.setFallback((request) => {
+      const messages = request.body.messages as Array<{ role: string; content?: string }>;
+      const prompt = String(messages.find((m) => m.role === 'user')?.content ?? '');
+      const task = /^## Your task \(([^,]+),/m.exec(prompt)?.[1];
+      if (task) return { text: `finding of ${task}` };
+      if (messages.some((m) => m.role === 'tool')) return { text: 'the plan ran' };
+      return {
+        toolCalls: [{ name: 'delegate_tasks', arguments: { tasks: [
+          { id: 'map', task: 'map the code', role: 'explorer' },
+          { id: 'docs', task: 'read the docs', role: 'explorer' },
+        ] } }],
+      };
+    });
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('study this');
+    t.keys('Enter');
+    const review = await t.waitFor('Run this plan?');
+    expect(review).toContain('map the code');
+    expect(review).toContain('read the docs');
+    expect(review).toContain('runs as: map → docs');
+    t.type('d');
+    await t.waitFor('dropped map');
+    t.keys('Enter');
+    await t.waitFor('the plan ran');
+    const ran = server.requests.map((r) => /^## Your task \(([^,]+),/m.exec(String((r.body.messages as Array<{ role: string; content?: string }>).find((m) => m.role === 'user')?.content ?? ''))?.[1]).filter(Boolean);
+    expect(ran).toEqual(['docs']);
+  });
+  it('/worktrees shows a worktree with its changes, opens its diff, and merges it into the working tree', async () => {
+    const { root, home } = makeProject();
+    const worktree = await new WorktreeManager({ projectRoot: root, seekHome: home, projectId: projectId(root) }).create();
+    writeFileSync(join(worktree.path, 'feature.txt'), 'made in the worktree\n');
+    const t = start(root, home);
+    await t.waitFor('ask seek');
+    t.type('/worktrees');
+    t.keys('Enter');
+    const panel = await t.waitFor('m merge');
+    expect(panel).toContain(worktree.id);
+    expect(panel).toContain(worktree.branch);
+    t.type('d');
+    await t.waitFor('+made in the worktree');
+    t.keys('Escape');
+    await t.waitFor('m merge');
+    t.type('m');
+    await t.waitFor(`merge ${worktree.id} into the current branch? y/n`);
+    t.type('y');
+    await t.waitFor(`merged ${worktree.branch}`);
+    expect(readFileSync(join(root, 'feature.txt'), 'utf8')).toBe('made in the worktree\n');
+    expect(existsSync(worktree.path)).toBe(false);
   });
 });

@@ -58,7 +58,7 @@ function lineColor(line: string, style: ScrollTextProps['style']): string | unde
 }
 
 function isHeader(line: string, style: ScrollTextProps['style']): boolean {
-  if (style === 'diff') return line.startsWith('diff --git ') || line.startsWith('untracked files');
+  if (style === 'diff') return line.startsWith('diff --git ');
   return style === 'conflict' && line.startsWith('--- ');
 }
 

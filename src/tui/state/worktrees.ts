@@ -5,7 +5,8 @@
  */
 import { dirname } from 'node:path';
 import { formatConflictReport } from '../../worktree/merge.js';
-import { runGit, type GitRunner } from '../../worktree/git.js';
+import { GitClient, runGit, type GitRunner } from '../../worktree/git.js';
+import { workingStateDiff } from '../../worktree/rescue.js';
 import type { CleanupOutcome, WorktreeListing } from '../../worktree/types.js';
 
 export interface WorktreePanelSource {
@@ -17,7 +18,7 @@ export interface WorktreePanelSource {
   /** WorktreeManager.remove: throws a WorktreeError with code `dirty` when the worktree has
    * uncommitted changes and `discard` is not set (and `not_registered` likewise). */
   remove(id: string, options: { discard?: boolean }): Promise<CleanupOutcome>;
-  /** The worktree's `git diff HEAD` followed by its untracked files, as display lines. */
+  /** The worktree's changes against HEAD, new files' content included, as display lines. */
   diff(path: string): Promise<string[]>;
 }
 
@@ -41,25 +42,17 @@ export function worktreePanelSource(manager: WorktreeManagerLike, git: GitRunner
 export const MAX_DIFF_LINES = 5000;
 const DIFF_TIMEOUT_MS = 30_000;
 
-/** `git -C <path> diff HEAD` plus the untracked (not ignored) file names. Throws with git's stderr
- * when git fails. Git never looks above the worktrees directory for a repository. */
+/** The worktree's changes against its HEAD as display lines: tracked changes, staged or not, and
+ * new (untracked, not ignored) files with their content, the same snapshot a merge would commit.
+ * Nothing in the worktree changes. Throws with git's stderr when git fails. Git never looks above
+ * the worktrees directory for a repository. */
 export async function worktreeDiff(path: string, git: GitRunner = runGit): Promise<string[]> {
-  const options = { cwd: path, env: { GIT_CEILING_DIRECTORIES: dirname(path) }, timeoutMs: DIFF_TIMEOUT_MS };
-  const [diff, untracked] = await Promise.all([
-    git(['-c', 'core.quotePath=false', 'diff', 'HEAD', '--no-color', '--no-ext-diff'], options),
-    git(['ls-files', '--others', '--exclude-standard', '-z'], options),
-  ]);
-  for (const result of [diff, untracked]) {
-    if (result.code !== 0) throw new Error(result.stderr.trim() || `git exited with status ${result.code} in ${path}`);
-  }
-  let lines = diff.stdout === '' ? [] : diff.stdout.replace(/\n$/, '').split('\n');
-  if (lines.length > MAX_DIFF_LINES) {
-    const more = lines.length - MAX_DIFF_LINES;
-    lines = [...lines.slice(0, MAX_DIFF_LINES), `… ${more} more lines: git -C ${path} diff HEAD`];
-  }
-  const files = untracked.stdout.split('\0').filter(Boolean);
-  if (files.length > 0) lines.push(...(lines.length > 0 ? [''] : []), `untracked files (${files.length}):`, ...files.map((file) => `  ${file}`));
-  return lines.length > 0 ? lines : ['no changes against HEAD'];
+  const client = new GitClient(git, { GIT_CEILING_DIRECTORIES: dirname(path) });
+  const diff = await workingStateDiff(client, path, { timeoutMs: DIFF_TIMEOUT_MS });
+  const lines = diff === '' ? [] : diff.replace(/\n$/, '').split('\n');
+  if (lines.length === 0) return ['no changes against HEAD'];
+  if (lines.length <= MAX_DIFF_LINES) return lines;
+  return [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines (new files included): git -C ${path} diff HEAD`];
 }
 
 /** The conflict report as display lines: the message, the files, then each file's hunks. */

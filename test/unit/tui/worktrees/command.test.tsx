@@ -100,7 +100,7 @@ describe('worktreeDiff', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'ignore' });
 
-  it('is `git diff HEAD` (staged and unstaged) followed by the untracked files; says when there is nothing', async () => {
+  it('is the patch against HEAD (staged, unstaged, new files with their content), index untouched; says when there is nothing', async () => {
     git('init', '-q', '-b', 'main');
     writeFileSync(join(dir, 'a.txt'), 'one\ntwo\n');
     writeFileSync(join(dir, '.gitignore'), 'ignored.txt\n');
@@ -116,7 +116,17 @@ describe('worktreeDiff', () => {
     expect(lines[0]).toBe('diff --git a/a.txt b/a.txt');
     expect(lines).toContain('-two');
     expect(lines).toContain('+TWO');
-    expect(lines.slice(-3)).toEqual(['', 'untracked files (1):', '  new file.txt']);
+    expect(lines.slice(lines.indexOf('diff --git a/new file.txt b/new file.txt'))).toEqual([
+      'diff --git a/new file.txt b/new file.txt',
+      'new file mode 100644',
+      'index 0000000..587be6b',
+      '--- /dev/null',
+      '+++ b/new file.txt\t', // git marks a name with a space this way
+      '@@ -0,0 +1 @@',
+      '+x',
+    ]);
+    expect(lines.join('\n')).not.toContain('ignored.txt');
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('M  a.txt\n?? "new file.txt"\n');
   });
 
   it('throws git\'s message when the directory is not a work tree', async () => {
