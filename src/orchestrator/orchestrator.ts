@@ -30,6 +30,8 @@ export interface ChangeTracking {
   snapshotTree(dir?: string): Promise<string>;
   diffTrees(from: string, to: string, maxBytes: number): Promise<string>;
   cleanup(path: string, ifDirty: 'keep' | 'merge'): Promise<CleanupOutcome>;
+  /** Uncommitted changes in the main working tree (`git status --porcelain` lines). */
+  mainTreeChanges?(): Promise<number>;
 }
 
 /** Completed tasks of earlier runs, by plan hash; and where new ones are written. */
@@ -86,6 +88,12 @@ export async function runPlan(plan: Plan, callId: string, signal: AbortSignal, o
     const done = earlier.get(task.id);
     if (done?.status === 'completed') finish(task, { ...done, reused: true });
   }
+  // Worktrees start at HEAD: the user's uncommitted work is not in them. Editors and the model are
+  // told, so neither takes its absence for a bug.
+  const notes: string[] = [];
+  const isolatedToRun = isolate && plan.tasks.some((task) => task.kind === 'writer' && status.get(task.id) === 'pending');
+  const uncommitted = isolatedToRun ? await changes?.mainTreeChanges?.().catch(() => 0) : 0;
+  if (uncommitted) notes.push(uncommittedNote(uncommitted));
 
   const execute = async (task: PlanTask): Promise<void> => {
     const role = options.catalog.resolve(task.role)!;
@@ -97,6 +105,7 @@ export async function runPlan(plan: Plan, callId: string, signal: AbortSignal, o
       inputs,
       ...(task.reviews ? { changes: writerInputs } : {}),
       ...(changes ? {} : { noDiffReason: '(no diff: this project is not a git repository; read the files the editor named)' }),
+      ...(uncommitted && task.kind === 'writer' ? { worktreeNote: WORKTREE_AT_HEAD } : {}),
     });
     const writes = task.kind === 'writer';
     const release = writes && !isolate ? await writerTurns.acquire() : undefined;
@@ -162,9 +171,24 @@ export async function runPlan(plan: Plan, callId: string, signal: AbortSignal, o
     if (status.get(task.id) === 'pending') finish(task, blank(task, 'canceled', 'not started: the orchestration was cancelled'));
   }
   const ordered = plan.tasks.map((task) => records.get(task.id)!);
-  const summary: OrchestrationSummary = { callId, mode: plan.mode, status: overall(ordered, signal.aborted), records: ordered, totals: totalsOf(ordered) };
+  const summary: OrchestrationSummary = {
+    callId,
+    mode: plan.mode,
+    status: overall(ordered, signal.aborted),
+    records: ordered,
+    totals: totalsOf(ordered),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
   options.emit({ type: 'orchestration_end', summary });
   return summary;
+}
+
+/** Told to an editor in a worktree when the main working tree has uncommitted changes. */
+export const WORKTREE_AT_HEAD =
+  'You work in your own git worktree, which starts at the last commit (HEAD): uncommitted changes in the user\'s working tree are not in it. Build on what is committed; your changes are merged back when you finish.';
+
+function uncommittedNote(count: number): string {
+  return `the main working tree had ${count} uncommitted change${count === 1 ? '' : 's'} when the plan started; the editors' worktrees began at HEAD without them, and their merges went into the working tree around them (a merge that would overwrite them is refused)`;
 }
 
 /** Marks skipped every pending task whose dependency did not complete (repeatedly: skips cascade). */

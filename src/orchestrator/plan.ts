@@ -43,7 +43,9 @@ export function buildPlan(specs: readonly TaskSpec[], roles: (role: string) => R
   if (specs.length === 0) throw new PlanError(['the plan has no tasks']);
   if (specs.length > MAX_TASKS) throw new PlanError([`the plan has ${specs.length} tasks; at most ${MAX_TASKS} run in one call (split it)`]);
 
-  const mode = specs.some((spec) => spec.depends_on !== undefined && spec.depends_on.length > 0) ? 'graph' : 'serial';
+  // Any depends_on, even an empty one, declares a graph: `depends_on: []` on every task says they
+  // are independent (run in parallel), not "run in order".
+  const mode = specs.some((spec) => spec.depends_on !== undefined) ? 'graph' : 'serial';
   const ids = specs.map((spec, index) => spec.id?.trim() || `t${index + 1}`);
   const seen = new Map<string, number>();
   ids.forEach((id, index) => {

@@ -31,12 +31,15 @@ export interface PromptInput {
   changes?: readonly TaskRecord[];
   /** Said instead of diffs when the project has none to show (not a git repository). */
   noDiffReason?: string;
+  /** Said to an editor whose worktree lacks the user's uncommitted changes. */
+  worktreeNote?: string;
 }
 
 export function taskPrompt(input: PromptInput): string {
   const head: string[] = [];
   if (input.goal) head.push('## Goal', input.goal, '');
   head.push(`## Your task (${input.task.id}, ${input.task.role})`, input.task.task);
+  if (input.worktreeNote) head.push('', input.worktreeNote);
   const opening = head.join('\n');
 
   const results: Section[] = input.inputs.map((record) => ({

@@ -30,6 +30,7 @@ export function formatResult(summary: OrchestrationSummary): string {
     '',
     `totals: turns=${totals.turns} model_calls=${totals.modelCalls} tool_calls=${totals.toolCalls} tokens=${totals.tokens.prompt + totals.tokens.completion}`,
   );
+  for (const note of summary.notes ?? []) lines.push(`note: ${note}`);
   return lines.join('\n');
 }
 

@@ -96,6 +96,9 @@ export interface OrchestrationSummary {
   records: TaskRecord[];
   /** This call's own work: reused tasks are not counted again. */
   totals: OrchestrationTotals;
+  /** Things the model should know about how the plan ran (e.g. worktrees without the user's
+   * uncommitted changes); one line each at the end of the result. */
+  notes?: string[];
 }
 
 /** What front ends see of an orchestration (session events). */

@@ -166,6 +166,11 @@ export class WorktreeManager {
     return (await worktreeStatus(this.wtGit(), path)).changes;
   }
 
+  /** Uncommitted changes in the main working tree, counted like `status`. */
+  async mainTreeChanges(): Promise<number> {
+    return (await worktreeStatus(this.git, this.projectRoot)).changes;
+  }
+
   /** Ends a worktree (CONTRACT.md result strings). Never throws. */
   async cleanup(path: string, ifDirty: IfDirty = 'keep'): Promise<CleanupOutcome> {
     if (!['keep', 'discard', 'merge'].includes(ifDirty)) return failed('cleanup_error', `unknown if_dirty value "${String(ifDirty)}"`);

@@ -143,6 +143,34 @@ describe('delegate_tasks end to end', () => {
     expect(git(root, 'worktree', 'list', '--porcelain')).not.toContain(home); // merged worktrees are removed
   });
 
+  it("with uncommitted work in the main tree, parallel editors are told their worktrees start at HEAD, merges go around that work, and the model gets a note", async () => {
+    const { root, home } = makeProject({ 'README.md': '# demo\n' });
+    writeFileSync(join(root, 'README.md'), '# demo\n\nwork in progress\n');
+    writeFileSync(join(root, 'scratch.txt'), 'my notes\n');
+    route((req) => {
+      if (req.task === 'e1') return req.turn === 0 ? write('one.txt', 'first editor\n') : { text: 'wrote one.txt' };
+      if (req.task === 'e2') return req.turn === 0 ? write('two.txt', 'second editor\n') : { text: 'wrote two.txt' };
+      return req.turn === 0
+        ? delegate([
+            { id: 'e1', task: 'add one.txt', role: 'editor', depends_on: [] },
+            { id: 'e2', task: 'add two.txt', role: 'editor', depends_on: [] },
+          ])
+        : { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'build', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    expect(view(firstRequest('e1')).prompt).toContain('which starts at the last commit (HEAD): uncommitted changes in the user\'s working tree are not in it');
+    const result = view(parentRequests().at(-1)!).lastTool;
+    expect(result.startsWith('[delegate_tasks: completed] 2 tasks (graph): 2 completed')).toBe(true);
+    expect(result.split('\n').at(-1)).toBe(
+      "note: the main working tree had 2 uncommitted changes when the plan started; the editors' worktrees began at HEAD without them, and their merges went into the working tree around them (a merge that would overwrite them is refused)",
+    );
+    expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('first editor\n');
+    expect(readFileSync(join(root, 'two.txt'), 'utf8')).toBe('second editor\n');
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('# demo\n\nwork in progress\n');
+    expect(git(root, 'status', '--porcelain')).toBe(' M README.md\n?? scratch.txt\n');
+  });
+
   it('reports an editor merge conflict without damage: the first merge stands, the second editor keeps its worktree, its dependants skip', async () => {
     const { root, home } = makeProject({ 'shared.txt': 'base\n' });
     route((req) => {

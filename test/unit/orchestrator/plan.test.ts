@@ -34,6 +34,17 @@ describe('buildPlan', () => {
     expect(waves(p)).toEqual([['t1'], ['t2'], ['t3']]);
   });
 
+  it('depends_on: [] declares independence: a graph whose tasks run together, not in order', () => {
+    const p = plan([
+      { id: 'e1', task: 'x', role: 'editor', depends_on: [] },
+      { id: 'e2', task: 'y', role: 'editor', depends_on: [] },
+      { id: 'r', task: 'z', role: 'reviewer' },
+    ]);
+    expect(p.mode).toBe('graph');
+    expect(waves(p)).toEqual([['e1', 'e2', 'r']]);
+    expect(p.concurrentWriters).toBe(true);
+  });
+
   it('with depends_on forms a graph; overlapping editors are detected, ordered ones are not', () => {
     const p = plan([
       { id: 'a', task: 'x', role: 'explorer' },
