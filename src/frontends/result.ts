@@ -69,6 +69,7 @@ export function orchestrationObject(run: OrchestrationSummary): Record<string, u
       usage: tokens(run.totals.tokens),
       total_cost_usd: run.totals.costUsd,
     },
+    ...(run.notes ? { notes: run.notes } : {}),
   };
 }
 

@@ -157,8 +157,9 @@ describe('delegate_tasks end to end', () => {
           ])
         : { text: 'done' };
     });
-    const run = await runSeek(['-p', 'build', '--yolo'], { cwd: root, env: env(home) });
+    const run = await runSeek(['-p', 'build', '--yolo', '--output-format', 'json'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).orchestrations[0].notes).toEqual([expect.stringMatching(/^the main working tree had 2 uncommitted changes/)]);
     expect(view(firstRequest('e1')).prompt).toContain('which starts at the last commit (HEAD): uncommitted changes in the user\'s working tree are not in it');
     const result = view(parentRequests().at(-1)!).lastTool;
     expect(result.startsWith('[delegate_tasks: completed] 2 tasks (graph): 2 completed')).toBe(true);
