@@ -368,6 +368,12 @@ export class AgentSession {
       // Replaces every entry written so far (see session/format.ts); later ones are kept.
       if (this.writer) this.writer.append({ type: 'compaction', summary: event.summary, replaces_through: this.writer.entryCount - 1 });
       if (event.usage) this.tracker.record({ usage: event.usage, costUsd: event.costUsd ?? 0, model: event.model ?? this.model });
+      // Memory's context survives at once, not only from the next prompt on: a long turn goes on
+      // with the index it started with. Recorded after the compaction entry, so a resume rebuilds
+      // the same history.
+      this.emit(event);
+      for (const message of this.prepared.memory.memory?.contextToInject(this.history) ?? []) this.record(message);
+      return;
     }
     if (event.type === 'loop_end') {
       this.writer?.append({ type: 'event', name: 'loop_end', data: { reason: event.reason, turns: event.turns } });

@@ -5,7 +5,7 @@
  */
 import { runLoop, type LoopResult } from '../agent/loop.js';
 import type { AgentEvent, CompactIfNeeded, Tool } from '../agent/types.js';
-import type { StreamFn, ToolSchema, UserMessage } from '../providers/types.js';
+import type { Message, StreamFn, ToolSchema, UserMessage } from '../providers/types.js';
 import type { CostTracker } from '../cost/tracker.js';
 import type { SessionWriter } from '../session/writer.js';
 import type { ToolGate } from '../runtime/tool-gate.js';
@@ -58,6 +58,8 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
   const timer = options.timeoutSeconds > 0 ? setTimeout(() => stop('timeout'), options.timeoutSeconds * 1000) : undefined;
   timer?.unref();
 
+  // The child's history starts with the session's memory context and gets it back after a compaction.
+  const history: Message[] = (options.context ?? []).map((message) => ({ ...message }));
   let wrapUpDue = false;
   let wrapUpSent = false;
   const budget = options.budgetTokens;
@@ -79,6 +81,12 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
     if (event.type === 'compaction') {
       if (options.writer) options.writer.append({ type: 'compaction', summary: event.summary, replaces_through: options.writer.entryCount - 1 });
       if (event.usage) tracker.record({ usage: event.usage, costUsd: event.costUsd ?? 0, model: event.model ?? options.model });
+      options.emit(event);
+      for (const message of options.context ?? []) {
+        history.push({ ...message });
+        options.writer?.append({ type: 'message', message });
+      }
+      return;
     }
     options.emit(event);
   };
@@ -104,7 +112,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
       system: options.system,
       tools: options.tools,
       toolSchemas: options.toolSchemas,
-      history: (options.context ?? []).map((message) => ({ ...message })),
+      history,
       input: { role: 'user', content: options.prompt },
       maxTurns: options.maxTurns,
       signal,

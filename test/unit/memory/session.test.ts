@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectId } from '../../../src/config/paths.js';
 import { JUDGE_SYSTEM_PROMPT } from '../../../src/memory/observer.js';
+import { SUMMARISER_SYSTEM_PROMPT } from '../../../src/runtime/compaction.js';
 import { rememberEntry } from '../../../src/memory/operations.js';
 import { MemoryStore } from '../../../src/memory/store.js';
 import type { ModelRequest, ToolResultMessage, UserMessage } from '../../../src/providers/types.js';
@@ -27,12 +28,12 @@ type Project = ReturnType<typeof makeProject>;
 const isJudge = (request: ModelRequest) => request.system === JUDGE_SYSTEM_PROMPT;
 const storeOf = (project: Project) => new MemoryStore({ seekHome: project.home, projectId: projectId(project.root) });
 
-async function open(project: Project, route: (info: RouteInfo) => FakeReply, options: { yolo?: boolean; plan?: boolean; interactive?: boolean; resume?: string; ask?: () => Promise<'yes' | 'no'> } = {}) {
+async function open(project: Project, route: (info: RouteInfo) => FakeReply, options: { yolo?: boolean; plan?: boolean; interactive?: boolean; resume?: string; ask?: () => Promise<'yes' | 'no'>; env?: Record<string, string> } = {}) {
   const stream = routedStream(route);
   const events: SessionEvent[] = [];
   const session = await openSession({
     cwd: project.root,
-    env: { SEEK_HOME: project.home, DEEPSEEK_API_KEY: 't' },
+    env: { SEEK_HOME: project.home, DEEPSEEK_API_KEY: 't', ...options.env },
     interactive: options.interactive ?? false,
     yolo: options.yolo ?? false,
     plan: options.plan ?? false,
@@ -108,6 +109,57 @@ describe('memory in a session', () => {
     const resumed = await open(project, () => ({ text: 'ok' }), { resume: first.session.id });
     await resumed.session.prompt('more');
     expect(resumed.stream.requests[0]!.messages.filter((m) => m.role === 'user' && m.content.startsWith('<context')).length).toBe(2);
+  });
+
+  it('a compaction in the middle of a turn keeps the memory context right after the brief, and a resume rebuilds the same history', async () => {
+    const project = makeProject();
+    await rememberEntry(storeOf(project), ENTRY);
+    let mainRequests = 0;
+    const { session, stream } = await open(
+      project,
+      (info) => {
+        if (info.request.system === SUMMARISER_SYSTEM_PROMPT) return { text: 'BRIEF: read the README' };
+        mainRequests += 1;
+        return mainRequests === 1 ? calls(['read_file', { path: 'README.md' }]) : { text: 'done' };
+      },
+      { env: { SEEK_COMPACT_THRESHOLD: '0.0001' } },
+    );
+    await session.prompt('look at the readme');
+    const after = stream.requests.filter((r) => r.system !== SUMMARISER_SYSTEM_PROMPT).at(-1)!;
+    const index = (m: { role: string; content?: unknown }) => m.role === 'user' && String(m.content).startsWith('<context source="memory.index">');
+    expect(after.messages).toHaveLength(2);
+    expect(String((after.messages[0] as UserMessage).content)).toContain('BRIEF: read the README');
+    expect(index(after.messages[1]!)).toBe(true);
+
+    const resumed = await open(project, () => ({ text: 'ok' }), { resume: session.id });
+    await resumed.session.prompt('more');
+    const sent = resumed.stream.requests[0]!.messages;
+    expect(sent.slice(0, 2)).toEqual(after.messages);
+    expect(sent.filter(index)).toHaveLength(1); // not injected again
+  });
+
+  it("a child's compaction keeps its memory context too, in its requests and its transcript", async () => {
+    const project = makeProject();
+    await rememberEntry(storeOf(project), ENTRY);
+    let childRequests = 0;
+    let parentRequests = 0;
+    const { session, stream, events } = await open(
+      project,
+      (info) => {
+        if (info.request.system === SUMMARISER_SYSTEM_PROMPT) return { text: 'BRIEF: child read the README' };
+        if (info.child) return ++childRequests === 1 ? calls(['read_file', { path: 'README.md' }]) : { text: 'looked' };
+        return ++parentRequests === 1 ? calls(['agent', { description: 'look', prompt: 'look around', subagent_type: 'explore' }]) : { text: 'done' };
+      },
+      { env: { SEEK_COMPACT_THRESHOLD: '0.0001' } },
+    );
+    await session.prompt('go');
+    const child = stream.requests.filter((r) => r.system.includes('\n# Subagent\n')).at(-1)!;
+    expect(child.messages).toHaveLength(2);
+    expect(String(child.messages[0]!.content)).toContain('BRIEF: child read the README');
+    expect(String(child.messages[1]!.content).startsWith('<context source="memory.index">')).toBe(true);
+    const start = events.find((e) => e.type === 'subagent_start');
+    const transcript = await readSession(start?.type === 'subagent_start' ? start.transcriptPath! : '');
+    expect(transcript.messages.slice(0, 2)).toEqual(child.messages);
   });
 
   it('children start with the same memory context, and their transcripts keep it', async () => {
