@@ -1,6 +1,7 @@
 import { createRenderer } from '../frontends/renderer.js';
 import { openSession } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
+import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 
 /** `seek -p`: one prompt, run to completion, render the result in the chosen format. Actions that
@@ -21,6 +22,6 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await session.close();
+    await closeSession(session);
   }
 }

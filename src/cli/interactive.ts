@@ -1,6 +1,7 @@
 import { PlainInteractive } from '../frontends/plain-interactive.js';
 import { openSession } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
+import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 
 /** `seek` without -p: the terminal UI when both stdin and stdout are terminals, else the plain
@@ -29,6 +30,6 @@ export async function runInteractive(firstPrompt: string, options: RootOptions):
   } finally {
     process.off('SIGINT', onSigint);
     plain.close();
-    await session.close();
+    await closeSession(session);
   }
 }

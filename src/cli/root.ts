@@ -19,6 +19,8 @@ export interface RootOptions {
   verbose?: boolean;
   dream?: boolean;
   write?: boolean;
+  worktree?: boolean;
+  worktreeBranch?: string;
 }
 
 const SUBCOMMAND_HELP = `

@@ -16,6 +16,7 @@ export function sessionOptionsFrom(options: RootOptions, extra: Pick<OpenSession
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(options.continue ? { continueLatest: true } : {}),
+    ...(options.worktree || options.worktreeBranch ? { worktree: options.worktreeBranch ?? true } : {}),
     ...extra,
   };
 }
@@ -36,6 +37,8 @@ export function addSessionFlags(command: Command): Command {
     .option('--base-url <url>', 'provider base URL (local or proxy servers)')
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt, 200)
     .option('--resume <sid>', "continue a saved session (a subagent's sub-sid too)")
+    .option('-w, --worktree', 'work in a fresh git worktree (your working tree is not touched); bring the work back with seek worktree merge')
+    .option('--worktree-branch <name>', 'with --worktree: the branch to create (default seek/wt/<id>)')
     .option('--no-save', 'do not write the session to disk')
     .option('--verbose', 'headless text mode: show tool activity on stderr');
 }

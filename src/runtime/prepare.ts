@@ -16,7 +16,8 @@ import { newSessionId, toolsHash } from '../session/format.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
-import { createWorktreeTools, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
+import { createWorktreeTools, recordMove, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
+import { startInWorktree } from './session-worktree.js';
 import { WorktreeManager } from '../worktree/manager.js';
 import { symlinksFromConfig } from '../worktree/include.js';
 import { createCompactor, type Compactor } from './compaction.js';
@@ -56,6 +57,8 @@ export interface OpenSessionOptions {
   reviewPlan?: ReviewPlanFn;
   /** Replaces the provider (unit tests inject a scripted stream here). */
   stream?: StreamFn;
+  /** `--worktree` (true) or `--worktree-branch NAME` (the branch): work in a fresh seek worktree. */
+  worktree?: boolean | string;
 }
 
 export interface Notice {
@@ -119,6 +122,10 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const home = seekHome(options.env);
   const project = resolveProject(options.cwd, home);
   const { root: projectRoot, pid } = project;
+  // Refused before anything is written (memory, manifest, session file).
+  if (options.worktree !== undefined && options.worktree !== false && !existsSync(join(projectRoot, '.git'))) {
+    throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
+  }
   const config = await readConfig(home);
   const notices: Notice[] = [];
   const noticeSink: PreparedSession['noticeSink'] = {};
@@ -259,6 +266,13 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
   }
 
+  // Before the session file exists, so a failure leaves nothing behind. A resumed session that was
+  // in a worktree goes back into that one instead.
+  const inWorktree = resumed ? savedWorktree(resumed.entries) : undefined;
+  const flagged = options.worktree !== undefined && options.worktree !== false;
+  if (flagged && inWorktree) notices.push({ level: 'info', text: '--worktree ignored: the resumed session goes back to its own worktree' });
+  const started = flagged && !inWorktree ? await startInWorktree(workspace, worktrees, typeof options.worktree === 'string' ? options.worktree : undefined) : undefined;
+
   const pendingCalls: ToolCall[] = [];
   let writer: SessionWriter | undefined;
   if (options.save !== false) {
@@ -304,11 +318,16 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     }
   }
   if (writer) {
+    if (started) recordMove(writer, started.info);
     recordMoves(workspace, writer);
     const sessionWriter = writer;
     journalSink.append = (entry) => sessionWriter.append(entry);
   }
-  const inWorktree = resumed ? savedWorktree(resumed.entries) : undefined;
+  if (started) {
+    notices.push({ level: 'info', text: started.notice });
+    history.push(started.note);
+    writer?.append({ type: 'message', message: started.note });
+  }
   if (inWorktree) {
     const restored = await restoreWorkspace(workspace, worktrees, inWorktree);
     notices.push(restored.notice);

@@ -16,6 +16,7 @@ import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
 import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
+import { finishSessionWorktree } from './session-worktree.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import { lookupModel } from '../providers/catalog.js';
@@ -342,10 +343,16 @@ export class AgentSession {
     return `${formatTokens(total.usage.inputTokens)} in (${Math.round(share * 100)}% cache hits) · ${formatTokens(total.usage.outputTokens)} out · ${formatCost(total.costUsd)}`;
   }
 
+  /** Lines for the user once the session closed (what became of a `--worktree` worktree). */
+  readonly closingNotes: string[] = [];
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     killBackgroundJobs();
+    const { worktrees, workspace } = this.prepared;
+    const note = worktrees ? await finishSessionWorktree(workspace, worktrees, this.writer ? this.id : undefined) : undefined;
+    if (note) this.closingNotes.push(note);
     // Observation checks still running get a few seconds to finish; then they are dropped (and said so).
     await this.prepared.memory.memory?.observer?.drain(CLOSE_DRAIN_MS);
     this.prepared.memory.cancel();

@@ -102,10 +102,13 @@ const enteredSchema = z.object({ id: z.string(), path: z.string(), branch: z.str
 
 /** Records every move of `workspace` in the session file, so `--resume` knows where the agent was. */
 export function recordMoves(workspace: Workspace, writer: SessionWriter): void {
-  workspace.onMove = (entered) => {
-    const data = entered ? { id: entered.id, path: entered.path, branch: entered.branch, base: entered.base } : undefined;
-    writer.append(entered ? { type: 'event', name: ENTER_EVENT, data } : { type: 'event', name: EXIT_EVENT });
-  };
+  workspace.onMove = (entered) => recordMove(writer, entered);
+}
+
+/** One move: into `entered`, or (undefined) back to the project. */
+export function recordMove(writer: SessionWriter, entered: WorktreeInfo | undefined): void {
+  const data = entered ? { id: entered.id, path: entered.path, branch: entered.branch, base: entered.base } : undefined;
+  writer.append(entered ? { type: 'event', name: ENTER_EVENT, data } : { type: 'event', name: EXIT_EVENT });
 }
 
 /** The worktree a saved session was inside when it stopped: its last move, when that was an enter. */

@@ -80,6 +80,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     process.off('SIGHUP', hangUp);
     await current.close();
   }
+  if (process.stdout.writable) for (const note of current.closingNotes) process.stdout.write(`${note}\n`);
   if (process.stdout.writable) process.stdout.write(`session ${current.id} saved · resume with: seek --resume ${current.id}\n`);
   return typeof process.exitCode === 'number' ? process.exitCode : 0;
 }

@@ -166,6 +166,12 @@ export class WorktreeManager {
     return (await worktreeStatus(this.wtGit(), path)).changes;
   }
 
+  /** Commits on the worktree's HEAD that `base` does not have (0 when git cannot tell). */
+  async commitsSince(path: string, base: string): Promise<number> {
+    const counted = await this.wtGit().run(path, ['rev-list', '--count', `${base}..HEAD`]);
+    return counted.code === 0 ? Number(counted.stdout.trim()) || 0 : 0;
+  }
+
   /** Uncommitted changes in the main working tree, counted like `status`. */
   async mainTreeChanges(): Promise<number> {
     return (await worktreeStatus(this.git, this.projectRoot)).changes;

@@ -207,3 +207,52 @@ describe('worktrees end to end', () => {
     }
   });
 });
+
+describe('seek --worktree', () => {
+  it('runs the whole session in a fresh worktree, says how to bring the work back, resumes there, and merge brings it back', async () => {
+    const { root, home } = makeProject({ 'README.md': '# demo\n' });
+    route((req) => (req.turn === 0 ? call('write_file', { path: 'notes.txt', content: 'from the session\n' }) : { text: 'wrote notes.txt' }));
+    const run = await runSeek(['-p', 'write the notes', '--yolo', '-w', '--worktree-branch', 'notes-work', '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const sid = JSON.parse(run.stdout).session_id as string;
+    expect(existsSync(join(root, 'notes.txt'))).toBe(false);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    const note = /^seek: the session's worktree (\S+) \(branch notes-work\) keeps 1 uncommitted change: bring it into (\S+) with: seek worktree merge (\S+), or continue there with: seek --resume (\S+)\n$/.exec(run.stderr);
+    expect(note?.slice(2)).toEqual([root, expect.stringMatching(/^\d{8}-\d{6}-[0-9a-f]{6}$/), sid]);
+    const [path, id] = [note![1]!, note![3]!];
+    expect(readFileSync(join(path, 'notes.txt'), 'utf8')).toBe('from the session\n');
+    const context = view(suite.server.requests[0]!).messages.find((m) => String(m.content).startsWith('<context source="worktree">'));
+    expect(context?.content).toContain(`This session works in its own git worktree ${path} (branch notes-work`);
+
+    suite.server.reset();
+    let requests = 0;
+    route(() => (++requests === 1 ? call('write_file', { path: 'more.txt', content: 'more\n' }) : { text: 'done' }));
+    const resumed = await runSeek(['-p', 'add more', '--yolo', '--resume', sid], { cwd: root, env: env(home) });
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(join(path, 'more.txt'), 'utf8')).toBe('more\n');
+    expect(resumed.stderr).toContain('keeps 2 uncommitted changes');
+
+    const merged = await runSeek(['worktree', 'merge', id], { cwd: root, env: env(home) });
+    expect(merged.code).toBe(0);
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('from the session\n');
+    expect(readFileSync(join(root, 'more.txt'), 'utf8')).toBe('more\n');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('an unsaved session with nothing done leaves no worktree; outside git the flag is refused before anything starts', async () => {
+    const { root, home } = makeProject();
+    route(() => ({ text: 'nothing to do' }));
+    const run = await runSeek(['-p', 'look', '--worktree', '--no-save'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^seek: the session's worktree \S+ \(branch seek\/wt\/\S+\) held no work and was removed\n$/);
+    expect(git(root, 'worktree', 'list', '--porcelain')).not.toContain(home);
+    expect(git(root, 'branch', '--list', 'seek/*')).toBe('');
+
+    const plain = realpathSync(mkdtempSync(join(tmpdir(), 'seek-nogit-')));
+    const refused = await runSeek(['-p', 'look', '--worktree'], { cwd: plain, env: env(join(plain, 'home')) });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`seek: --worktree needs a git repository; ${plain} is not one\n`);
+    expect(existsSync(join(plain, 'home', 'projects'))).toBe(false);
+    rmSync(plain, { recursive: true, force: true });
+  });
+});

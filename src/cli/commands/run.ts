@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { Command } from 'commander';
 import { findProjectRoot, seekHome } from '../../config/paths.js';
+import { closeSession } from '../close-session.js';
 import { PlainInteractive } from '../../frontends/plain-interactive.js';
 import { createRenderer } from '../../frontends/renderer.js';
 import { buildPlan, PlanError } from '../../orchestrator/plan.js';
@@ -100,7 +101,7 @@ async function validate(file: PlanFile): Promise<void> {
 
 async function closeQuietly(session: AgentSession): Promise<void> {
   try {
-    await session.close();
+    await closeSession(session);
   } catch {
     // the run's outcome is already decided
   }
