@@ -1,7 +1,7 @@
 import { runLoop } from '../agent/loop.js';
 import type { AgentEvent, ToolResult } from '../agent/types.js';
 import { randomBytes } from 'node:crypto';
-import type { Message, StreamFn, ToolCall, ToolResultMessage, Usage } from '../providers/types.js';
+import type { Message, StreamFn, ToolCall, Usage } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration } from './orchestration.js';
 import { distill, DistillError, type DistillResult } from '../memory/distill.js';
@@ -16,7 +16,9 @@ import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
 import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
+import { DelegateCalls } from './delegate-calls.js';
 import { finishSessionWorktree } from './session-worktree.js';
+import type { SubagentOutcome } from '../subagents/types.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import { lookupModel } from '../providers/catalog.js';
@@ -47,10 +49,12 @@ export class AgentSession {
   private readonly listeners = new Set<SessionListener>();
   private readonly writer: SessionWriter | undefined;
   private readonly hooks: HookRunner | undefined;
+  private readonly delegateCalls: DelegateCalls;
   private startAnnounced = false;
   private closed = false;
 
   constructor(private readonly prepared: PreparedSession) {
+    this.delegateCalls = new DelegateCalls({ prepared, record: (message) => this.record(message), emit: (event) => this.emit(event) });
     this.id = prepared.id;
     this.seekHome = prepared.seekHome;
     this.provider = prepared.provider;
@@ -156,15 +160,12 @@ export class AgentSession {
   /** Runs one user prompt to completion (or cancellation) and summarises what it cost. */
   async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
     this.announceStart();
-    const started = performance.now();
-    const before = this.tracker.cumulative();
-    const childrenBefore = this.prepared.subagents.outcomes().length;
-    const orchestrationsBefore = this.orchestrations.length;
+    const mark = this.mark();
     await this.hooks?.prePrompt(text);
-    await this.finishInterruptedCalls(signal);
-    if (this.prepared.pendingCalls.length > 0) {
+    await this.delegateCalls.finishInterrupted(signal);
+    if (this.delegateCalls.pending) {
       // Cancelled while finishing an interrupted call: the prompt must not follow an unanswered call.
-      return { ...this.summarySince(before, childrenBefore, orchestrationsBefore, started), reason: 'aborted', finalText: '', turns: 0 };
+      return { ...this.summarySince(mark), reason: 'aborted', finalText: '', turns: 0 };
     }
     // Memory's context goes in once, as user-role messages before the first prompt (again only
     // after a compaction replaced the history); never into the system prompt, so the cache holds.
@@ -194,7 +195,7 @@ export class AgentSession {
     await this.writer?.flush();
 
     return {
-      ...this.summarySince(before, childrenBefore, orchestrationsBefore, started),
+      ...this.summarySince(mark),
       reason: result.reason,
       finalText: result.finalText,
       ...(result.errorMessage ? { errorMessage: result.errorMessage } : {}),
@@ -202,29 +203,21 @@ export class AgentSession {
     };
   }
 
-  /** What a run billed and started since the given marks (its subagents and orchestrations). */
-  private summarySince(before: CostTotals, childrenBefore: number, orchestrationsBefore: number, started: number): Omit<RunSummary, 'reason' | 'finalText' | 'turns' | 'errorMessage'> {
+  /** Where a run starts: its bill, children and orchestrations are what comes after. */
+  private mark(): RunMark {
+    return { started: performance.now(), cost: this.tracker.cumulative(), children: this.prepared.subagents.outcomes().length, orchestrations: this.orchestrations.length };
+  }
+
+  /** What a run billed and started since `mark` (its subagents and orchestrations). */
+  private summarySince(mark: RunMark): Omit<RunSummary, 'reason' | 'finalText' | 'turns' | 'errorMessage'> {
     const after = this.tracker.cumulative();
     return {
       sessionId: this.id,
-      durationMs: performance.now() - started,
-      usage: subtractUsage(after.usage, before.usage),
-      costUsd: roundCost(after.costUsd - before.costUsd),
-      subagents: this.prepared.subagents
-        .outcomes()
-        .slice(childrenBefore)
-        .map((child) => ({
-          id: child.subSid,
-          type: child.type,
-          status: child.status,
-          ...(child.reason ? { reason: child.reason } : {}),
-          description: child.description,
-          turns: child.turns,
-          usage: child.usage,
-          costUsd: roundCost(child.costUsd),
-          ...(child.label ? { label: child.label } : {}),
-        })),
-      orchestrations: this.orchestrations.slice(orchestrationsBefore),
+      durationMs: performance.now() - mark.started,
+      usage: subtractUsage(after.usage, mark.cost.usage),
+      costUsd: roundCost(after.costUsd - mark.cost.costUsd),
+      subagents: this.prepared.subagents.outcomes().slice(mark.children).map(childSummary),
+      orchestrations: this.orchestrations.slice(mark.orchestrations),
     };
   }
 
@@ -236,73 +229,28 @@ export class AgentSession {
    */
   async runPlan(plan: { source: string; goal: string; tasks: TaskSpec[] }, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
     this.announceStart();
-    const started = performance.now();
-    const before = this.tracker.cumulative();
-    const childrenBefore = this.prepared.subagents.outcomes().length;
-    const orchestrationsBefore = this.orchestrations.length;
+    const mark = this.mark();
     const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
     await this.hooks?.prePrompt(request);
     let result: ToolResult | undefined;
-    if (this.prepared.pendingCalls.length > 0) {
-      result = await this.finishInterruptedCalls(signal);
+    if (this.delegateCalls.pending) {
+      result = await this.delegateCalls.finishInterrupted(signal);
     } else {
       this.record({ role: 'user', content: request });
       const call: ToolCall = { id: `run_${randomBytes(6).toString('hex')}`, name: 'delegate_tasks', arguments: JSON.stringify({ tasks: plan.tasks, goal: plan.goal }) };
       this.record({ role: 'assistant', content: '', toolCalls: [call], stopReason: 'tool_calls' });
-      result = await this.runDelegateCall(call, plan.tasks, plan.goal, signal);
+      result = await this.delegateCalls.run(call, plan.tasks, plan.goal, signal);
     }
     await this.writer?.flush();
-    const runs = this.orchestrations.slice(orchestrationsBefore);
+    const runs = this.orchestrations.slice(mark.orchestrations);
     const incomplete = signal.aborted || !result || runs.length === 0 || runs.some((run) => run.status !== 'completed');
     return {
-      ...this.summarySince(before, childrenBefore, orchestrationsBefore, started),
+      ...this.summarySince(mark),
       reason: signal.aborted ? 'aborted' : incomplete ? 'error' : 'completed',
       finalText: result?.content ?? '',
       ...(incomplete && !signal.aborted ? { errorMessage: result ? 'not every task of the plan completed' : 'the plan did not run' } : {}),
       turns: 0,
     };
-  }
-
-  /**
-   * delegate_tasks calls a crash interrupted (see PreparedSession.pendingCalls): runs them again,
-   * which reuses their completed tasks, and records their results, so the history is complete
-   * before the new prompt. A cancelled run leaves the rest for the next prompt. Returns the last
-   * result.
-   */
-  private async finishInterruptedCalls(signal: AbortSignal): Promise<ToolResult | undefined> {
-    const calls = this.prepared.pendingCalls;
-    let last: ToolResult | undefined;
-    while (calls.length > 0 && !signal.aborted) {
-      const call = calls[0]!;
-      let args: { tasks?: unknown; goal?: unknown } = {};
-      try {
-        args = JSON.parse(call.arguments) as typeof args;
-      } catch {
-        // answered as interrupted below
-      }
-      const tasks = Array.isArray(args.tasks) ? (args.tasks as TaskSpec[]) : undefined;
-      const result = await this.runDelegateCall(call, tasks, typeof args.goal === 'string' ? args.goal : undefined, signal);
-      if (!result) return last; // cancelled again: the call stays pending, its finished tasks journalled
-      calls.shift();
-      last = result;
-    }
-    return last;
-  }
-
-  /** Runs one delegate_tasks call outside the loop, as the loop would: tool events, the result in
-   * history and the session file. Undefined (nothing recorded) when cancelled. */
-  private async runDelegateCall(call: ToolCall, tasks: TaskSpec[] | undefined, goal: string | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
-    const started = performance.now();
-    this.emit({ type: 'tool_start', turn: 0, toolCall: call, args: { tasks, goal } });
-    const ctx = { cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root, signal, callId: call.id };
-    const result = tasks
-      ? (await this.prepared.orchestration.run(tasks, ctx, goal)).result
-      : { content: 'Interrupted: the session stopped before this tool call returned a result.', isError: true };
-    if (signal.aborted) return undefined;
-    const message: ToolResultMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, isError: result.isError === true };
-    this.emit({ type: 'tool_end', turn: 0, toolCall: call, result, durationMs: performance.now() - started, message });
-    this.record(message);
-    return result;
   }
 
   /** Appends a message the loop did not produce: to history, the session file and the front ends. */
@@ -404,6 +352,27 @@ export async function openSession(options: OpenSessionOptions & { stream?: Strea
 }
 
 const CLOSE_DRAIN_MS = 5000;
+
+interface RunMark {
+  started: number;
+  cost: CostTotals;
+  children: number;
+  orchestrations: number;
+}
+
+function childSummary(child: SubagentOutcome): RunSummary['subagents'][number] {
+  return {
+    id: child.subSid,
+    type: child.type,
+    status: child.status,
+    ...(child.reason ? { reason: child.reason } : {}),
+    description: child.description,
+    turns: child.turns,
+    usage: child.usage,
+    costUsd: roundCost(child.costUsd),
+    ...(child.label ? { label: child.label } : {}),
+  };
+}
 
 function subtractUsage(a: Usage, b: Usage): Usage {
   return addUsage(a, {
