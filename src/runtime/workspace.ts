@@ -140,6 +140,7 @@ export interface RestoredWorkspace {
 export async function restoreWorkspace(workspace: Workspace, manager: WorktreeManager | undefined, saved: WorktreeInfo): Promise<RestoredWorkspace> {
   const found = await manager?.findByPathOrId(saved.path).catch(() => undefined);
   if (found && !found.problem) {
+    await manager?.adopt(found.id);
     workspace.enter({ id: found.id, path: found.path, branch: found.branch, base: saved.base });
     return { notice: { level: 'info', text: `resumed inside worktree ${found.path} (branch ${found.branch})` } };
   }

@@ -67,7 +67,7 @@ export interface StaleCollection {
   removed: string[];
   /** Old enough, but with uncommitted changes (or an unreadable status): kept. */
   dirty: string[];
-  /** Old enough, but the seek process that made it still runs. */
+  /** Old enough, but the seek process that made it (or resumed work in it) still runs. */
   inUse: string[];
 }
 
@@ -164,6 +164,13 @@ export class WorktreeManager {
    * linked folders) do not. Throws a GitError when git cannot tell. */
   async status(path: string): Promise<number> {
     return (await worktreeStatus(this.wtGit(), path)).changes;
+  }
+
+  /** Records this process as the worktree's user (a resumed session works in it again), so
+   * `seek worktree gc` leaves it alone while this process runs. Best effort. */
+  async adopt(id: string): Promise<void> {
+    const meta = await readMeta(this.dirs.dir, id).catch(() => undefined);
+    if (meta) await writeMeta(this.dirs.dir, { ...meta, owner_pid: process.pid, owner_host: hostname() }).catch(() => undefined);
   }
 
   /** Commits on the worktree's HEAD that `base` does not have (0 when git cannot tell). */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatAge, parseDuration } from '../../../src/worktree/housekeeping.js';
@@ -112,6 +112,23 @@ describe('list, housekeeping, remove', () => {
     git(root, 'pack-refs', '--all'); // packed refs are seen too
     expect(await manager.housekeep()).toMatchObject({ skipped: false, pruned: 1, problems: [] });
     expect(refs(root, 'refs/seek/discarded/')).toHaveLength(1);
+  });
+
+  it('collectStale leaves a worktree alone once a running process adopted it (a resumed session)', async () => {
+    const created = new Date('2025-06-01T00:00:00Z');
+    const { make } = makeProject();
+    const info = await make({ clock: () => created }).create();
+    const metaPath = join(make().worktreesDir, `${info.id}.json`);
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(metaPath, JSON.stringify({ ...meta, owner_pid: 2 ** 22 + 7 })); // a process that ended
+    const later = make({ clock: () => new Date('2025-06-10T00:00:00Z') });
+
+    await later.adopt(info.id);
+    expect(JSON.parse(readFileSync(metaPath, 'utf8'))).toMatchObject({ owner_pid: process.pid });
+    const collected = await later.collectStale();
+    expect(collected.removed).toEqual([]);
+    expect(collected.inUse).toEqual([info.id]);
+    expect(existsSync(info.path)).toBe(true);
   });
 
   it('remove refuses a dirty worktree without discard, naming the change count', async () => {
