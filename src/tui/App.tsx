@@ -132,10 +132,12 @@ export function App(props: AppProps) {
       async switchSession(options) {
         try {
           const next = await props.openSession(options);
-          await sessionRef.current.close();
+          const previous = sessionRef.current;
+          await previous.close();
           setSession(next);
           props.onSessionChange(next);
           reprint(itemsFromHistory(next.history));
+          for (const line of previous.closingNotes) notice(line);
           notice(options.resume ? `resumed session ${next.id}` : `new session ${next.id}`);
         } catch (error) {
           notice(error instanceof Error ? error.message : String(error), 'error');

@@ -242,4 +242,17 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     expect(readFileSync(join(root, 'feature.txt'), 'utf8')).toBe('made in the worktree\n');
     expect(existsSync(worktree.path)).toBe(false);
   });
+  it('seek -w starts in a fresh worktree: the status bar shows its branch and a write lands only there', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'wt.txt', content: 'isolated\n' } }] }, { text: 'Wrote wt.txt.' });
+    const t = start(root, home, {}, ['-w', '--yolo']);
+    const screen = await t.waitFor(/⎇ seek\/wt\/\d{8}-\d{6}-[0-9a-f]{6}/);
+    t.type('write it');
+    t.keys('Enter');
+    await t.waitFor('Wrote wt.txt.');
+    expect(existsSync(join(root, 'wt.txt'))).toBe(false);
+    const worktrees = join(home, 'projects', projectId(root), 'worktrees');
+    const id = /⎇ seek\/wt\/(\S+)/.exec(screen)![1]!;
+    expect(readFileSync(join(worktrees, id, 'wt.txt'), 'utf8')).toBe('isolated\n');
+  });
 });
