@@ -2,7 +2,7 @@
  * The vocabulary of orchestration: a plan of role-typed tasks (the `delegate_tasks` tool's input
  * or a plan file), the record of how each task ended, and the events front ends follow.
  */
-import type { SubagentTokens } from '../subagents/types.js';
+import type { ChildRunStatistics, SubagentTokens } from '../subagents/types.js';
 import type { MergeConflictReport } from '../worktree/types.js';
 
 /** One task as the model or a plan file gives it. */
@@ -50,7 +50,7 @@ export type TaskFailure = string;
 export type Verdict = { kind: 'approve' } | { kind: 'problems'; count: number } | { kind: 'none' };
 
 /** How one task ended; journalled so a resumed run reuses completed ones. */
-export interface TaskRecord {
+export interface TaskRecord extends ChildRunStatistics {
   id: string;
   role: string;
   status: 'completed' | 'failed' | 'skipped' | 'canceled';
@@ -60,11 +60,6 @@ export interface TaskRecord {
   /** What went wrong, for people and the model (failed, skipped). */
   hint?: string;
   subSid?: string;
-  turns: number;
-  modelCalls: number;
-  toolCalls: number;
-  tokens: SubagentTokens;
-  costUsd: number;
   verdict?: Verdict;
   /** A writer's changes as a diff (capped), for reviewers that depend on it. */
   diff?: string;

@@ -1,7 +1,7 @@
 /** The structured side of running a child: what the orchestrator asks for and gets back. */
 import type { ToolResult } from '../agent/types.js';
 import type { WorktreeInfo } from '../worktree/types.js';
-import type { SubagentFailureReason, SubagentTokens, SubagentType } from './types.js';
+import type { ChildRunStatistics, SubagentFailureReason, SubagentType } from './types.js';
 
 /** What `run` is asked to start: a resolved type, unlike the `agent` tool's request. */
 export interface ChildRunRequest {
@@ -18,7 +18,7 @@ export interface ChildRunRequest {
 }
 
 /** How a child run went: the `agent` result plus what a caller needs to report and continue. */
-export interface ChildReport {
+export interface ChildReport extends ChildRunStatistics {
   result: ToolResult;
   status: 'completed' | 'failed' | 'killed';
   reason?: SubagentFailureReason;
@@ -26,11 +26,6 @@ export interface ChildReport {
   summary?: string;
   /** Absent when it failed before a child existed (admission). */
   subSid?: string;
-  turns: number;
-  modelCalls: number;
-  toolCalls: number;
-  tokens: SubagentTokens;
-  costUsd: number;
   /** With `keepWorktree`: the worktree the child worked in, now the caller's to clean up. */
   worktree?: WorktreeInfo;
   transcriptPath?: string;

@@ -64,6 +64,16 @@ export interface SubagentTokens {
   cache_hit: number;
 }
 
+/** What one child run did: its own model responses and tool calls (its children report theirs),
+ * and what it cost. */
+export interface ChildRunStatistics {
+  turns: number;
+  modelCalls: number;
+  toolCalls: number;
+  tokens: SubagentTokens;
+  costUsd: number;
+}
+
 /** One line of `projects/<pid>/subagents.jsonl`. Written in a single append; never rewritten. */
 export type SubagentIndexEvent =
   | {
