@@ -25,13 +25,16 @@ export interface ChildRequest {
   signal: AbortSignal;
 }
 
-/** The git side: snapshots and diffs of working states, and ending a writer's worktree. */
+/** The git side, bound to the tree the plan works on (the project, or the worktree its caller
+ * works in): snapshots and diffs of working states, ending a writer's worktree (a merge goes into
+ * that tree), and that tree's uncommitted changes. */
 export interface ChangeTracking {
+  /** `dir` absent: the plan's tree. */
   snapshotTree(dir?: string): Promise<string>;
   diffTrees(from: string, to: string, maxBytes: number): Promise<string>;
   cleanup(path: string, ifDirty: 'keep' | 'merge'): Promise<CleanupOutcome>;
-  /** Uncommitted changes in the main working tree (`git status --porcelain` lines). */
-  mainTreeChanges?(): Promise<number>;
+  /** `git status --porcelain` lines of the plan's tree. */
+  treeChanges(): Promise<number>;
 }
 
 /** Completed tasks of earlier runs, by plan hash; and where new ones are written. */
@@ -92,7 +95,7 @@ export async function runPlan(plan: Plan, callId: string, signal: AbortSignal, o
   // told, so neither takes its absence for a bug.
   const notes: string[] = [];
   const isolatedToRun = isolate && plan.tasks.some((task) => task.kind === 'writer' && status.get(task.id) === 'pending');
-  const uncommitted = isolatedToRun ? await changes?.mainTreeChanges?.().catch(() => 0) : 0;
+  const uncommitted = isolatedToRun ? await changes?.treeChanges().catch(() => 0) : 0;
   if (uncommitted) notes.push(uncommittedNote(uncommitted));
 
   const execute = async (task: PlanTask): Promise<void> => {
@@ -188,7 +191,7 @@ export const WORKTREE_AT_HEAD =
   'You work in your own git worktree, which starts at the last commit (HEAD): uncommitted changes in the user\'s working tree are not in it. Build on what is committed; your changes are merged back when you finish.';
 
 function uncommittedNote(count: number): string {
-  return `the main working tree had ${count} uncommitted change${count === 1 ? '' : 's'} when the plan started; the editors' worktrees began at HEAD without them, and their merges went into the working tree around them (a merge that would overwrite them is refused)`;
+  return `the working tree had ${count} uncommitted change${count === 1 ? '' : 's'} when the plan started; the editors' worktrees began at its HEAD without them, and their merges went into it around them (a merge that would overwrite them is refused)`;
 }
 
 /** Marks skipped every pending task whose dependency did not complete (repeatedly: skips cascade). */

@@ -7,7 +7,7 @@
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { roleCatalog } from '../orchestrator/roles.js';
 import { buildPlan, PlanError } from '../orchestrator/plan.js';
-import { runPlan, type ChildRequest } from '../orchestrator/orchestrator.js';
+import { runPlan, type ChangeTracking, type ChildRequest } from '../orchestrator/orchestrator.js';
 import { formatResult } from '../orchestrator/result.js';
 import { reviewRequest, type PlanReviewRequest, type ReviewPlanFn } from '../orchestrator/review.js';
 import type { SessionJournal } from '../orchestrator/journal.js';
@@ -92,7 +92,7 @@ export class Orchestration {
           this.options.parent(),
           { ...ctx, signal: request.signal },
         ),
-      ...(worktrees ? { changes: worktrees } : {}),
+      ...(worktrees ? { changes: treeTracking(worktrees, ctx.projectRoot) } : {}),
       journal: this.options.journal,
       emit: (event) => {
         try {
@@ -104,6 +104,17 @@ export class Orchestration {
     });
     return { result: { content: formatResult(summary), isError: summary.status === 'failed' || summary.status === 'canceled' }, summary };
   }
+}
+
+/** The plan's git side on the tree its caller works in: the project, or the worktree it entered
+ * (editors then start from that worktree's HEAD and merge back into it, never into the project). */
+function treeTracking(worktrees: WorktreeManager, tree: string): ChangeTracking {
+  return {
+    snapshotTree: (dir) => worktrees.snapshotTree(dir ?? tree),
+    diffTrees: (from, to, maxBytes) => worktrees.diffTrees(from, to, maxBytes),
+    cleanup: (path, ifDirty) => worktrees.cleanup(path, ifDirty, { into: tree }),
+    treeChanges: () => worktrees.treeChanges(tree),
+  };
 }
 
 function rejected(text: string): OrchestrationRun {

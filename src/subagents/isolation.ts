@@ -16,9 +16,14 @@ export interface Isolation {
   view: { worktree: { path: string }; mapToProject(text: string): string };
 }
 
-export async function isolate(manager: WorktreeManager, projectRoot: string, parentCwd: string, ownerSubSid: string): Promise<Isolation> {
-  const worktree = await manager.create({ ownerSubSid });
-  const inside = relative(projectRoot, parentCwd);
+/**
+ * `parentRoot` is the tree the parent works in: the project, or the worktree it entered. The
+ * child's worktree starts at that tree's HEAD (not the project's), so a parent working in its own
+ * worktree hands its children its own commits; hooks still see project paths.
+ */
+export async function isolate(manager: WorktreeManager, projectRoot: string, parentRoot: string, parentCwd: string, ownerSubSid: string): Promise<Isolation> {
+  const worktree = await manager.create({ ownerSubSid, baseDir: parentRoot });
+  const inside = relative(parentRoot, parentCwd);
   const cwd = inside.startsWith('..') ? worktree.path : resolve(worktree.path, inside);
   return {
     worktree,

@@ -183,7 +183,7 @@ export class SubagentManager {
     let isolation: Isolation | undefined;
     if (request.isolation === 'worktree' && worktrees) {
       try {
-        isolation = await isolate(worktrees, this.options.projectRoot, parent.cwd, subSid);
+        isolation = await isolate(worktrees, this.options.projectRoot, parent.policy.root, parent.cwd, subSid);
       } catch (error) {
         release();
         return failure('spawn_error', `could not create a worktree: ${(error as Error).message}`);

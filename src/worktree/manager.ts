@@ -71,9 +71,16 @@ export interface StaleCollection {
   inUse: string[];
 }
 
+export interface MergeTarget {
+  /** The working tree a merge goes into; default the main working tree. */
+  into?: string;
+}
+
 export interface CreateOptions {
   branch?: string;
   base?: string;
+  /** Where `base` (default HEAD) is resolved: the project (default) or a worktree of it. */
+  baseDir?: string;
   ownerSubSid?: string;
 }
 
@@ -106,7 +113,7 @@ export class WorktreeManager {
     for (const value of [options.branch, options.base]) {
       if (value !== undefined && (value === '' || value.startsWith('-'))) throw new WorktreeError(`invalid branch or base "${value}"`, 'create_error');
     }
-    const resolved = await this.git.run(root, ['rev-parse', '--verify', `${options.base ?? 'HEAD'}^{commit}`]);
+    const resolved = await this.git.run(options.baseDir ?? root, ['rev-parse', '--verify', `${options.base ?? 'HEAD'}^{commit}`]);
     if (resolved.code !== 0) throw new WorktreeError(`cannot resolve base ${options.base ?? 'HEAD'}: ${resolved.stderr.trim()}`, 'create_error');
     const base = resolved.stdout.trim();
     if (options.branch && (await this.git.run(root, ['show-ref', '--verify', '--quiet', `refs/heads/${options.branch}`])).code === 0) {
@@ -179,13 +186,14 @@ export class WorktreeManager {
     return counted.code === 0 ? Number(counted.stdout.trim()) || 0 : 0;
   }
 
-  /** Uncommitted changes in the main working tree, counted like `status`. */
-  async mainTreeChanges(): Promise<number> {
-    return (await worktreeStatus(this.git, this.projectRoot)).changes;
+  /** Uncommitted changes in `dir` (default: the main working tree), counted like `status`. */
+  async treeChanges(dir: string = this.projectRoot): Promise<number> {
+    return (await worktreeStatus(this.git, dir)).changes;
   }
 
-  /** Ends a worktree (CONTRACT.md result strings). Never throws. */
-  async cleanup(path: string, ifDirty: IfDirty = 'keep'): Promise<CleanupOutcome> {
+  /** Ends a worktree (CONTRACT.md result strings); `merge` goes into `options.into` (default: the
+   * main working tree). Never throws. */
+  async cleanup(path: string, ifDirty: IfDirty = 'keep', options: MergeTarget = {}): Promise<CleanupOutcome> {
     if (!['keep', 'discard', 'merge'].includes(ifDirty)) return failed('cleanup_error', `unknown if_dirty value "${String(ifDirty)}"`);
     try {
       const target = await this.target(path);
@@ -197,7 +205,7 @@ export class WorktreeManager {
       } catch (error) {
         return failed('unknown_status', errorText(error));
       }
-      if (ifDirty === 'merge') return mergeAndRemove(this.context(), target, status);
+      if (ifDirty === 'merge') return mergeAndRemove(this.context(options.into), target, status);
       if (status.changes === 0) return removeClean(this.context(), target);
       if (ifDirty === 'keep') return kept(target.path, status.branch ?? target.meta?.branch ?? '(detached)', status.changes);
       return discard(this.context(), target, status);
@@ -366,14 +374,19 @@ export class WorktreeManager {
     return this.git.withEnv({ GIT_CEILING_DIRECTORIES: this.dirs.realDir() ?? this.dirs.dir });
   }
 
-  private context(): CleanupContext {
+  /** `into`: the tree merges go into (a worktree the parent works in); default the main tree. */
+  private context(into?: string): CleanupContext {
+    const root = into ?? this.projectRoot;
     return {
       git: this.git,
       wtGit: this.wtGit(),
-      root: this.projectRoot,
+      root,
       worktreesDir: this.dirs.dir,
       identity: () => (this.identity ??= this.git.identityArgs(this.projectRoot)),
-      gitDir: () => (this.mainGitDir ??= this.git.value(this.projectRoot, ['rev-parse', '--absolute-git-dir'])),
+      gitDir: () =>
+        root === this.projectRoot
+          ? (this.mainGitDir ??= this.git.value(root, ['rev-parse', '--absolute-git-dir']))
+          : this.git.value(root, ['rev-parse', '--absolute-git-dir']),
       now: this.clock,
     };
   }

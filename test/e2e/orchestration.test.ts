@@ -134,7 +134,7 @@ describe('delegate_tasks end to end', () => {
     expect(m1).toMatch(/^[0-9a-f]{40}$/);
     // e2 finished first but merged second: e1's merge is an ancestor of e2's.
     expect(() => git(root, 'merge-base', '--is-ancestor', m1, m2)).not.toThrow();
-    expect(git(root, 'log', '--format=%s', '-2').trim().split('\n')).toEqual([expect.stringMatching(/^seek: merge worktree /), expect.stringMatching(/^seek: merge worktree /)]);
+    expect(git(root, 'log', '--first-parent', '--format=%s', '-2').trim().split('\n')).toEqual([expect.stringMatching(/^seek: merge worktree /), expect.stringMatching(/^seek: merge worktree /)]);
     const review = view(firstRequest('r')).prompt;
     expect(review).toContain('## Changes to review');
     expect(review).toContain('+first editor');
@@ -159,17 +159,44 @@ describe('delegate_tasks end to end', () => {
     });
     const run = await runSeek(['-p', 'build', '--yolo', '--output-format', 'json'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).orchestrations[0].notes).toEqual([expect.stringMatching(/^the main working tree had 2 uncommitted changes/)]);
+    expect(JSON.parse(run.stdout).orchestrations[0].notes).toEqual([expect.stringMatching(/^the working tree had 2 uncommitted changes/)]);
     expect(view(firstRequest('e1')).prompt).toContain('which starts at the last commit (HEAD): uncommitted changes in the user\'s working tree are not in it');
     const result = view(parentRequests().at(-1)!).lastTool;
     expect(result.startsWith('[delegate_tasks: completed] 2 tasks (graph): 2 completed')).toBe(true);
     expect(result.split('\n').at(-1)).toBe(
-      "note: the main working tree had 2 uncommitted changes when the plan started; the editors' worktrees began at HEAD without them, and their merges went into the working tree around them (a merge that would overwrite them is refused)",
+      "note: the working tree had 2 uncommitted changes when the plan started; the editors' worktrees began at its HEAD without them, and their merges went into it around them (a merge that would overwrite them is refused)",
     );
     expect(readFileSync(join(root, 'one.txt'), 'utf8')).toBe('first editor\n');
     expect(readFileSync(join(root, 'two.txt'), 'utf8')).toBe('second editor\n');
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('# demo\n\nwork in progress\n');
     expect(git(root, 'status', '--porcelain')).toBe(' M README.md\n?? scratch.txt\n');
+  });
+
+  it('a parent working in its own worktree gets editors based on its HEAD and merged into its worktree; the project is untouched', async () => {
+    const { root, home } = makeProject({ 'README.md': '# demo\n' });
+    const mainHead = git(root, 'rev-parse', 'HEAD');
+    let parentTurn = 0;
+    route((req) => {
+      if (req.task === 'e1') return req.turn === 0 ? { toolCalls: [{ name: 'read_file', arguments: { path: 'base.txt' } }] } : req.turn === 1 ? write('one.txt', 'one\n') : { text: 'wrote one.txt' };
+      if (req.task === 'e2') return req.turn === 0 ? write('two.txt', 'two\n') : { text: 'wrote two.txt' };
+      parentTurn += 1;
+      if (parentTurn === 1) return { toolCalls: [{ name: 'enter_worktree', arguments: {} }] };
+      if (parentTurn === 2) return { toolCalls: [{ name: 'bash', arguments: { command: "printf 'from the parent\\n' > base.txt && git add base.txt && git -c user.name=t -c user.email=t@t commit -qm base" } }] };
+      if (parentTurn === 3) return delegate([{ id: 'e1', task: 'add one.txt', role: 'editor', depends_on: [] }, { id: 'e2', task: 'add two.txt', role: 'editor', depends_on: [] }]);
+      return { text: 'done' };
+    });
+    const run = await runSeek(['-p', 'work isolated', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const worktree = /\[worktree: created path=(\S+)/.exec(suite.server.requests.map((r) => view(r).lastTool).find((t) => t.startsWith('[worktree: created'))!)![1]!;
+    // e1 saw the parent's commit: its worktree started at the parent's HEAD.
+    expect(view(lastRequest('e1')).messages.some((m) => m.role === 'tool' && String(m.content).includes('from the parent'))).toBe(true);
+    expect(view(parentRequests().at(-1)!).lastTool.startsWith('[delegate_tasks: completed] 2 tasks (graph): 2 completed')).toBe(true);
+    for (const [file, text] of [['base.txt', 'from the parent\n'], ['one.txt', 'one\n'], ['two.txt', 'two\n']]) expect(readFileSync(join(worktree, file!), 'utf8')).toBe(text);
+    expect(git(worktree, 'log', '--first-parent', '--format=%s', '-3').trim().split('\n')).toEqual([expect.stringMatching(/^seek: merge worktree /), expect.stringMatching(/^seek: merge worktree /), 'base']);
+    // The project itself: same commit, nothing new.
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(mainHead);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(['base.txt', 'one.txt', 'two.txt'].some((file) => existsSync(join(root, file)))).toBe(false);
   });
 
   it('reports an editor merge conflict without damage: the first merge stands, the second editor keeps its worktree, its dependants skip', async () => {

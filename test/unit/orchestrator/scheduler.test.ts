@@ -146,6 +146,7 @@ describe('runPlan', () => {
     const changes: ChangeTracking = {
       snapshotTree: async (dir) => `tree-of-${dir ?? 'main'}`,
       diffTrees: async (from, to) => `diff ${from}..${to}`,
+      treeChanges: async () => 0,
       cleanup: async (path, how): Promise<CleanupOutcome> => {
         merges.push(`${how}:${path}`);
         if (path === '/wt/e2') return { kind: 'merge_conflict', result: '[worktree: merge_conflict files=1]\nx.ts', report: { files: ['x.ts'], hunks: [], message: 'conflict' } };
