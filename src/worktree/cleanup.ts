@@ -91,7 +91,7 @@ export async function worktreeStatus(wtGit: GitClient, path: string): Promise<Wo
   return status;
 }
 
-async function baseOf(ctx: CleanupContext, target: Target): Promise<string | undefined> {
+export async function baseOf(ctx: CleanupContext, target: Target): Promise<string | undefined> {
   if (target.meta?.base) return target.meta.base;
   const anchor = await ctx.git.run(ctx.root, ['rev-parse', '--verify', '--quiet', `${ANCHOR_PREFIX}${target.id}`]);
   return anchor.code === 0 ? anchor.stdout.trim() : undefined;

@@ -14,6 +14,7 @@ import { isProcessAlive } from '../util/process.js';
 import { worktreesDir } from '../config/paths.js';
 import { isSessionId, newSessionId } from '../session/format.js';
 import {
+  baseOf,
   discard,
   failed,
   kept,
@@ -40,6 +41,7 @@ import {
 } from './housekeeping.js';
 import { copyIncluded, includedFiles, linkFolders } from './include.js';
 import { pruneDiscarded, workingStateTree } from './rescue.js';
+import { diffTrees } from './diff.js';
 import { readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
 import type { CleanupOutcome, IfDirty, WorktreeInfo, WorktreeListing } from './types.js';
 
@@ -223,6 +225,21 @@ export class WorktreeManager {
   }
 
   /**
+   * `seek worktree diff ID` and the `/worktrees` diff view: everything the worktree holds against
+   * the commit it started from (its commits, uncommitted changes and new files, which is what a
+   * merge brings), as `git diff --stat` then the patch, cut at `maxBytes`. Nothing in the worktree
+   * changes. Throws a WorktreeError (not_found, ambiguous, or a worktree with a problem) or a
+   * GitError.
+   */
+  async diff(idOrPath: string, maxBytes = Number.POSITIVE_INFINITY): Promise<{ id: string; base: string; text: string }> {
+    const found = await this.findScanned(idOrPath);
+    const problem = problemOf(found);
+    if (problem) throw new WorktreeError(`worktree ${found.id} has no diff to show: ${problem.replace('_', ' ')}`, 'not_found');
+    const base = (await baseOf(this.context(), { id: found.id, path: found.path, meta: found.meta })) ?? (await this.wtGit().value(found.path, ['rev-parse', 'HEAD']));
+    return { id: found.id, base, text: await this.diffTrees(base, await this.snapshotTree(found.path), maxBytes) };
+  }
+
+  /**
    * `seek worktree remove ID [--discard]`. A clean worktree is removed; a dirty one is refused (a
    * WorktreeError naming the change count) unless `discard`, which rescues the changes first. A
    * worktree whose directory is gone just loses its records; one git no longer knows is deleted
@@ -325,15 +342,7 @@ export class WorktreeManager {
   /** `git diff --stat` then the patch between two trees, cut at `maxBytes` with a marker saying
    * how to see the rest. Empty when they are the same. */
   async diffTrees(from: string, to: string, maxBytes: number): Promise<string> {
-    if (from === to) return '';
-    const [stat, patch] = await Promise.all([
-      this.git.ok(this.projectRoot, ['diff', '--stat', '--no-color', from, to]),
-      this.git.ok(this.projectRoot, ['diff', '--no-color', '--no-ext-diff', from, to]),
-    ]);
-    const text = `${stat.trimEnd()}\n\n${patch}`;
-    if (Buffer.byteLength(text) <= maxBytes) return text;
-    const marker = `\n… (diff cut at ${maxBytes} bytes; the whole of it: git diff ${from.slice(0, 12)} ${to.slice(0, 12)})`;
-    return Buffer.from(text).subarray(0, Math.max(0, maxBytes - marker.length)).toString('utf8').replace(/\uFFFD+$/, '') + marker;
+    return diffTrees(this.git, this.projectRoot, from, to, maxBytes);
   }
 
   /** A path inside one of this project's seek worktrees -> the same relative path under the

@@ -47,15 +47,6 @@ export async function workingStateTree(git: GitClient, dir: string): Promise<str
   return withTempIndex(git, dir, (env) => fullTree(git, dir, env));
 }
 
-/** The patch from HEAD to everything in `dir`, new files' content included (a plain `git diff
- * HEAD` names no untracked file), without touching its index or files. */
-export async function workingStateDiff(git: GitClient, dir: string, options: { timeoutMs?: number } = {}): Promise<string> {
-  return withTempIndex(git, dir, async (env) => {
-    await git.ok(dir, ['add', '-A'], { env, ...options });
-    return git.ok(dir, ['-c', 'core.quotePath=false', 'diff', '--cached', 'HEAD', '--no-color', '--no-ext-diff'], { env, ...options });
-  });
-}
-
 /**
  * A commit of the worktree's full state with parent `head`, or `head` itself when that state
  * equals `head`'s tree (nothing to commit). Used by merge: the worktree is left untouched.

@@ -1,5 +1,5 @@
 /**
- * `seek worktree list | gc | merge | remove` through the real `seek` process against real git: the
+ * `seek worktree list | diff | gc | merge | remove` through the real `seek` process against real git: the
  * worktrees are made by the test with the WorktreeManager itself (no model involved).
  */
 import { execFileSync } from 'node:child_process';
@@ -173,6 +173,24 @@ describe('seek worktree remove', () => {
     const run = await f.seek('remove', info.id);
     expect(run).toMatchObject({ code: 0, stdout: '[worktree: cleaned]\nthe worktree is removed\n' });
     expect(existsSync(info.path)).toBe(false);
+  });
+});
+
+describe('seek worktree diff', () => {
+  it('prints what a worktree holds since it started (new files included), and names an unknown one', async () => {
+    const f = fixture();
+    const info = await f.manager().create();
+    expect((await f.seek('diff', info.id)).stdout).toBe(`worktree ${info.id} holds nothing new since ${info.base.slice(0, 12)}\n`);
+    f.write(info.path, 'b.txt', 'B\n');
+    f.write(info.path, 'c.txt', 'new\n');
+    const run = await f.seek('diff', info.id.slice(0, 12));
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').slice(0, 3)).toEqual([' b.txt | 2 +-', ' c.txt | 1 +', ' 2 files changed, 2 insertions(+), 1 deletion(-)']);
+    expect(run.stdout).toContain('-b\n+B\n');
+    expect(run.stdout).toContain('+++ b/c.txt\n@@ -0,0 +1 @@\n+new\n');
+    const unknown = await f.seek('diff', 'nope');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^seek: .*nope.*; run seek worktree list to see them\n$/);
   });
 });
 

@@ -86,6 +86,17 @@ export function createWorktreeCommand(io: WorktreeCommandIO = defaultIO): Comman
     );
 
   command
+    .command('diff')
+    .description('what a worktree holds against the commit it started from: commits, uncommitted changes, new files')
+    .argument('<id-or-path>', 'worktree id (or a unique start of it) or a path in it')
+    .action(
+      guarded(async (target: string) => {
+        const { id, base, text } = await (await manager()).diff(target);
+        io.out(text === '' ? `worktree ${id} holds nothing new since ${base.slice(0, 12)}\n` : text.endsWith('\n') ? text : `${text}\n`);
+      }),
+    );
+
+  command
     .command('merge')
     .description('merge a worktree\'s changes (commits and uncommitted work) into the current branch, then remove it')
     .argument('<id-or-path>', 'worktree id (or a unique start of it) or a path in it')

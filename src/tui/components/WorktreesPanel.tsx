@@ -44,8 +44,8 @@ interface PanelUi {
 
 /**
  * `/worktrees`: the project's seek worktrees with id, changes, owning subagent, age, branch and
- * path (problems marked `!`). Up/Down select; `d`/Enter opens the diff (against HEAD, new files with
- * their content; Esc back); `m` asks "merge? y/n" and merges (a conflict opens its report);
+ * path (problems marked `!`). Up/Down select; `d`/Enter opens the diff (since the commit it started
+ * from, new files included; Esc back); `m` asks "merge? y/n" and merges (a conflict opens its report);
  * `r` asks "remove? y/n", and for uncommitted changes offers `d` to discard them (saved under
  * refs/seek/discarded/ first); Esc closes. The list is read again after every operation.
  */

@@ -1,12 +1,9 @@
 /**
  * What the `/worktrees` panel needs from the project's seek worktrees, as a small interface so the
  * panel is tested with a fake and never depends on how the WorktreeManager is built. The real
- * source wraps `session.worktrees` and adds the diff view's git calls.
+ * source wraps `session.worktrees`.
  */
-import { dirname } from 'node:path';
 import { formatConflictReport } from '../../worktree/merge.js';
-import { GitClient, runGit, type GitRunner } from '../../worktree/git.js';
-import { workingStateDiff } from '../../worktree/rescue.js';
 import type { CleanupOutcome, WorktreeListing } from '../../worktree/types.js';
 
 export interface WorktreePanelSource {
@@ -18,7 +15,7 @@ export interface WorktreePanelSource {
   /** WorktreeManager.remove: throws a WorktreeError with code `dirty` when the worktree has
    * uncommitted changes and `discard` is not set (and `not_registered` likewise). */
   remove(id: string, options: { discard?: boolean }): Promise<CleanupOutcome>;
-  /** The worktree's changes against HEAD, new files' content included, as display lines. */
+  /** What the worktree holds against the commit it started from (see WorktreeManager.diff), as display lines. */
   diff(path: string): Promise<string[]>;
 }
 
@@ -27,32 +24,30 @@ export interface WorktreeManagerLike {
   list(): Promise<WorktreeListing[]>;
   merge(idOrPath: string): Promise<CleanupOutcome>;
   remove(idOrPath: string, options?: { discard?: boolean }): Promise<CleanupOutcome>;
+  diff(idOrPath: string, maxBytes?: number): Promise<{ base: string; text: string }>;
 }
 
-export function worktreePanelSource(manager: WorktreeManagerLike, git: GitRunner = runGit): WorktreePanelSource {
+export function worktreePanelSource(manager: WorktreeManagerLike): WorktreePanelSource {
   return {
     list: () => manager.list(),
     merge: (id) => manager.merge(id),
     remove: (id, options) => manager.remove(id, options),
-    diff: (path) => worktreeDiff(path, git),
+    diff: (path) => worktreeDiffLines(manager, path),
   };
 }
 
 /** More than this many diff lines are cut (the view says how to see the rest). */
 export const MAX_DIFF_LINES = 5000;
-const DIFF_TIMEOUT_MS = 30_000;
+const MAX_DIFF_BYTES = 2 * 1024 * 1024;
 
-/** The worktree's changes against its HEAD as display lines: tracked changes, staged or not, and
- * new (untracked, not ignored) files with their content, the same snapshot a merge would commit.
- * Nothing in the worktree changes. Throws with git's stderr when git fails. Git never looks above
- * the worktrees directory for a repository. */
-export async function worktreeDiff(path: string, git: GitRunner = runGit): Promise<string[]> {
-  const client = new GitClient(git, { GIT_CEILING_DIRECTORIES: dirname(path) });
-  const diff = await workingStateDiff(client, path, { timeoutMs: DIFF_TIMEOUT_MS });
-  const lines = diff === '' ? [] : diff.replace(/\n$/, '').split('\n');
-  if (lines.length === 0) return ['no changes against HEAD'];
+/** The diff view's lines: `WorktreeManager.diff` (against the commit the worktree started from,
+ * new files included), cut at MAX_DIFF_LINES. */
+export async function worktreeDiffLines(manager: WorktreeManagerLike, path: string): Promise<string[]> {
+  const { base, text } = await manager.diff(path, MAX_DIFF_BYTES);
+  const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+  if (lines.length === 0) return [`nothing new since ${base.slice(0, 12)}, the commit it started from`];
   if (lines.length <= MAX_DIFF_LINES) return lines;
-  return [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines (new files included): git -C ${path} diff HEAD`];
+  return [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines: seek worktree diff ${path}`];
 }
 
 /** The conflict report as display lines: the message, the files, then each file's hunks. */

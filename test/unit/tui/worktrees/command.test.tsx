@@ -1,16 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { render } from 'ink-testing-library';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CostTracker } from '../../../../src/cost/tracker.js';
 import type { AgentSession } from '../../../../src/runtime/session.js';
 import { App } from '../../../../src/tui/App.js';
 import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec } from '../../../../src/tui/commands/index.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { initialSubagents } from '../../../../src/tui/state/subagents.js';
-import { worktreeDiff, type WorktreeManagerLike } from '../../../../src/tui/state/worktrees.js';
+import { MAX_DIFF_LINES, worktreeDiffLines, type WorktreeManagerLike } from '../../../../src/tui/state/worktrees.js';
 import type { WorktreeListing } from '../../../../src/worktree/types.js';
 import { flush, KEYS, memoryHistory, waitFor } from '../input/helpers.js';
 
@@ -20,6 +16,7 @@ const manager: WorktreeManagerLike = {
   list: async () => [ROW],
   merge: async () => ({ kind: 'cleaned', result: '[worktree: cleaned]' }),
   remove: async () => ({ kind: 'cleaned', result: '[worktree: cleaned]' }),
+  diff: async () => ({ base: 'abcdef0123456789', text: '' }),
 };
 
 function context(worktrees: WorktreeManagerLike | undefined) {
@@ -95,43 +92,14 @@ describe('/worktrees', () => {
   });
 });
 
-describe('worktreeDiff', () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'seek-tui-diff-')));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'ignore' });
+describe('worktreeDiffLines', () => {
+  const withDiff = (text: string): WorktreeManagerLike => ({ ...manager, diff: async () => ({ base: 'abcdef0123456789', text }) });
 
-  it('is the patch against HEAD (staged, unstaged, new files with their content), index untouched; says when there is nothing', async () => {
-    git('init', '-q', '-b', 'main');
-    writeFileSync(join(dir, 'a.txt'), 'one\ntwo\n');
-    writeFileSync(join(dir, '.gitignore'), 'ignored.txt\n');
-    git('add', '-A');
-    git('commit', '-qm', 'init');
-    expect(await worktreeDiff(dir)).toEqual(['no changes against HEAD']);
-
-    writeFileSync(join(dir, 'a.txt'), 'one\nTWO\n');
-    git('add', 'a.txt');
-    writeFileSync(join(dir, 'new file.txt'), 'x\n');
-    writeFileSync(join(dir, 'ignored.txt'), 'x\n');
-    const lines = await worktreeDiff(dir);
-    expect(lines[0]).toBe('diff --git a/a.txt b/a.txt');
-    expect(lines).toContain('-two');
-    expect(lines).toContain('+TWO');
-    expect(lines.slice(lines.indexOf('diff --git a/new file.txt b/new file.txt'))).toEqual([
-      'diff --git a/new file.txt b/new file.txt',
-      'new file mode 100644',
-      'index 0000000..587be6b',
-      '--- /dev/null',
-      '+++ b/new file.txt\t', // git marks a name with a space this way
-      '@@ -0,0 +1 @@',
-      '+x',
-    ]);
-    expect(lines.join('\n')).not.toContain('ignored.txt');
-    expect(execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })).toBe('M  a.txt\n?? "new file.txt"\n');
-  });
-
-  it('throws git\'s message when the directory is not a work tree', async () => {
-    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'seek-tui-nogit-')));
-    await expect(worktreeDiff(join(outside))).rejects.toThrow(/not a git repository/i);
-    rmSync(outside, { recursive: true, force: true });
+  it('splits the diff into lines, says so when there is nothing new, and cuts a long one with the command for the rest', async () => {
+    expect(await worktreeDiffLines(withDiff(' a.txt | 1 +\n\ndiff --git a/a.txt b/a.txt\n+x\n'), '/wt/x')).toEqual([' a.txt | 1 +', '', 'diff --git a/a.txt b/a.txt', '+x']);
+    expect(await worktreeDiffLines(withDiff(''), '/wt/x')).toEqual(['nothing new since abcdef012345, the commit it started from']);
+    const long = await worktreeDiffLines(withDiff(Array.from({ length: MAX_DIFF_LINES + 3 }, (_, i) => `+${i}`).join('\n')), '/wt/x');
+    expect(long).toHaveLength(MAX_DIFF_LINES + 1);
+    expect(long.at(-1)).toBe('… 3 more lines: seek worktree diff /wt/x');
   });
 });
