@@ -300,6 +300,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
           seek_version: SEEK_VERSION,
         });
   }
+  /** A message seek adds before the first prompt: into history and the session file. */
+  const add = (message: Message): void => {
+    history.push(message);
+    writer?.append({ type: 'message', message });
+  };
   if (resumed) {
     if (resumed.skippedLines > 0) {
       notices.push({ level: 'warn', text: `skipped ${resumed.skippedLines} unreadable line(s) in the session file` });
@@ -312,10 +317,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
       const done = journal.plansOfCall(call.id).reduce((sum, hash) => sum + journal.completed(hash).size, 0);
       notices.push({ level: 'info', text: `the interrupted delegate_tasks call continues before your next prompt (${done} completed task(s) are reused)` });
     }
-    for (const result of interruptedToolResults(resumed.danglingToolCalls.filter((call) => !resumable(call)))) {
-      history.push(result);
-      writer?.append({ type: 'message', message: result });
-    }
+    for (const result of interruptedToolResults(resumed.danglingToolCalls.filter((call) => !resumable(call)))) add(result);
   }
   if (writer) {
     if (started) recordMove(writer, started.info);
@@ -325,16 +327,12 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   }
   if (started) {
     notices.push({ level: 'info', text: started.notice });
-    history.push(started.note);
-    writer?.append({ type: 'message', message: started.note });
+    add(started.note);
   }
   if (inWorktree) {
     const restored = await restoreWorkspace(workspace, worktrees, inWorktree);
     notices.push(restored.notice);
-    if (restored.note) {
-      history.push(restored.note);
-      writer?.append({ type: 'message', message: restored.note });
-    }
+    if (restored.note) add(restored.note);
   }
   await hooks?.sessionStart({ resumed: Boolean(resumed), model });
 

@@ -10,6 +10,7 @@ import { sessionsDir, subagentsDir, subagentTranscriptFile } from '../config/pat
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { isSessionId, parseEntry, SessionError, type SessionHeader } from './format.js';
 import { parseHeaderLine, tryParseJson } from './reader.js';
+import { mapLimit } from '../util/map-limit.js';
 
 export interface SessionSummary {
   id: string;
@@ -265,18 +266,4 @@ function uniqueById(refs: SessionRef[]): SessionRef[] {
 
 function sortNewestFirst(list: SessionSummary[]): SessionSummary[] {
   return list.sort((a, b) => b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id));
-}
-
-/** Maps with at most `limit` calls in flight, keeping input order in the result. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -44,6 +44,7 @@ import { pruneDiscarded, workingStateTree } from './rescue.js';
 import { diffTrees } from './diff.js';
 import { readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
 import type { CleanupOutcome, IfDirty, WorktreeInfo, WorktreeListing } from './types.js';
+import { mapLimit } from '../util/map-limit.js';
 
 export { WorktreeError, type WorktreeErrorCode } from './errors.js';
 export { DISCARDED_MAX_AGE_MS, problemNotice, type HousekeepingReport } from './housekeeping.js';
@@ -399,17 +400,4 @@ export class WorktreeManager {
       now: this.clock,
     };
   }
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
