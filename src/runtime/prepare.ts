@@ -17,7 +17,7 @@ import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
 import { createWorktreeTools, recordMove, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
-import { startInWorktree } from './session-worktree.js';
+import { continueInWorktree, startInWorktree } from './session-worktree.js';
 import { WorktreeManager } from '../worktree/manager.js';
 import { symlinksFromConfig } from '../worktree/include.js';
 import { createCompactor, type Compactor } from './compaction.js';
@@ -59,6 +59,9 @@ export interface OpenSessionOptions {
   stream?: StreamFn;
   /** `--worktree` (true) or `--worktree-branch NAME` (the branch): work in a fresh seek worktree. */
   worktree?: boolean | string;
+  /** Work in this existing seek worktree (the terminal UI's `/clear` inside one); wins over
+   * `worktree`. Ignored, with a notice, when it is gone. */
+  continueInWorktree?: string;
 }
 
 export interface Notice {
@@ -271,7 +274,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const inWorktree = resumed ? savedWorktree(resumed.entries) : undefined;
   const flagged = options.worktree !== undefined && options.worktree !== false;
   if (flagged && inWorktree) notices.push({ level: 'info', text: '--worktree ignored: the resumed session goes back to its own worktree' });
-  const started = flagged && !inWorktree ? await startInWorktree(workspace, worktrees, typeof options.worktree === 'string' ? options.worktree : undefined) : undefined;
+  const continued = options.continueInWorktree && !inWorktree ? await continueInWorktree(workspace, worktrees, options.continueInWorktree) : undefined;
+  if (continued === null) notices.push({ level: 'warn', text: `the worktree ${options.continueInWorktree} is gone${flagged ? '' : `; this session works in ${projectRoot}`}` });
+  const started = continued ?? (flagged && !inWorktree ? await startInWorktree(workspace, worktrees, typeof options.worktree === 'string' ? options.worktree : undefined) : undefined);
 
   const pendingCalls: ToolCall[] = [];
   let writer: SessionWriter | undefined;

@@ -36,6 +36,25 @@ export async function startInWorktree(workspace: Workspace, manager: WorktreeMan
   };
 }
 
+/** Enters an existing seek worktree for a new session (the terminal UI's `/clear` inside one).
+ * Null when it is gone or broken (the session then works in the project). */
+export async function continueInWorktree(workspace: Workspace, manager: WorktreeManager | undefined, path: string): Promise<SessionWorktreeStart | null> {
+  const found = await manager?.findByPathOrId(path).catch(() => undefined);
+  if (!manager || !found || found.problem) return null;
+  const base = await manager.baseOf(found.id).catch(() => undefined);
+  const info: WorktreeInfo = { id: found.id, path: found.path, branch: found.branch, base: base ?? '' };
+  await manager.adopt(found.id);
+  workspace.enter(info);
+  return {
+    info,
+    notice: `working in worktree ${info.path} (branch ${info.branch}), as the previous session did`,
+    note: {
+      role: 'user',
+      content: `<context source="worktree">This session works in the git worktree ${info.path} (branch ${info.branch}), where an earlier session of the user worked (it may hold changes): your working directory, file tools and bash act there, and the user's working tree ${workspace.projectRoot} is not touched. The user brings the work back with seek worktree merge.</context>`,
+    },
+  };
+}
+
 /**
  * When a session closes inside a worktree (`--worktree`, or enter_worktree without exit_worktree):
  * the line telling the user what it holds and how to bring it back. The worktree is kept, empty or

@@ -294,12 +294,14 @@ export class AgentSession {
   /** Lines for the user once the session closed (what became of a `--worktree` worktree). */
   readonly closingNotes: string[] = [];
 
-  async close(): Promise<void> {
+  /** `handOver`: the next session works in this one's worktree, so it is neither reported nor
+   * removed here. */
+  async close(options: { handOver?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     killBackgroundJobs();
     const { worktrees, workspace } = this.prepared;
-    const note = worktrees ? await finishSessionWorktree(workspace, worktrees, this.writer ? this.id : undefined) : undefined;
+    const note = worktrees && !options.handOver ? await finishSessionWorktree(workspace, worktrees, this.writer ? this.id : undefined) : undefined;
     if (note) this.closingNotes.push(note);
     // Observation checks still running get a few seconds to finish; then they are dropped (and said so).
     await this.prepared.memory.memory?.observer?.drain(CLOSE_DRAIN_MS);

@@ -36,7 +36,8 @@ export interface PermissionBridge {
 export interface AppProps {
   session: AgentSession;
   /** Opens another session (a fresh one, or a saved one) with the same settings and bridge. */
-  openSession: (options: { resume?: string }) => Promise<AgentSession>;
+  /** `worktreePath`: an existing seek worktree the new session works in. */
+  openSession: (options: { resume?: string; worktreePath?: string }) => Promise<AgentSession>;
   bridge: PermissionBridge;
   history: InputHistory;
   fileSearch: (query: string) => ReturnType<Completer['files']>;
@@ -131,9 +132,11 @@ export function App(props: AppProps) {
       notice,
       async switchSession(options) {
         try {
-          const next = await props.openSession(options);
           const previous = sessionRef.current;
-          await previous.close();
+          // /clear inside a worktree: the new session goes on working there.
+          const stay = options.resume ? undefined : previous.worktree?.path;
+          const next = await props.openSession({ ...options, ...(stay ? { worktreePath: stay } : {}) });
+          await previous.close({ handOver: stay !== undefined && next.worktree?.path === stay });
           setSession(next);
           props.onSessionChange(next);
           reprint(itemsFromHistory(next.history));

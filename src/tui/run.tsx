@@ -59,7 +59,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
     app = render(
       <App
         session={first}
-        openSession={(extra) => openSession({ ...sessionOptions, resume: extra.resume, continueLatest: false })}
+        openSession={(extra) =>
+          openSession({ ...sessionOptions, resume: extra.resume, continueLatest: false, ...(extra.worktreePath ? { continueInWorktree: extra.worktreePath } : {}) })
+        }
         bridge={bridge}
         history={history}
         fileSearch={(query) => files.search(query)}

@@ -176,6 +176,11 @@ export class WorktreeManager {
     return (await worktreeStatus(this.wtGit(), path)).changes;
   }
 
+  /** The commit the worktree started from: its metadata, else its anchor ref. */
+  async baseOf(id: string): Promise<string | undefined> {
+    return baseOf(this.context(), { id, path: this.dirs.pathOf(id), meta: await readMeta(this.dirs.dir, id) });
+  }
+
   /** Records this process as the worktree's user (a resumed session works in it again), so
    * `seek worktree gc` leaves it alone while this process runs. Best effort. */
   async adopt(id: string): Promise<void> {
@@ -236,7 +241,7 @@ export class WorktreeManager {
     const found = await this.findScanned(idOrPath);
     const problem = problemOf(found);
     if (problem) throw new WorktreeError(`worktree ${found.id} has no diff to show: ${problem.replace('_', ' ')}`, 'not_found');
-    const base = (await baseOf(this.context(), { id: found.id, path: found.path, meta: found.meta })) ?? (await this.wtGit().value(found.path, ['rev-parse', 'HEAD']));
+    const base = (await this.baseOf(found.id)) ?? (await this.wtGit().value(found.path, ['rev-parse', 'HEAD']));
     return { id: found.id, base, text: await this.diffTrees(base, await this.snapshotTree(found.path), maxBytes) };
   }
 

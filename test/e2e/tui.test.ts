@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectId } from '../../src/config/paths.js';
@@ -242,7 +242,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     expect(readFileSync(join(root, 'feature.txt'), 'utf8')).toBe('made in the worktree\n');
     expect(existsSync(worktree.path)).toBe(false);
   });
-  it('seek -w starts in a fresh worktree: the status bar shows its branch and a write lands only there', async () => {
+  it('seek -w starts in a fresh worktree: the status bar shows its branch, a write lands only there, /clear stays in it', async () => {
     const { root, home } = makeProject();
     server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'wt.txt', content: 'isolated\n' } }] }, { text: 'Wrote wt.txt.' });
     const t = start(root, home, {}, ['-w', '--yolo']);
@@ -254,5 +254,12 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     const worktrees = join(home, 'projects', projectId(root), 'worktrees');
     const id = /⎇ seek\/wt\/(\S+)/.exec(screen)![1]!;
     expect(readFileSync(join(worktrees, id, 'wt.txt'), 'utf8')).toBe('isolated\n');
+
+    // /clear starts a new conversation in the same worktree.
+    t.type('/clear');
+    t.keys('Enter');
+    const cleared = await t.waitFor('new session');
+    expect(cleared).toContain(`⎇ seek/wt/${id}`);
+    expect(readdirSync(worktrees).filter((name) => !name.endsWith('.json'))).toEqual([id]);
   });
 });

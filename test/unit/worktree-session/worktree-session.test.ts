@@ -162,3 +162,39 @@ describe('isolation: "worktree" on agent', () => {
     expect(lastResults(stream)[0]!.content).toMatch(/^\[agent: failed reason=spawn_error\] worktree isolation needs a git repository/);
   });
 });
+
+describe('a session handed an existing worktree (the terminal UI\'s /clear inside one)', () => {
+  const openWith = async (project: ReturnType<typeof makeProject>, extra: { worktree?: boolean; continueInWorktree?: string }) => {
+    const stream = routedStream(() => ({ text: 'ok' }));
+    const session = await openSession({ cwd: project.root, env: { SEEK_HOME: project.home, DEEPSEEK_API_KEY: 't' }, interactive: true, yolo: true, maxTurns: 5, stream, ...extra });
+    sessions.push(session);
+    return { session, stream };
+  };
+
+  it('works in the same worktree, tells the model, and the handing-over session neither reports nor removes it', async () => {
+    const project = makeProject();
+    const first = await openWith(project, { worktree: true });
+    const path = first.session.worktree!.path;
+    const second = await openWith(project, { worktree: true, continueInWorktree: path });
+    expect(second.session.worktree).toMatchObject({ path, branch: first.session.worktree!.branch, base: first.session.worktree!.base });
+    await first.session.close({ handOver: true });
+    expect(first.session.closingNotes).toEqual([]);
+    expect(existsSync(path)).toBe(true);
+
+    await second.session.prompt('go on');
+    const note = second.stream.requests[0]!.messages.find((m) => m.role === 'user' && m.content.startsWith('<context source="worktree">'));
+    expect(note?.content).toContain(`This session works in the git worktree ${path} (branch ${second.session.worktree!.branch}), where an earlier session of the user worked`);
+    await second.session.close();
+    expect(second.session.closingNotes).toEqual([`the session's worktree ${path} (branch ${second.session.worktree!.branch}) holds no work; it stays for seek --resume ${second.session.id} (seek worktree gc removes it later)`]);
+  });
+
+  it('a vanished worktree: with --worktree a fresh one is made, without it the session works in the project', async () => {
+    const project = makeProject();
+    const gone = join(project.home, 'projects', 'x', 'worktrees', '20250101-000000-abcdef');
+    const flagged = await openWith(project, { worktree: true, continueInWorktree: gone });
+    expect(flagged.session.worktree?.path).not.toBe(gone);
+    expect(existsSync(flagged.session.worktree!.path)).toBe(true);
+    const plain = await openWith(project, { continueInWorktree: gone });
+    expect(plain.session.worktree).toBeUndefined();
+  });
+});
