@@ -1,8 +1,9 @@
 /**
- * `seek --worktree [--worktree-branch NAME]`: the whole session works in a fresh seek worktree, as if the model had
- * called enter_worktree before the first prompt, so the user's working tree is never touched. At
- * the end a worktree with nothing in it (no changes, no commits) is removed; one with work is kept
- * and the user is told how to bring it back (`seek worktree merge`) or continue in it (`--resume`).
+ * A session's own worktree. `seek --worktree [--worktree-branch NAME]`: the whole session works in
+ * a fresh seek worktree, as if the model had called enter_worktree before the first prompt, so
+ * the user's working tree is never touched. The terminal UI's `/clear` hands the worktree on to the
+ * next session. At the end the user is told what the worktree holds and how to bring it back
+ * (`seek worktree merge`) or continue in it (`--resume`).
  */
 import type { UserMessage } from '../providers/types.js';
 import type { WorktreeManager } from '../worktree/manager.js';
