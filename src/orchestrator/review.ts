@@ -26,13 +26,14 @@ export function reviewRequest(plan: Plan, isolatedWriters: boolean, roles: reado
   return { plan, waves: waves(plan), isolatedWriters, roles, revise };
 }
 
-/** The plan's tasks as specs with explicit ids (and depends_on only in graph mode). */
+/** The plan's tasks as specs with explicit ids, and in graph mode every task's depends_on (an
+ * empty one too: without it a graph of independent tasks would come back as a serial plan). */
 export function specsOf(plan: Plan): TaskSpec[] {
   return plan.tasks.map((task) => ({
     id: task.id,
     role: task.role,
     task: task.task,
-    ...(plan.mode === 'graph' && task.dependsOn.length > 0 ? { depends_on: [...task.dependsOn] } : {}),
+    ...(plan.mode === 'graph' ? { depends_on: [...task.dependsOn] } : {}),
   }));
 }
 
@@ -40,12 +41,8 @@ export function specsOf(plan: Plan): TaskSpec[] {
 export function dropTask(specs: readonly TaskSpec[], id: string): TaskSpec[] {
   return specs
     .filter((spec) => spec.id !== id)
-    .map((spec) => {
-      if (!spec.depends_on) return spec;
-      const depends = spec.depends_on.filter((dep) => dep !== id);
-      const { depends_on: _dropped, ...rest } = spec;
-      return depends.length > 0 ? { ...rest, depends_on: depends } : rest;
-    });
+    // An emptied depends_on stays (as []): the plan remains a graph, its tasks independent.
+    .map((spec) => (spec.depends_on ? { ...spec, depends_on: spec.depends_on.filter((dep) => dep !== id) } : spec));
 }
 
 export function setRole(specs: readonly TaskSpec[], id: string, role: string): TaskSpec[] {

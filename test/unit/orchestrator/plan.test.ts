@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan, PlanError, waves } from '../../../src/orchestrator/plan.js';
+import { dropTask, setRole, specsOf } from '../../../src/orchestrator/review.js';
 import { roleCatalog } from '../../../src/orchestrator/roles.js';
 import { BUILTIN_SUBAGENT_TYPES } from '../../../src/subagents/builtin-types.js';
 import type { SubagentType } from '../../../src/subagents/types.js';
@@ -119,5 +120,39 @@ describe('roles', () => {
     // A defined explorer that can write is scheduled as a writer, so two never collide.
     const loose = roleCatalog([...BUILTIN_SUBAGENT_TYPES, { ...writerType, name: 'explorer' }]);
     expect(loose.resolve('explorer')?.kind).toBe('writer');
+  });
+});
+
+describe('review edits keep the plan\'s shape', () => {
+  it('a graph of independent tasks comes back from specsOf as the same graph, not a serial plan', () => {
+    const p = plan([
+      { id: 'a', task: 'x', role: 'explorer', depends_on: [] },
+      { id: 'b', task: 'y', role: 'explorer', depends_on: [] },
+    ]);
+    const again = plan(specsOf(p));
+    expect([again.mode, waves(again)]).toEqual(['graph', [['a', 'b']]]);
+  });
+
+  it('dropping the task others waited for leaves them independent (parallel), and a role change keeps the edges', () => {
+    const p = plan([
+      { id: 'a', task: 'x', role: 'explorer' },
+      { id: 'b', task: 'y', role: 'explorer', depends_on: ['a'] },
+      { id: 'c', task: 'z', role: 'explorer', depends_on: ['a'] },
+    ]);
+    const dropped = plan(dropTask(specsOf(p), 'a'));
+    expect([dropped.mode, waves(dropped)]).toEqual(['graph', [['b', 'c']]]);
+    const changed = plan(setRole(specsOf(p), 'c', 'reviewer'));
+    expect(waves(changed)).toEqual([['a'], ['b', 'c']]);
+    expect(changed.tasks.find((t) => t.id === 'c')?.role).toBe('reviewer');
+  });
+
+  it('a serial plan stays serial through specsOf and dropTask', () => {
+    const p = plan([
+      { id: 'a', task: 'x', role: 'explorer' },
+      { id: 'b', task: 'y', role: 'explorer' },
+      { id: 'c', task: 'z', role: 'explorer' },
+    ]);
+    const dropped = plan(dropTask(specsOf(p), 'b'));
+    expect([dropped.mode, waves(dropped)]).toEqual(['serial', [['a'], ['c']]]);
   });
 });

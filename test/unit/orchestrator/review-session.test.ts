@@ -65,7 +65,7 @@ describe('plan review', () => {
 
   it('runs the edited plan', async () => {
     const { result, children } = await setup({ decide: (request) => ({ kind: 'run', tasks: dropTask(specsOf(request.plan), 'b') }) });
-    expect(result.startsWith('[delegate_tasks: completed] 1 task (serial): 1 completed')).toBe(true);
+    expect(result.startsWith('[delegate_tasks: completed] 1 task (graph): 1 completed')).toBe(true);
     expect(children).toBe(1);
   });
 

@@ -98,7 +98,8 @@ describe('plans in the terminal UI', () => {
     await flush();
     view.stdin.write(KEYS.enter);
     await flush();
-    expect(decisions).toEqual([{ kind: 'run', tasks: SPECS.map(({ id, task, role, depends_on }) => ({ id, task, role, ...(depends_on ? { depends_on } : {}) })) }]);
+    // A graph keeps every task's depends_on, an empty one too (see specsOf).
+    expect(decisions).toEqual([{ kind: 'run', tasks: SPECS.map(({ id, task, role, depends_on }) => ({ id, task, role, depends_on: depends_on ?? [] })) }]);
   });
 
   it('d drops the selected task (its dependants stop waiting for it), r changes a role, n rejects', async () => {
@@ -121,7 +122,7 @@ describe('plans in the terminal UI', () => {
     expect(decisions[0]).toEqual({
       kind: 'run',
       tasks: [
-        { id: 'a', task: 'look left', role: 'explorer' },
+        { id: 'a', task: 'look left', role: 'explorer', depends_on: [] },
         { id: 'fix', task: 'change it', role: 'editor', depends_on: ['a'] },
         { id: 'check', task: 'review it', role: 'general-purpose', depends_on: ['fix'] },
       ],
