@@ -372,7 +372,14 @@ describe('seek run', () => {
     expect(view(firstRequest('look')).prompt.startsWith('## Goal\nDocument the project\n\n## Your task (look, explorer)\nRead the README')).toBe(true);
     expect(readFileSync(join(root, 'NOTES.md'), 'utf8')).toBe('notes\n'); // a lone editor works in the working tree
 
+    const requestsBefore = suite.server.requests.length;
+    const dry = await runSeek(['run', 'plan.yaml', '--dry-run'], { cwd: root, env: env(home) });
+    expect(dry).toMatchObject({ code: 0, stderr: '' });
+    expect(dry.stdout).toBe('2 tasks, graph — goal: Document the project\n  look  explorer  Read the README\n  write  editor    Write NOTES.md  ← look\n  runs as: look → write\n');
+
     writeFileSync(join(root, 'bad.yaml'), 'goal: x\ntasks:\n  - role: explorer\n    task: a\n  - role: wizard\n    task: b\n');
+    expect((await runSeek(['run', 'bad.yaml', '--dry-run'], { cwd: root, env: env(home) })).code).toBe(1);
+    expect(suite.server.requests.length).toBe(requestsBefore); // a dry run asks no model
     const bad = await runSeek(['run', 'bad.yaml'], { cwd: root, env: env(home) });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('seek: bad.yaml:5: task t2: unknown role "wizard" (roles: explorer, editor, reviewer, general-purpose, explore, plan)\n');

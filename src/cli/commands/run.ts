@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { Command } from 'commander';
 import { findProjectRoot, seekHome } from '../../config/paths.js';
 import { closeSession } from '../close-session.js';
@@ -6,7 +7,9 @@ import { PlainInteractive } from '../../frontends/plain-interactive.js';
 import { createRenderer } from '../../frontends/renderer.js';
 import { buildPlan, PlanError } from '../../orchestrator/plan.js';
 import { planFileProblems, PlanFileError, readPlanFile, type PlanFile } from '../../orchestrator/plan-file.js';
+import { describePlan, reviewRequest } from '../../orchestrator/review.js';
 import { roleCatalog } from '../../orchestrator/roles.js';
+import type { Plan } from '../../orchestrator/types.js';
 import { openSession, type AgentSession } from '../../runtime/session.js';
 import { loadSubagentTypes } from '../../subagents/definitions.js';
 import type { RootOptions } from '../root.js';
@@ -23,6 +26,7 @@ interface RunOptions {
   resume?: string;
   save: boolean;
   verbose?: boolean;
+  dryRun?: boolean;
 }
 
 
@@ -32,12 +36,14 @@ interface RunOptions {
  * format) the plan is shown for review and actions that need approval are asked; otherwise it runs
  * headless like `seek -p`. Exit 0 when every task completed, 1 otherwise (or an invalid plan file),
  * 2 for bad usage. `--resume SID` continues an interrupted run without redoing completed tasks.
+ * `--dry-run` only checks the plan and prints it with what runs together (CI can check plan files).
  */
 export function createRunCommand(): Command {
   const command = new Command('run')
     .description('run a declared orchestration plan (a YAML file with goal and tasks)')
     .argument('<plan>', 'the plan file')
-    .option('-p, --print', 'headless even in a terminal: no review, approvals denied unless --yolo');
+    .option('-p, --print', 'headless even in a terminal: no review, approvals denied unless --yolo')
+    .option('--dry-run', 'check the plan and show what would run in parallel, then exit (no session, no model call)');
   // --resume continues the session of an interrupted run; --model is the subagents' model.
   return addSessionFlags(command).action(async (path: string, options: RunOptions) => {
       process.exitCode = await runPlanFile(path, options);
@@ -46,13 +52,23 @@ export function createRunCommand(): Command {
 
 async function runPlanFile(path: string, options: RunOptions): Promise<number> {
   let file: PlanFile;
+  let plan: Plan;
   try {
     file = await readPlanFile(path);
-    await validate(file);
+    plan = await validate(file);
   } catch (error) {
     if (!(error instanceof PlanFileError)) throw error;
     process.stderr.write(`${error.problems.map((line) => `seek: ${line}`).join('\n')}\n`);
     return 1;
+  }
+  if (options.dryRun) {
+    // Writers get worktrees only inside git, as when the plan runs.
+    const isolated = plan.concurrentWriters && existsSync(join(findProjectRoot(process.cwd()), '.git'));
+    const lines = describePlan(reviewRequest(plan, isolated, [], () => {
+      throw new Error('a dry run is not edited');
+    }));
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
   }
   const interactive = options.print !== true && options.yolo !== true && options.outputFormat === 'text' && Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const root: RootOptions = { ...options, print: !interactive };
@@ -87,12 +103,12 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
 }
 
 /** The plan's own problems (roles of this project included), before any session or request. */
-async function validate(file: PlanFile): Promise<void> {
+async function validate(file: PlanFile): Promise<Plan> {
   const projectRoot = findProjectRoot(process.cwd());
   const { types } = await loadSubagentTypes({ projectRoot, seekHome: seekHome(process.env), ...(process.env.HOME ? { home: process.env.HOME } : {}) });
   const catalog = roleCatalog(types);
   try {
-    buildPlan(file.tasks, catalog.resolve, catalog.names, file.goal);
+    return buildPlan(file.tasks, catalog.resolve, catalog.names, file.goal);
   } catch (error) {
     if (error instanceof PlanError) throw new PlanFileError(planFileProblems(file, error));
     throw error;
