@@ -11,6 +11,8 @@ export interface RememberOptions {
   /** An accepted observation (memory_observe), not confirmed by the user. */
   autoSourced?: boolean;
   sessionId?: string;
+  /** Refuse (EntryInputError) instead of replacing an active entry of the same name. */
+  onlyNew?: boolean;
 }
 
 export interface RememberOutcome {
@@ -44,6 +46,7 @@ export async function rememberEntry(store: MemoryStore, raw: EntryInput, options
       }
     }
     const existing = tx.find(input.name);
+    if (existing && options.onlyNew) throw new EntryInputError(`an entry named "${input.name}" already exists (change it with: seek memory edit ${input.name})`);
     const entry: MemoryEntry = {
       ...(existing ?? {}),
       schema_version: ENTRY_SCHEMA_VERSION,

@@ -89,6 +89,35 @@ describe('memory end to end', () => {
     expect(missing.stderr).toBe('seek: no memory entry named "nope" (seek memory list --all)\n');
   });
 
+  it('seek memory add: at once with flags (superseding an entry), in $EDITOR otherwise, never over an existing name', async () => {
+    const { root, home } = makeProject();
+    const store = new MemoryStore({ seekHome: home, projectId: projectId(root), projectRoot: root });
+    await rememberEntry(store, ENTRY);
+    const seek = (extra: Record<string, string>, ...args: string[]) => runSeek(['memory', 'add', ...args], { cwd: root, env: env(home, extra) });
+
+    const direct = await seek({}, 'use-bun', '--tagline', 'The repo uses bun workspaces', '--content', 'pnpm was slow in CI.', '--tags', 'tooling, ci', '--supersedes', 'use-pnpm');
+    expect(direct).toMatchObject({ code: 0, stdout: 'remembered "use-bun" (superseding "use-pnpm", now archived)\n' });
+    const again = await seek({}, 'use-bun', '--tagline', 'x', '--content', 'y');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('seek: an entry named "use-bun" already exists (change it with: seek memory edit use-bun); nothing was saved\n');
+
+    const prepared = join(root, '..', 'entry.md');
+    writeFileSync(prepared, '---\nname: api-errors\ntagline: Errors are RFC 7807 problem details\ntags: [api]\n---\nEvery endpoint returns application/problem+json.\n');
+    const edited = await seek({ EDITOR: `cp ${prepared}` }, 'api-errors');
+    expect(edited).toMatchObject({ code: 0, stdout: 'remembered "api-errors"\n' });
+
+    const loaded = await store.load();
+    expect(loaded.entries.map((e) => [e.name, e.tagline, e.tags])).toEqual([
+      ['use-bun', 'The repo uses bun workspaces', ['tooling', 'ci']],
+      ['api-errors', 'Errors are RFC 7807 problem details', ['api']],
+    ]);
+    expect((await store.loadArchive()).entries.map((e) => [e.name, e.archived_reason])).toEqual([['use-pnpm', 'superseded by "use-bun"']]);
+
+    const empty = await seek({ EDITOR: 'true' }, 'nothing-written');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^seek: .*tagline.*; nothing was saved, your text is in \S+nothing-written\.md\n$/);
+  });
+
   it('seek distill proposes candidates: --json saves nothing, piped answers save what was approved, an unreadable answer saves nothing', async () => {
     const { root, home } = makeProject();
     route((request) => {

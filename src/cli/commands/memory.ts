@@ -5,7 +5,7 @@ import { ageDays, decayScore } from '../../memory/decay.js';
 import { EntryInputError, type ArchivedEntry, type MemoryEntry } from '../../memory/entry.js';
 import { entryToText, textToEntry } from '../../memory/entry-text.js';
 import { describeSkipped } from '../../memory/jsonl.js';
-import { archiveEntry, recallEntry, replaceEntry, restoreEntry, setPinned } from '../../memory/operations.js';
+import { archiveEntry, recallEntry, rememberEntry, replaceEntry, restoreEntry, setPinned } from '../../memory/operations.js';
 import { searchEntries } from '../../memory/search.js';
 import { memorySettings } from '../../memory/settings.js';
 import { MemoryStore } from '../../memory/store.js';
@@ -24,7 +24,8 @@ interface Row {
 
 /**
  * `seek memory list [--all] [--json] | show NAME | search QUERY | archive NAME [--reason TEXT] |
- * restore NAME | pin NAME | unpin NAME | edit NAME` on the project memory of the working directory.
+ * restore NAME | pin NAME | unpin NAME | edit NAME | add NAME` on the project memory of the working
+ * directory.
  * Exit 0 on success, 1 when the entry is not there or the edit is invalid, 2 on bad usage.
  */
 export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
@@ -161,6 +162,32 @@ export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
         }),
       );
   }
+
+  command
+    .command('add')
+    .description('record a decision by hand: with --tagline and --content at once, otherwise in $EDITOR')
+    .argument('<name>', 'kebab-case name, e.g. use-pnpm-workspaces')
+    .option('--tagline <text>', 'one specific sentence (what the index shows)')
+    .option('--content <text>', 'what was decided, why, and what was rejected')
+    .option('--tags <list>', 'comma-separated, e.g. tooling,ci')
+    .option('--supersedes <name>', 'an entry this one replaces (it is archived, pointing here)')
+    .action(
+      guarded(async (name: string, opts: { tagline?: string; content?: string; tags?: string; supersedes?: string }) => {
+        const { store } = await open();
+        const tags = opts.tags?.split(',').map((tag) => tag.trim()).filter(Boolean);
+        const given = { name, tagline: opts.tagline ?? '', content: opts.content ?? '', ...(tags && tags.length > 0 ? { tags } : {}) };
+        const draft = opts.tagline && opts.content ? undefined : (io.edit ?? editText)(entryToText(given), `${name.replace(/[^A-Za-z0-9._-]/g, '-')}.md`, io.env);
+        try {
+          const input = draft ? textToEntry(draft.text) : given;
+          const { entry, superseded } = await rememberEntry(store, { ...input, ...(opts.supersedes ? { supersedes: opts.supersedes } : {}) }, { onlyNew: true });
+          draft?.discard();
+          io.out(`remembered "${entry.name}"${superseded ? ` (superseding "${superseded}", now archived)` : ''}\n`);
+        } catch (error) {
+          if (!(error instanceof EntryInputError)) throw error;
+          fail(`${error.message}; nothing was saved${draft ? `, your text is in ${draft.file}` : ''}`);
+        }
+      }),
+    );
 
   command
     .command('edit')
