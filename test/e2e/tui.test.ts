@@ -77,8 +77,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     const prompt = await t.waitFor('Allow create hello.txt?');
     expect(prompt).toContain('+hello world');
     expect(prompt).toMatch(/always/i);
-    t.type('y');
-    await t.waitFor('Created hello.txt.');
+    await t.answer('y', 'Created hello.txt.');
     expect(readFileSync(join(root, 'hello.txt'), 'utf8')).toBe('hello world\n');
   });
 
@@ -91,8 +90,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     t.keys('Enter');
     const prompt = await t.waitFor('$ touch made-by-bash');
     expect(prompt).toContain(root);
-    t.type('n');
-    await t.waitFor('Understood, not running it.');
+    await t.answer('n', 'Understood, not running it.');
     expect(existsSync(join(root, 'made-by-bash'))).toBe(false);
     expect(server.requests[1]!.body.messages.at(-1).content).toMatch(/declined/);
   });

@@ -60,16 +60,38 @@ export class TmuxSeek {
     return this.tmux('capture-pane', '-p', '-t', '0', '-S', '-200');
   }
 
-  /** Waits until the screen matches; throws with the screen's content when it does not in time. */
+  /**
+   * Waits until the screen matches; throws with the screen's content when it does not in time.
+   * Returns a moment after the match: Ink draws a component before its effects attach its key
+   * handler, so a key sent the instant a prompt appears could reach nobody.
+   */
   async waitFor(pattern: RegExp | string, timeoutMs = 10_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let screen = '';
     while (Date.now() < deadline) {
       screen = this.screen();
-      if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) return screen;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) {
+        await sleep(SETTLE_MS);
+        return screen;
+      }
+      await sleep(50);
     }
     throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${screen}`);
+  }
+
+  /**
+   * Answers a prompt with `text` until `done` shows (at most 3 tries): for answers that are safe to
+   * repeat (a second key after the prompt closed only lands in the input box).
+   */
+  async answer(text: string, done: RegExp | string): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      this.type(text);
+      try {
+        return await this.waitFor(done, attempt < 3 ? 3_000 : 10_000);
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
   }
 
   kill(): void {
@@ -79,4 +101,10 @@ export class TmuxSeek {
       // already gone
     }
   }
+}
+
+const SETTLE_MS = 100;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
