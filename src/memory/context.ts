@@ -5,6 +5,7 @@
  * memory holds, and once sent these messages are part of the history like any other.
  */
 import type { Message, UserMessage } from '../providers/types.js';
+import { injectedContext } from '../session/context.js';
 import type { MemoryEntry } from './entry.js';
 import { renderIndex, type RenderedIndex } from './index-view.js';
 import { stableForInjection, type Soul } from './soul.js';
@@ -15,7 +16,7 @@ export const INDEX_CONTEXT_SOURCE = 'memory.index';
 const CONTEXT_PREFIX = '<context source="memory.';
 
 export function contextMessage(source: string, body: string): UserMessage {
-  return { role: 'user', content: `<context source="${source}">\n${body}\n</context>` };
+  return injectedContext(source, `\n${body}\n`);
 }
 
 /** Whether a message is one of memory's injected context messages (front ends hide them). */

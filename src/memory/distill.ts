@@ -4,7 +4,7 @@
  * nothing is saved without them. An answer that cannot be read is an error, never a guess.
  */
 import type { Message, StreamFn } from '../providers/types.js';
-import { isMemoryContext } from './context.js';
+import { isInjectedContext } from '../session/context.js';
 import { cleanInput, EntryInputError, type EntryInput, type MemoryEntry } from './entry.js';
 import { extractJsonArray } from './json-answer.js';
 import { oneLine } from './observer.js';
@@ -97,7 +97,7 @@ export function renderTranscript(messages: readonly Message[]): string {
   const lines: string[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
-      if (!isMemoryContext(message)) lines.push(`user: ${stripReminders(message.content)}`);
+      if (!isInjectedContext(message)) lines.push(`user: ${stripReminders(message.content)}`);
     } else if (message.role === 'assistant') {
       if (message.content.trim()) lines.push(`assistant: ${message.content.trim()}`);
       for (const call of message.toolCalls) lines.push(`  [tool call: ${call.name}(${oneLine(call.arguments, TOOL_CALL_CHARS)})]`);

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { manifestFile, sessionsDir } from '../config/paths.js';
 import { readSession } from '../session/reader.js';
 import { isSessionId } from '../session/format.js';
-import { isMemoryContext } from './context.js';
+import { isInjectedContext } from '../session/context.js';
 import { MemoryStore } from './store.js';
 import { oneLine } from './observer.js';
 
@@ -74,7 +74,7 @@ export async function gatherDreamInputs(home: string): Promise<DreamInputs> {
     const loaded = await readSession(file.path).catch(() => undefined);
     if (!loaded) continue;
     const messages = loaded.messages
-      .filter((message) => (message.role === 'user' && !isMemoryContext(message)) || message.role === 'assistant')
+      .filter((message) => (message.role === 'user' && !isInjectedContext(message)) || message.role === 'assistant')
       .map((message) => ({ role: message.role as 'user' | 'assistant', text: oneLine(stripReminders(message.content), MESSAGE_CHARS) }))
       .filter((message) => message.text !== '')
       .slice(-DREAM_MESSAGES_PER_SESSION);

@@ -6,6 +6,7 @@
  * (`seek worktree merge`) or continue in it (`--resume`).
  */
 import type { UserMessage } from '../providers/types.js';
+import { injectedContext } from '../session/context.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import type { Workspace } from './workspace.js';
@@ -30,10 +31,10 @@ export async function startInWorktree(workspace: Workspace, manager: WorktreeMan
   return {
     info,
     notice: `working in worktree ${info.path} (branch ${info.branch}); your working tree is not touched`,
-    note: {
-      role: 'user',
-      content: `<context source="worktree">This session works in its own git worktree ${info.path} (branch ${info.branch}, from commit ${info.base.slice(0, 12)}): your working directory, file tools and bash act there, and the user's working tree ${workspace.projectRoot} is not touched. Uncommitted changes in the user's tree are not in the worktree. When the session ends the user brings your work back with seek worktree merge.</context>`,
-    },
+    note: injectedContext(
+      'worktree',
+      `This session works in its own git worktree ${info.path} (branch ${info.branch}, from commit ${info.base.slice(0, 12)}): your working directory, file tools and bash act there, and the user's working tree ${workspace.projectRoot} is not touched. Uncommitted changes in the user's tree are not in the worktree. When the session ends the user brings your work back with seek worktree merge.`,
+    ),
   };
 }
 
@@ -49,10 +50,10 @@ export async function continueInWorktree(workspace: Workspace, manager: Worktree
   return {
     info,
     notice: `working in worktree ${info.path} (branch ${info.branch}), as the previous session did`,
-    note: {
-      role: 'user',
-      content: `<context source="worktree">This session works in the git worktree ${info.path} (branch ${info.branch}), where an earlier session of the user worked (it may hold changes): your working directory, file tools and bash act there, and the user's working tree ${workspace.projectRoot} is not touched. The user brings the work back with seek worktree merge.</context>`,
-    },
+    note: injectedContext(
+      'worktree',
+      `This session works in the git worktree ${info.path} (branch ${info.branch}), where an earlier session of the user worked (it may hold changes): your working directory, file tools and bash act there, and the user's working tree ${workspace.projectRoot} is not touched. The user brings the work back with seek worktree merge.`,
+    ),
   };
 }
 

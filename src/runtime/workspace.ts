@@ -2,6 +2,7 @@ import { relative, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolResult } from '../agent/types.js';
 import type { UserMessage } from '../providers/types.js';
+import { injectedContext } from '../session/context.js';
 import type { IndexedEntry } from '../session/reader.js';
 import type { SessionWriter } from '../session/writer.js';
 import type { PermissionPolicy } from '../policy/policy.js';
@@ -148,9 +149,9 @@ export async function restoreWorkspace(workspace: Workspace, manager: WorktreeMa
   const text = `this session was working in worktree ${saved.path} (branch ${saved.branch}), which no longer exists; tools now act on the main working tree ${workspace.projectRoot}`;
   return {
     notice: { level: 'warn', text },
-    note: {
-      role: 'user',
-      content: `<context source="worktree">The worktree ${saved.path} you were working in no longer exists. Your working directory is now the main working tree ${workspace.cwd}: changes there are not isolated. Call enter_worktree for a new isolated copy if you need one.</context>`,
-    },
+    note: injectedContext(
+      'worktree',
+      `The worktree ${saved.path} you were working in no longer exists. Your working directory is now the main working tree ${workspace.cwd}: changes there are not isolated. Call enter_worktree for a new isolated copy if you need one.`,
+    ),
   };
 }

@@ -11,6 +11,7 @@ import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { isSessionId, parseEntry, SessionError, type SessionHeader } from './format.js';
 import { parseHeaderLine, tryParseJson } from './reader.js';
 import { mapLimit } from '../util/map-limit.js';
+import { isInjectedContext } from './context.js';
 
 export interface SessionSummary {
   id: string;
@@ -174,7 +175,7 @@ export async function summarizeSessionFile(path: string): Promise<SessionSummary
     messages += 1;
     const message = entry.message;
     if (message.role === 'user') {
-      if (title === undefined && !isInjectedContext(message.content)) title = oneLineTitle(message.content);
+      if (title === undefined && !isInjectedContext(message)) title = oneLineTitle(message.content);
     } else if (message.role === 'assistant') {
       turns += 1;
       if (message.usage) usage = addUsage(usage, message.usage);
@@ -221,10 +222,6 @@ function quickRole(line: string): 'tool' | 'user' | undefined {
 }
 
 /** Memory and other context the runtime injects as user-role messages; never a title. */
-function isInjectedContext(content: string): boolean {
-  return content.trimStart().startsWith('<context');
-}
-
 async function topLevelSessions(home: string, pid: string): Promise<SessionRef[]> {
   const dir = sessionsDir(home, pid);
   const names = await readdirOrEmpty(dir);

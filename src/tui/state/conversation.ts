@@ -2,6 +2,7 @@ import type { Message } from '../../providers/types.js';
 import type { SessionEvent } from '../../runtime/events.js';
 import type { ConversationItem } from '../types.js';
 import { keyArgument } from './key-argument.js';
+import { isInjectedContext } from '../../session/context.js';
 
 /**
  * The conversation as the UI holds it. `committed` is append-only: those items are finished and
@@ -262,9 +263,4 @@ function tail(text: string, max: number): string {
 function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
   for (let index = items.length - 1; index >= 0; index--) if (predicate(items[index]!)) return index;
   return -1;
-}
-
-/** A user-role `<context source="…">` message seek added for the model (memory, a vanished worktree). */
-function isInjectedContext(message: Message): boolean {
-  return message.role === 'user' && message.content.startsWith('<context source="');
 }
