@@ -28,7 +28,7 @@ Subcommands:
   seek hooks list | check | trust [--reset] | audit       shell hooks (pre_tool, post_tool, …)
   seek subagent list | kill SUB-SID | resume SUB-SID      subagents of this project
   seek worktree list | diff ID | merge ID | remove ID | gc   seek-managed git worktrees of this project
-  seek memory list | show | search | archive | restore | pin | unpin | edit    project memory
+  seek memory list | show | search | add | archive | restore | pin | unpin | edit    project memory
   seek distill [--session SID] [--json]                   propose project decisions from a session, for review
   seek -dream [--write]                                   distil your traits across projects into soul.md
   seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)

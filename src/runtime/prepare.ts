@@ -125,10 +125,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const home = seekHome(options.env);
   const project = resolveProject(options.cwd, home);
   const { root: projectRoot, pid } = project;
-  // Refused before anything is written (memory, manifest, session file).
-  if (options.worktree !== undefined && options.worktree !== false && !existsSync(join(projectRoot, '.git'))) {
-    throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
-  }
+  // Worktrees need git; elsewhere their tools are not registered and isolated children fail to
+  // spawn, and --worktree is refused before anything is written (memory, manifest, session file).
+  const inGit = existsSync(join(projectRoot, '.git'));
+  const flagged = options.worktree !== undefined && options.worktree !== false;
+  if (flagged && !inGit) throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
   const config = await readConfig(home);
   const notices: Notice[] = [];
   const noticeSink: PreparedSession['noticeSink'] = {};
@@ -196,8 +197,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const ask = options.ask ? serializeAsk(options.ask) : undefined;
   const workspace = new Workspace(projectRoot, options.cwd, policy);
   const gate = createToolGate({ policy, workspace, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
-  // Worktrees need git; elsewhere the tools are not registered and isolated children fail to spawn.
-  const worktrees = existsSync(join(projectRoot, '.git'))
+  const worktrees = inGit
     ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
     : undefined;
   const compactorFor = (forModel: string): Compactor =>
@@ -272,11 +272,10 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // Before the session file exists, so a failure leaves nothing behind. A resumed session that was
   // in a worktree goes back into that one instead.
   const inWorktree = resumed ? savedWorktree(resumed.entries) : undefined;
-  const flagged = options.worktree !== undefined && options.worktree !== false;
   if (flagged && inWorktree) notices.push({ level: 'info', text: '--worktree ignored: the resumed session goes back to its own worktree' });
   const continued = options.continueInWorktree && !inWorktree ? await continueInWorktree(workspace, worktrees, options.continueInWorktree) : undefined;
   if (continued === null) notices.push({ level: 'warn', text: `the worktree ${options.continueInWorktree} is gone${flagged ? '' : `; this session works in ${projectRoot}`}` });
-  const started = continued ?? (flagged && !inWorktree ? await startInWorktree(workspace, worktrees, typeof options.worktree === 'string' ? options.worktree : undefined) : undefined);
+  const started = continued ?? (flagged && !inWorktree ? await startInWorktree(workspace, worktrees!, typeof options.worktree === 'string' ? options.worktree : undefined) : undefined);
 
   const pendingCalls: ToolCall[] = [];
   let writer: SessionWriter | undefined;
@@ -408,4 +407,3 @@ function newSystemPrompt(cwd: string, projectRoot: string): string {
     instructions: readProjectInstructions(projectRoot),
   });
 }
-

@@ -19,8 +19,7 @@ export interface SessionWorktreeStart {
 }
 
 /** Creates the worktree and moves the workspace into it. Throws an Error meant for the user. */
-export async function startInWorktree(workspace: Workspace, manager: WorktreeManager | undefined, branch: string | undefined): Promise<SessionWorktreeStart> {
-  if (!manager) throw new Error(`--worktree needs a git repository; ${workspace.projectRoot} is not one`);
+export async function startInWorktree(workspace: Workspace, manager: WorktreeManager, branch: string | undefined): Promise<SessionWorktreeStart> {
   let info: WorktreeInfo;
   try {
     info = await manager.create(branch ? { branch } : {});
