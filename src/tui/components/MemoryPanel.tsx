@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatAge } from '../../util/age.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { filterRows, type MemoryPanelSource, type MemoryRow } from '../state/memory.js';
+import { ScrollText, scrollByKey } from './ScrollText.js';
 
 const LIST_ROWS = 12;
 const DETAIL_ROWS = 18;
@@ -89,8 +90,8 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       }
       if (now.detail) {
         if (key.escape || key.return) return update({ detail: false, scroll: 0 });
-        if (key.upArrow) return update({ scroll: Math.max(0, now.scroll - 1) });
-        if (key.downArrow) return update({ scroll: now.scroll + 1 });
+        const scroll = row ? scrollByKey(key, input, now.scroll, detailLines(row).length - 1, DETAIL_ROWS) : undefined;
+        if (scroll !== undefined) update({ scroll });
         return;
       }
       const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
@@ -117,18 +118,8 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
   const counts = ['active', 'stale', 'archived'].map((status) => `${all.filter((r) => r.status === status).length} ${status}`).join(' · ');
 
   if (now.detail && row) {
-    const lines = detailLines(row);
-    const visible = lines.slice(now.scroll, now.scroll + DETAIL_ROWS);
-    return (
-      <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
-        {visible.map((line, index) => (
-          <Text key={`${now.scroll + index}`} wrap="truncate-end" bold={now.scroll + index === 0}>
-            {line === '' ? ' ' : line}
-          </Text>
-        ))}
-        <Text dimColor>esc back · ↑↓ scroll{lines.length > DETAIL_ROWS ? ` (${lines.length} lines)` : ''}</Text>
-      </Box>
-    );
+    const [title = '', ...lines] = detailLines(row);
+    return <ScrollText title={title} lines={lines} scroll={now.scroll} rows={DETAIL_ROWS} width={width} color={color} />;
   }
 
   const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), shown.length - LIST_ROWS));

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text, type Key } from 'ink';
 import type { ReactNode } from 'react';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 
@@ -44,6 +44,13 @@ export function ScrollText({ title, lines, scroll, rows, width, color, style = '
 /** The next scroll position: moved by `delta` lines, kept within the text. */
 export function scrollBy(scroll: number, delta: number, total: number, rows: number): number {
   return Math.max(0, Math.min(Math.max(0, total - rows), scroll + delta));
+}
+
+/** The scroll position after a key the footer promises (↑↓ a line, PgUp/PgDn or space a page);
+ * undefined for any other key. */
+export function scrollByKey(key: Key, input: string, scroll: number, total: number, rows: number): number | undefined {
+  const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -rows : key.pageDown || input === ' ' ? rows : 0;
+  return delta === 0 ? undefined : scrollBy(scroll, delta, total, rows);
 }
 
 function lineColor(line: string, style: ScrollTextProps['style']): string | undefined {

@@ -5,7 +5,7 @@ import { WorktreeError } from '../../worktree/errors.js';
 import { formatAge } from '../../worktree/housekeeping.js';
 import type { CleanupOutcome, WorktreeListing } from '../../worktree/types.js';
 import { changesText, conflictLines, reselect, type WorktreePanelSource } from '../state/worktrees.js';
-import { ScrollText, scrollBy } from './ScrollText.js';
+import { ScrollText, scrollByKey } from './ScrollText.js';
 
 /** Rows of the list and of the diff or conflict view shown at once (the rest scrolls). */
 const LIST_ROWS = 10;
@@ -137,12 +137,9 @@ export function WorktreesPanel({ source, width, color, active = true, onClose, n
       if (state.busy) return;
       if (state.view) {
         const view = state.view;
-        const move = (delta: number) => update({ view: { ...view, scroll: scrollBy(view.scroll, delta, view.lines.length, TEXT_ROWS) } });
+        const scroll = scrollByKey(key, input, view.scroll, view.lines.length, TEXT_ROWS);
         if (key.escape) update({ view: undefined });
-        else if (key.upArrow) move(-1);
-        else if (key.downArrow) move(1);
-        else if (key.pageUp) move(-TEXT_ROWS);
-        else if (key.pageDown || input === ' ') move(TEXT_ROWS);
+        else if (scroll !== undefined) update({ view: { ...view, scroll } });
         return;
       }
       if (state.confirm) {
