@@ -145,6 +145,7 @@ async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolRe
     }
     if (!verdict.allow) return finish({ content: verdict.reason, isError: true });
     if (verdict.args !== undefined) args = verdict.args;
+    if (verdict.sandbox !== undefined) ctx.sandbox = verdict.sandbox;
   }
 
   let result: ToolResult;

@@ -46,6 +46,29 @@ export interface ActionRequest {
   preview?: ToolDisplay;
   /** One-line summary: "write src/a.ts", "bash: npm test". */
   summary: string;
+  /** bash asked to run outside the OS sandbox: only a person's yes (or yolo) can allow that. */
+  unsandboxed?: boolean;
+}
+
+/** One program start, before or after sandbox wrapping. */
+export interface CommandSpawn {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The OS sandbox one call's commands must run in, chosen by the permission gate (the policy
+ * names the profile; src/sandbox builds it). A tool that starts programs and receives one in its
+ * context must start them through `wrap`, never directly.
+ */
+export interface CommandSandbox {
+  readonly profile: 'read-only' | 'workspace-write';
+  /** What the sandbox allows, in one line (shown to the model when a sandboxed command fails). */
+  readonly summary: string;
+  /** The spawn that runs `spec` inside the sandbox (program, arguments and a reduced environment). */
+  wrap(spec: CommandSpawn): CommandSpawn;
 }
 
 export interface ToolContext {
@@ -57,6 +80,8 @@ export interface ToolContext {
   callId: string;
   /** Streams partial output to front ends (long bash runs). Optional. */
   onUpdate?: (partial: string) => void;
+  /** Set by the permission gate when this call's commands must run in the OS sandbox. */
+  sandbox?: CommandSandbox;
 }
 
 /**
@@ -85,7 +110,7 @@ export type BeforeToolCall = (call: {
   tool: Tool;
   args: unknown;
   ctx: ToolContext;
-}) => Promise<{ allow: true; args?: unknown } | { allow: false; reason: string }>;
+}) => Promise<{ allow: true; args?: unknown; sandbox?: CommandSandbox } | { allow: false; reason: string }>;
 
 export type AfterToolCall = (call: {
   toolCall: ToolCall;

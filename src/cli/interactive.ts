@@ -15,7 +15,7 @@ export async function runInteractive(firstPrompt: string, options: RootOptions):
   const session = await openSession(
     sessionOptionsFrom(options, {
       interactive: true,
-      ask: async (request) => (ui.current ? ui.current.ask(request.action, request.subagent?.description) : 'no'),
+      ask: async (request) => (ui.current ? ui.current.ask(request) : 'no'),
       reviewPlan: async (request) => (ui.current ? ui.current.reviewPlan(request) : { kind: 'reject', reason: 'no terminal to ask' }),
     }),
   );

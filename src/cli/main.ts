@@ -1,4 +1,5 @@
 import { SEEK_VERSION } from '../util/version.js';
+import { HooksConfigError } from '../hooks/problems.js';
 import type { Command } from 'commander';
 
 /** Subcommands, one file each under commands/. Loaded on demand so that `seek --version` and a
@@ -10,11 +11,12 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import('./commands/run.js')).createRunCommand(),
   memory: async () => (await import('./commands/memory.js')).createMemoryCommand(),
   distill: async () => (await import('./commands/distill.js')).createDistillCommand(),
+  sandbox: async () => (await import('./commands/sandbox.js')).createSandboxCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to
  * their `--` forms before parsing. */
-const SINGLE_DASH_LONG = new Set(['-resume', '-list', '-continue', '-print', '-yolo', '-plan', '-model', '-provider', '-dream', '-write', '-include-subagents']);
+const SINGLE_DASH_LONG = new Set(['-resume', '-list', '-continue', '-print', '-yolo', '-auto', '-plan', '-model', '-provider', '-dream', '-write', '-include-subagents']);
 
 export function version(): string {
   return SEEK_VERSION;
@@ -62,5 +64,6 @@ function reportFatal(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`seek: ${message}\n`);
   if (process.env.SEEK_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  process.exitCode = 1;
+  // An unusable hooks file is a configuration error: 2, like bad usage (hooks fail closed).
+  process.exitCode = error instanceof HooksConfigError ? error.exitStatus : 1;
 }

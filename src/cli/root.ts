@@ -6,6 +6,7 @@ export interface RootOptions {
   print?: boolean;
   outputFormat: 'text' | 'json' | 'stream-json';
   yolo?: boolean;
+  auto?: boolean;
   plan?: boolean;
   model?: string;
   provider?: 'deepseek' | 'openai' | 'anthropic' | 'openai-compatible';
@@ -32,6 +33,7 @@ Subcommands:
   seek distill [--session SID] [--json]                   propose project decisions from a session, for review
   seek -dream [--write]                                   distil your traits across projects into soul.md
   seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)
+  seek sandbox check [--json]                             the OS sandbox here: what works, or why not and how to fix it
 
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
 SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;

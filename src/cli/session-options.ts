@@ -3,13 +3,14 @@ import type { OpenSessionOptions } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
 
 /** Maps parsed root flags to the runtime's session options. */
-export function sessionOptionsFrom(options: RootOptions, extra: Pick<OpenSessionOptions, 'interactive'> & Partial<OpenSessionOptions>): OpenSessionOptions {
+export function sessionOptionsFrom(options: RootOptions & { auto?: boolean }, extra: Pick<OpenSessionOptions, 'interactive'> & Partial<OpenSessionOptions>): OpenSessionOptions {
   return {
     cwd: process.cwd(),
     env: process.env,
     maxTurns: options.maxTurns,
     save: options.save,
     yolo: options.yolo === true,
+    ...(options.auto ? { auto: true } : {}),
     plan: options.plan === true,
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.model ? { model: options.model } : {}),
@@ -31,7 +32,8 @@ function positiveInt(value: string): number {
 export function addSessionFlags(command: Command): Command {
   return command
     .addOption(new Option('--output-format <format>', 'headless output').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--yolo', 'allow every action without asking')
+    .addOption(new Option('--yolo', 'allow every action without asking; commands run unsandboxed').conflicts('auto'))
+    .option('--auto', 'edits and commands inside the project without asking, commands in the OS sandbox; anything more is asked (denied headless)')
     .option('--model <name>', "model name (default: the provider's default)")
     .addOption(new Option('--provider <name>', 'model provider').choices(['deepseek', 'openai', 'anthropic', 'openai-compatible']))
     .option('--base-url <url>', 'provider base URL (local or proxy servers)')

@@ -2,6 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ActionRequest } from '../agent/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
+import { formatApprovalLines, visible, type ApprovalRequest } from './approval.js';
 import { describePlan, dropTask, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../orchestrator/review.js';
 
 /** What the plain line mode needs from a session; the runtime's AgentSession satisfies it. */
@@ -49,12 +50,20 @@ export class PlainInteractive {
     session.subscribe((event) => this.render(event));
   }
 
-  /** Permission prompt for the runtime's tool gate. */
-  async ask(action: ActionRequest, agent?: string): Promise<Answer> {
+  /**
+   * Permission prompt for the runtime's tool gate: the whole action first (every line of a
+   * command, every path, the preview, the rule "always" saves; see approval.ts), then the question.
+   * Takes the gate's whole prompt, or (older callers) just the action and the asking agent's name.
+   */
+  async ask(request: ApprovalRequest | ActionRequest, agent?: string): Promise<Answer> {
     this.endLine();
-    const who = agent ? `[subagent: ${agent}] ` : '';
-    if (action.preview?.kind === 'diff') this.out.write(`${action.preview.diff}\n`);
-    const answer = await this.question(`${who}Allow ${action.summary}? [y]es / [n]o / [a]lways this session: `);
+    const full: ApprovalRequest = 'action' in request ? request : { action: request, ...(agent ? { subagent: { description: agent } } : {}) };
+    const terminal = this.out as { isTTY?: boolean; columns?: number };
+    // On a terminal, reset text attributes first: streamed model text could have left it
+    // concealed or coloured like the background, hiding the prompt.
+    if (terminal.isTTY) this.out.write('\u001b[0m');
+    this.out.write(`${formatApprovalLines(full, terminal.isTTY ? terminal.columns : undefined).join('\n')}\n`);
+    const answer = await this.question('[y]es / [n]o / [a]lways this session: ');
     const normalised = answer.trim().toLowerCase();
     if (normalised === 'a' || normalised === 'always') return 'always';
     return normalised === 'y' || normalised === 'yes' ? 'yes' : 'no';
@@ -170,10 +179,10 @@ export class PlainInteractive {
         break;
       case 'tool_start':
         this.endLine();
-        this.out.write(`· ${event.action?.summary ?? event.toolCall.name}\n`);
+        this.out.write(`· ${visible(event.action?.summary ?? event.toolCall.name)}\n`);
         break;
       case 'tool_end':
-        if (event.message.isError) this.out.write(`  ✗ ${firstLine(event.message.content)}\n`);
+        if (event.message.isError) this.out.write(`  ✗ ${visible(firstLine(event.message.content))}\n`);
         break;
       case 'notice':
         this.endLine();
@@ -186,7 +195,7 @@ export class PlainInteractive {
       case 'subagent_event':
         if (event.event.type === 'tool_start') {
           this.endLine();
-          this.out.write(`    · [${event.subSid.slice(-6)}] ${event.event.action?.summary ?? event.event.toolCall.name}\n`);
+          this.out.write(`    · [${event.subSid.slice(-6)}] ${visible(event.event.action?.summary ?? event.event.toolCall.name)}\n`);
         }
         break;
       case 'subagent_end':

@@ -1,5 +1,6 @@
 import { appendAudit } from './audit.js';
 import { runShell, type ShellResult } from './exec.js';
+import { changedPin } from './scripts.js';
 import { matchesTool, type HookDef, type HookEvent, type LoadedHooks } from './types.js';
 
 /** Byte cap for SEEK_TOOL_RESULT and SEEK_PROMPT (seek-spec 2.4). */
@@ -52,6 +53,9 @@ export interface PreToolOutcome {
  * Runs shell hooks for one session. Hooks of one event run serially in the given order. Only
  * `preTool` can block (first denial stops the chain); every other event is an observer whose
  * failures go to `onProblem` and the audit log and never reach the caller. No method rejects.
+ * A trusted project hook whose pinned files (HookDef.pinned) changed since they were trusted is not
+ * run while they differ: that is reported (once per hook), audited (exit_code null) and, for
+ * pre_tool, neither allows nor denies: the chain goes on, as for an untrusted project hook.
  * Extra env (extensions): SEEK_PROMPT for pre_prompt (capped like the result), SEEK_EVENT_JSON
  * (one-line JSON details) for session and compaction events.
  */
@@ -163,9 +167,23 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     return `hook "${hook.name}" exited with code ${result.exitCode}${result.stderr.trim() ? `: ${result.stderr.trim().split('\n')[0]}` : ''}`;
   }
 
+  const reportedPins = new Set<HookDef>();
+  /** Why a pinned project hook must not run (one of its files changed since trust), or null. */
+  async function untrustedNow(hook: HookDef, inv: Invocation): Promise<string | null> {
+    if (!hook.pinned || hook.pinned.length === 0) return null;
+    const changed = await changedPin(hook.pinned);
+    if (!changed) return null;
+    const reason = `project hook "${hook.name}" not run: script changed since trusted: ${changed.relative} — review it, then run \`seek hooks trust\``;
+    if (!reportedPins.has(hook)) report(reason);
+    reportedPins.add(hook);
+    await audit(hook, inv, { exitCode: null, stdout: '', stderr: '', timedOut: false, durationMs: 0 }, false, reason);
+    return reason;
+  }
+
   async function observe(inv: Invocation): Promise<void> {
     for (const hook of selected(inv.event, inv.tool)) {
       try {
+        if ((await untrustedNow(hook, inv)) !== null) continue;
         const result = await run(hook, inv);
         const reason = failure(hook, result, false);
         if (reason) report(`${inv.event} ${reason}`);
@@ -200,6 +218,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       for (const hook of selected('pre_tool', call.tool)) {
         let result: ShellResult;
         try {
+          if ((await untrustedNow(hook, inv)) !== null) continue;
           result = await run(hook, inv);
         } catch (error) {
           // Fail closed: a pre_tool hook that cannot run denies.

@@ -1,26 +1,33 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { projectHooksFile, trustedProjectsFile } from '../config/paths.js';
+import { parseHooksToml } from './parse.js';
+import { checkCommandFiles, commandFiles, sha256Hex } from './scripts.js';
+import { formatProblem } from './problems.js';
+import type { HookDef } from './types.js';
+
+export { sha256Hex } from './scripts.js';
 
 /**
  * Trust for project hooks (seek-spec 2.4): a project's `.seek/hooks.toml` runs only when the sha256
- * of its exact bytes is recorded for that project path in `<SEEK_HOME>/trusted-projects.json`.
- * Any edit changes the hash, so the user is asked again. File format (extensible):
- * `{ "version": 1, "projects": { "<abs project path>": { "sha256": "<hex>", "trusted_at": "<ISO>" } } }`
- * A missing or unreadable file means nothing is trusted; it is rewritten atomically, mode 0600.
+ * of its exact bytes is recorded for that project path in `<SEEK_HOME>/trusted-projects.json`, and
+ * each hook also only while the project files its command names (scripts.ts) have the content
+ * recorded with it. Any edit changes a hash, so the user is asked again. File format (extensible):
+ * `{ "version": 1, "projects": { "<abs project path>": { "sha256": "<hex>", "trusted_at": "<ISO>",
+ *   "files": { "<path relative to the project, / separated>": "<hex>" } } } }`
+ * `files` is absent in records written before scripts were covered: hooks naming project files are
+ * then untrusted until trusted again. A missing or unreadable file means nothing is trusted; it is
+ * rewritten atomically, mode 0600.
  */
+const TrustRecordSchema = z.looseObject({ sha256: z.string(), trusted_at: z.string(), files: z.record(z.string(), z.string()).optional() });
 const TrustFileSchema = z.looseObject({
   version: z.literal(1),
-  projects: z.record(z.string(), z.looseObject({ sha256: z.string(), trusted_at: z.string() })),
+  projects: z.record(z.string(), TrustRecordSchema),
 });
 type TrustFile = z.infer<typeof TrustFileSchema>;
-
-export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export type TrustRecord = z.infer<typeof TrustRecordSchema>;
 
 async function readTrustFile(seekHome: string): Promise<TrustFile> {
   try {
@@ -32,9 +39,18 @@ async function readTrustFile(seekHome: string): Promise<TrustFile> {
   return { version: 1, projects: {} };
 }
 
-/** The recorded hash for a project, if any. */
+async function writeTrustFile(seekHome: string, file: TrustFile): Promise<void> {
+  await writeFileAtomic(trustedProjectsFile(seekHome), `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The project's trust record, if any. */
+export async function trustRecord(seekHome: string, projectRoot: string): Promise<TrustRecord | undefined> {
+  return (await readTrustFile(seekHome)).projects[path.resolve(projectRoot)];
+}
+
+/** The recorded hooks.toml hash for a project, if any. */
 export async function trustedHash(seekHome: string, projectRoot: string): Promise<string | undefined> {
-  return (await readTrustFile(seekHome)).projects[path.resolve(projectRoot)]?.sha256;
+  return (await trustRecord(seekHome, projectRoot))?.sha256;
 }
 
 /** sha256 of the project's hooks.toml, or undefined when the project has none. */
@@ -46,21 +62,55 @@ export async function projectHooksHash(projectRoot: string): Promise<string | un
   }
 }
 
-/** True when the project's hooks.toml (or the given hash of it) is trusted as it is now. */
-export async function isTrusted(seekHome: string, projectRoot: string, sha256?: string): Promise<boolean> {
-  const current = sha256 ?? (await projectHooksHash(projectRoot));
-  if (current === undefined) return false;
-  return (await trustedHash(seekHome, projectRoot)) === current;
+/** True when the project's hooks.toml and every project file its hooks name are trusted as they are now. */
+export async function isTrusted(seekHome: string, projectRoot: string): Promise<boolean> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(projectHooksFile(projectRoot));
+  } catch {
+    return false;
+  }
+  const record = await trustRecord(seekHome, projectRoot);
+  if (record?.sha256 !== sha256Hex(bytes)) return false;
+  const parsed = parseHooksToml(bytes.toString('utf8'), projectHooksFile(projectRoot), 'project');
+  for (const hook of parsed.hooks) {
+    if (!(await checkCommandFiles(hook.command, projectRoot, record.files ?? {})).trusted) return false;
+  }
+  return parsed.problems.length === 0;
 }
 
-/** Records the current hash of the project's hooks.toml; returns it. Throws when there is no file. */
-export async function trustProject(seekHome: string, projectRoot: string, now: Date = new Date()): Promise<string> {
-  const hash = await projectHooksHash(projectRoot);
-  if (hash === undefined) throw new Error(`no project hooks file at ${projectHooksFile(projectRoot)}`);
+export interface TrustedProject {
+  sha256: string;
+  /** The hooks of the bytes that were trusted (what to show the user). */
+  hooks: HookDef[];
+  /** The project files the hooks name, as trusted: relative path → sha256. */
+  files: Record<string, string>;
+}
+
+/**
+ * Records the current hash of the project's hooks.toml and of every project file its hooks name.
+ * Throws when there is no file, or when it does not parse or validate (nothing is recorded: a
+ * broken file is never trusted).
+ */
+export async function trustProject(seekHome: string, projectRoot: string, now: Date = new Date()): Promise<TrustedProject> {
+  const hooksFile = projectHooksFile(projectRoot);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(hooksFile);
+  } catch {
+    throw new Error(`no project hooks file at ${hooksFile}`);
+  }
+  const parsed = parseHooksToml(bytes.toString('utf8'), hooksFile, 'project');
+  if (parsed.problems.length > 0) {
+    throw new Error(`not trusted: ${hooksFile} has errors\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+  }
+  const files: Record<string, string> = {};
+  for (const hook of parsed.hooks) Object.assign(files, await commandFiles(hook.command, projectRoot));
+  const sha256 = sha256Hex(bytes);
   const file = await readTrustFile(seekHome);
-  file.projects[path.resolve(projectRoot)] = { sha256: hash, trusted_at: now.toISOString() };
-  await writeFileAtomic(trustedProjectsFile(seekHome), `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  return hash;
+  file.projects[path.resolve(projectRoot)] = { sha256, trusted_at: now.toISOString(), files };
+  await writeTrustFile(seekHome, file);
+  return { sha256, hooks: parsed.hooks, files };
 }
 
 /** Forgets the project's trust; returns whether anything was recorded. */
@@ -69,6 +119,6 @@ export async function resetTrust(seekHome: string, projectRoot: string): Promise
   const key = path.resolve(projectRoot);
   if (!(key in file.projects)) return false;
   delete file.projects[key];
-  await writeFileAtomic(trustedProjectsFile(seekHome), `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  await writeTrustFile(seekHome, file);
   return true;
 }

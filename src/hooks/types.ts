@@ -27,18 +27,32 @@ export interface HookDef {
   name: string;
   command: string;
   event: HookEvent;
-  /** Exact tool name, or undefined for every tool (`"*"` and an absent match both mean all). */
+  /** The tool matcher as written (`bash`, `Bash|Write`, `mcp__github__*`; grammar in matcher.ts), or
+   * undefined for every tool (`"*"` and an absent match both mean all). */
   tool?: string;
   timeoutMs: number;
   source: HookSource;
   /** The hooks.toml it came from. */
   file: string;
+  /** Project files the command names, as trusted (trusted project hooks only). The runner re-hashes
+   * them before every run and does not run the hook when one changed. */
+  pinned?: readonly PinnedFile[];
+}
+
+/** A project file a trusted hook's command names, with the content hash it was trusted for. */
+export interface PinnedFile {
+  /** Absolute path. */
+  path: string;
+  /** Path relative to the project root, `/`-separated: what messages and the trust record show. */
+  relative: string;
+  sha256: string;
 }
 
 /** Why a declared hook does not run. */
 export type HookStatus =
   | { state: 'active' }
-  | { state: 'untrusted' }
+  /** `reason`: `not trusted`, `hooks.toml changed since trusted`, `script changed: scripts/guard.sh`, … */
+  | { state: 'untrusted'; reason: string }
   | { state: 'skipped'; reason: string };
 
 export interface HookEntry {
@@ -46,9 +60,13 @@ export interface HookEntry {
   status: HookStatus;
 }
 
-/** A file that could not be used, or a hook that could not be checked: reported, never thrown. */
+/** A file that could not be used (fatal: see `hooksStartupError`), or a hook that could not be
+ * checked (`hook` set; reported only). `loadHooks` returns these, never throws them. */
 export interface HookProblem {
   file: string;
+  /** 1-based position in the file, when known (TOML syntax errors; located validation errors). */
+  line?: number;
+  column?: number;
   message: string;
   /** Set when the problem concerns one hook (the rest of the file loaded). */
   hook?: string;
@@ -90,6 +108,4 @@ export interface AuditRecord {
   subagent_id?: string;
 }
 
-export function matchesTool(hook: Pick<HookDef, 'tool'>, tool: string | undefined): boolean {
-  return hook.tool === undefined || hook.tool === tool;
-}
+export { matchesTool } from './matcher.js';

@@ -10,6 +10,7 @@ import {
   type PolicyDecision,
   type PolicyRule,
   type Preference,
+  type SandboxAvailability,
   type SpawnRestriction,
   type Workflow,
 } from './types.js';
@@ -24,32 +25,57 @@ export interface PolicyState {
   preApproved: boolean;
   /** Non-default rules (user, project, session, spawn), in declaration order. */
   rules: readonly PolicyRule[];
+  /** Whether commands can be sandboxed on this machine (fixed for a process; children inherit it). */
+  sandbox: SandboxAvailability;
 }
 
 const YOLO_HINT = 're-run seek with --yolo to allow it, or use --plan for read-only analysis.';
+/** For edits and commands inside the project, which --auto allows (commands sandboxed). */
+const AUTO_HINT = 're-run seek with --auto to allow edits and commands inside the project (commands sandboxed), or --yolo to allow everything.';
 
 function subject(label: string, outside: string[]): string {
   return outside.length > 0 ? `${label} outside the project (${outside[0]})` : label;
 }
 
+/** Sources whose allow rules were written ahead of time (config files): the command they allow
+ * still runs in the sandbox. Session rules are a person's answer to the exact action: unsandboxed. */
+const SANDBOXED_RULE_SOURCES = new Set(['user', 'project']);
+
+function noSandboxNote(state: PolicyState): string {
+  return `no OS sandbox is available here (${state.sandbox.reason ?? 'unknown reason'}; see \`seek sandbox check\`)`;
+}
+
 /**
- * The decision procedure (seek-spec 2.3, with rules as data). First step that decides wins:
+ * The decision procedure (seek-spec 2.3, with rules as data, and the OS sandbox). First step that
+ * decides wins:
  *  1. a matching **deny rule** from any source → deny (deny always wins, in every mode);
- *  2. a **read-only bash inspector** → allow;
+ *  2. a **read-only bash inspector** → allow in the read-only sandbox;
  *  3. **plan_analyze** (final): read/git/agent with every path inside the root → allow, else deny
  *     with a plan-mode hint — allow rules and yolo do not loosen plan mode;
- *  4. **plan_execute + preApproved**: bash/write/edit with every path inside the root → allow;
+ *  4. **plan_execute + preApproved**: write/edit inside the root → allow; bash inside the root →
+ *     allow in the workspace-write sandbox;
  *  5. **allow/ask rules**, by source precedence spawn > session > project > user; within a source an
- *     ask rule beats an allow rule; an allow rule → allow, an ask rule → the action is dangerous;
+ *     ask rule beats an allow rule; an allow rule → allow (a bash command allowed by a config file
+ *     runs in the workspace-write sandbox), an ask rule → the action is dangerous;
  *  6. otherwise the action is **dangerous** when any path is outside the root (reads included) or
  *     the default rule for its kind says ask (bash, write, edit, memory writes, other);
- *  7. dangerous + yolo → allow; dangerous + ask + someone to ask → ask; dangerous otherwise → deny
- *     with a hint naming `--yolo`. Not dangerous → allow.
+ *  7. dangerous + **auto**: write/edit inside the root → allow; bash inside the root → allow in the
+ *     workspace-write sandbox;
+ *  8. dangerous + yolo → allow (unsandboxed); dangerous + ask/auto + someone to ask → ask;
+ *     dangerous otherwise → deny with a hint naming `--yolo`. Not dangerous → allow.
+ * Every "allow in a sandbox" needs one: where none is available (or bash asked for `unsandboxed`),
+ * the step does not apply and the command goes on to be asked, or denied headless. Nothing that
+ * would have been sandboxed runs unsandboxed without a person's yes or yolo.
  */
 export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: EvaluateContext = {}): PolicyDecision {
   const { root } = state;
   const tool = ctx.tool;
   const label = tool ?? request.kind;
+  const isBash = request.kind === 'bash';
+  /** A sandbox can hold this call: bash that did not ask to leave it, on a machine that has one. */
+  const sandboxable = isBash && request.unsandboxed !== true && state.sandbox.available;
+  /** The call would have run sandboxed, but no sandbox can start here: say so in what follows. */
+  let lostSandbox = false;
 
   const denyRule = state.rules.find((r) => r.decision === 'deny' && ruleMatches(r, request, tool, root));
   if (denyRule) {
@@ -61,8 +87,11 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
     };
   }
 
-  if (request.kind === 'bash' && request.command !== undefined) {
-    if (isReadOnlyInspector(request.command, { root, cwd: ctx.cwd ?? root })) return { decision: 'allow', code: 'inspector' };
+  if (isBash && request.command !== undefined && request.unsandboxed !== true) {
+    if (isReadOnlyInspector(request.command, { root, cwd: ctx.cwd ?? root })) {
+      if (sandboxable) return { decision: 'allow', code: 'inspector', sandbox: 'read-only' };
+      lostSandbox = true;
+    }
   }
 
   const outside = request.paths.filter((p) => !isInside(root, p));
@@ -70,16 +99,20 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   if (state.workflow === 'plan_analyze') {
     const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
     if (readLike && outside.length === 0) return { decision: 'allow', code: 'plan_analyze' };
-    const message =
+    let message =
       outside.length > 0
         ? `${subject(label, outside)} is not allowed in plan mode: only reads inside ${root} are allowed.`
         : `${label} is not allowed in plan mode (read-only analysis): investigate with read-only tools and propose a plan; changes are made once the user approves it.`;
+    if (lostSandbox) message += ` Read-only commands run only in the OS sandbox, and ${noSandboxNote(state)}.`;
+    else if (isBash && request.unsandboxed === true) message += ' Commands run only inside the read-only sandbox in plan mode.';
     return { decision: 'deny', code: 'plan_analyze', message };
   }
 
   if (state.workflow === 'plan_execute' && state.preApproved && outside.length === 0) {
-    if (request.kind === 'bash' || request.kind === 'write' || request.kind === 'edit') {
-      return { decision: 'allow', code: 'plan_execute' };
+    if (request.kind === 'write' || request.kind === 'edit') return { decision: 'allow', code: 'plan_execute' };
+    if (isBash) {
+      if (sandboxable) return { decision: 'allow', code: 'plan_execute', sandbox: 'workspace-write' };
+      lostSandbox ||= request.unsandboxed !== true;
     }
   }
 
@@ -94,7 +127,12 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
       break;
     }
     const allowRule = matching.find((r) => r.decision === 'allow');
-    if (allowRule) return { decision: 'allow', code: 'rule', rule: allowRule };
+    if (!allowRule) continue;
+    if (!isBash || !SANDBOXED_RULE_SOURCES.has(allowRule.source)) return { decision: 'allow', code: 'rule', rule: allowRule };
+    if (sandboxable) return { decision: 'allow', code: 'rule', rule: allowRule, sandbox: 'workspace-write' };
+    lostSandbox ||= request.unsandboxed !== true;
+    dangerous = true;
+    break;
   }
   if (dangerous === undefined) {
     const byDefault = DEFAULT_RULES.find((r) => ruleMatches(r, request, tool, root));
@@ -102,16 +140,31 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   }
 
   if (!dangerous) return { decision: 'allow', code: 'safe' };
+  if (state.preference === 'auto' && outside.length === 0) {
+    if (request.kind === 'write' || request.kind === 'edit') return { decision: 'allow', code: 'auto' };
+    if (isBash) {
+      if (sandboxable) return { decision: 'allow', code: 'auto', sandbox: 'workspace-write' };
+      lostSandbox ||= request.unsandboxed !== true;
+    }
+  }
   if (state.preference === 'yolo') return { decision: 'allow', code: 'yolo' };
-  if (state.preference === 'ask' && ctx.canAsk) {
+  const why = lostSandbox ? ` (${noSandboxNote(state)})` : '';
+  if ((state.preference === 'ask' || state.preference === 'auto') && ctx.canAsk) {
     return {
       decision: 'ask',
       code: 'dangerous',
-      reason: outside.length > 0 ? `${subject(label, outside)} needs approval` : `${label} needs approval`,
+      reason: `${outside.length > 0 ? `${subject(label, outside)} needs approval` : `${label} needs approval`}${why}`,
       suggestedRule: suggestRule(request, tool, root),
     };
   }
-  return { decision: 'deny', code: 'dangerous', message: `${subject(label, outside)} is not allowed in this mode: ${YOLO_HINT}` };
+  const hint = lostSandbox
+    ? `it would run in the OS sandbox, but ${noSandboxNote(state)}. Re-run seek interactively to approve it, or with --yolo to run it unsandboxed.`
+    : isBash && request.unsandboxed === true
+      ? 'running outside the sandbox needs the user\'s approval; nobody can be asked in this mode (re-run seek interactively, or with --yolo).'
+      : outside.length === 0 && (isBash || request.kind === 'write' || request.kind === 'edit') && state.preference !== 'auto'
+        ? AUTO_HINT
+        : YOLO_HINT;
+  return { decision: 'deny', code: 'dangerous', message: `${subject(label, outside)} is not allowed in this mode: ${hint}` };
 }
 
 /** Spawn transition tables (seek-spec 2.3): a child may only be as loose as its parent. */
@@ -126,7 +179,7 @@ export function workflowMayBecome(parent: Workflow, child: Workflow): boolean {
 }
 
 /** What the status line shows and Shift+Tab cycles through. */
-export type PermissionMode = 'deny' | 'ask' | 'yolo' | 'plan' | 'plan_execute';
+export type PermissionMode = 'deny' | 'ask' | 'auto' | 'yolo' | 'plan' | 'plan_execute';
 
 export interface PolicyOptions {
   root: string;
@@ -134,7 +187,12 @@ export interface PolicyOptions {
   workflow?: Workflow;
   /** Config rules (user, project), in order; session rules are added with `addRule`. */
   rules?: PolicyRule[];
+  /** Whether commands can be sandboxed. Absent: not available, so nothing runs sandboxed and
+   * what would have been is asked or denied (fail closed). */
+  sandbox?: SandboxAvailability;
 }
+
+const NO_SANDBOX: SandboxAvailability = Object.freeze({ available: false, reason: 'no sandbox was set up for this policy' });
 
 function sameRule(a: PolicyRule, b: PolicyRule): boolean {
   return a.tool === b.tool && a.kind === b.kind && a.pattern === b.pattern && a.decision === b.decision && a.source === b.source;
@@ -150,6 +208,7 @@ export class PermissionPolicy {
   #workflow: Workflow;
   #preApproved = false;
   #rules: PolicyRule[];
+  readonly #sandbox: SandboxAvailability;
   readonly #listeners = new Set<() => void>();
 
   constructor(options: PolicyOptions) {
@@ -158,6 +217,11 @@ export class PermissionPolicy {
     this.#preference = options.preference ?? 'ask';
     this.#workflow = options.workflow ?? 'none';
     this.#rules = [...(options.rules ?? [])];
+    this.#sandbox = options.sandbox ?? NO_SANDBOX;
+  }
+
+  get sandbox(): SandboxAvailability {
+    return this.#sandbox;
   }
 
   get root(): string {
@@ -190,6 +254,7 @@ export class PermissionPolicy {
       workflow: this.#workflow,
       preApproved: this.#preApproved,
       rules: [...this.#rules],
+      sandbox: this.#sandbox,
     };
   }
 
@@ -222,10 +287,12 @@ export class PermissionPolicy {
     this.#changed();
   }
 
-  /** Shift+Tab: ask → yolo → plan → ask (deny and plan_execute continue at ask). */
+  /** Shift+Tab: ask → auto → yolo → plan → ask (deny and plan_execute continue at ask). */
   cycleMode(): PermissionMode {
     const mode = this.mode;
     if (mode === 'ask') {
+      this.#preference = 'auto';
+    } else if (mode === 'auto') {
       this.#preference = 'yolo';
     } else if (mode === 'yolo') {
       this.#workflow = 'plan_analyze';
@@ -282,7 +349,7 @@ export class PermissionPolicy {
     const extra = (restriction.rules ?? []).map((r): PolicyRule => ({ ...r, source: 'spawn' }));
     const loosening = extra.find((r) => r.decision === 'allow');
     if (loosening) throw new PolicySpawnError(`spawn rules may only deny or ask: ${formatRule(loosening)}`);
-    return new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra] });
+    return new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra], sandbox: this.#sandbox });
   }
 
   /** Calls `listener` after every change of mode or rules; returns the unsubscribe function. */
@@ -296,18 +363,23 @@ export class PermissionPolicy {
   }
 }
 
-/** The policy for a top-level session from CLI flags: `--yolo` → yolo, interactive → ask, headless
- * → deny; `--plan` → plan_analyze. */
+/** The policy for a top-level session from CLI flags: `--yolo` → yolo, `--auto` → auto, else the
+ * config's default mode, else interactive → ask, headless → deny; `--plan` → plan_analyze. */
 export function createPolicy(options: {
   root: string;
   yolo?: boolean;
+  auto?: boolean;
   plan?: boolean;
   interactive: boolean;
+  /** `permissions.defaultMode` from config, when set. */
+  defaultPreference?: Preference;
   rules?: PolicyRule[];
+  sandbox: SandboxAvailability;
 }): PermissionPolicy {
   return new PermissionPolicy({
     root: options.root,
-    preference: options.yolo ? 'yolo' : options.interactive ? 'ask' : 'deny',
+    sandbox: options.sandbox,
+    preference: options.yolo ? 'yolo' : options.auto ? 'auto' : (options.defaultPreference ?? (options.interactive ? 'ask' : 'deny')),
     workflow: options.plan ? 'plan_analyze' : 'none',
     rules: options.rules,
   });

@@ -1,15 +1,26 @@
 import { z } from 'zod';
 import type { ActionKind } from '../agent/types.js';
+import type { SandboxProfile } from '../sandbox/types.js';
 
-/** How much the user lets seek do without asking (seek-spec 2.3). Ordered: deny < ask < yolo.
- * `deny` is the headless default, `ask` the TUI default, `yolo` is `--yolo`. */
-export type Preference = 'deny' | 'ask' | 'yolo';
+/** Whether commands can be sandboxed here; the policy never names a profile it cannot get, and
+ * falls back to asking (or denying) instead of running unsandboxed. */
+export interface SandboxAvailability {
+  available: boolean;
+  /** Why not, for messages ("bubblewrap (bwrap) is not installed"). */
+  reason?: string;
+}
+
+/** How much the user lets seek do without asking (seek-spec 2.3). Ordered: deny < ask < auto < yolo.
+ * `deny` is the headless default, `ask` the TUI default, `auto` is `--auto` (edits and commands
+ * inside the project without asking, commands in the workspace-write sandbox), `yolo` is `--yolo`
+ * (everything, unsandboxed). */
+export type Preference = 'deny' | 'ask' | 'auto' | 'yolo';
 
 /** What the session is doing. Workflow beats preference: yolo + plan_analyze stays read-only.
  * `plan_execute` only loosens anything while the approved plan is running (`preApproved`). */
 export type Workflow = 'none' | 'plan_analyze' | 'plan_execute';
 
-export const PREFERENCES: readonly Preference[] = ['deny', 'ask', 'yolo'];
+export const PREFERENCES: readonly Preference[] = ['deny', 'ask', 'auto', 'yolo'];
 export const WORKFLOWS: readonly Workflow[] = ['none', 'plan_analyze', 'plan_execute'];
 export const ACTION_KINDS: readonly ActionKind[] = [
   'read',
@@ -56,7 +67,8 @@ export const PolicyRuleSchema = z.strictObject({
 /** Why the policy decided what it did; stable codes for logs and tests. */
 export type DecisionCode =
   | 'deny_rule' // a deny rule matched (any source)
-  | 'inspector' // read-only bash inspector
+  | 'inspector' // read-only bash inspector (runs in the read-only sandbox)
+  | 'auto' // --auto: an edit or command inside the project (commands in the workspace-write sandbox)
   | 'plan_analyze' // plan mode allowed (read inside / git / agent) or denied it
   | 'plan_execute' // approved plan running: bash/write/edit inside the root
   | 'rule' // an allow rule matched
@@ -65,7 +77,8 @@ export type DecisionCode =
   | 'dangerous'; // dangerous: asked, or denied because nobody can be asked
 
 export type PolicyDecision =
-  | { decision: 'allow'; code: DecisionCode; rule?: PolicyRule }
+  /** `sandbox`: the command must run in this OS sandbox profile (it runs without a person's yes). */
+  | { decision: 'allow'; code: DecisionCode; rule?: PolicyRule; sandbox?: SandboxProfile }
   /** `message` is the text the model receives as the tool result. */
   | { decision: 'deny'; code: DecisionCode; message: string; rule?: PolicyRule }
   /** `suggestedRule` is what an "always" answer adds (show it in the prompt). */

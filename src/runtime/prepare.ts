@@ -7,8 +7,8 @@ import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
-import { createHookRunner, loadHooks, type HookRunner } from '../hooks/index.js';
-import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
+import { createHookRunner, hooksStartupError, loadHooks, type HookRunner } from '../hooks/index.js';
+import type { PermissionPolicy } from '../policy/policy.js';
 import { SessionWriter } from '../session/writer.js';
 import { findSession, newestSession } from '../session/list.js';
 import { readSession, interruptedToolResults, type LoadedSession } from '../session/reader.js';
@@ -34,6 +34,7 @@ import type { ReviewPlanFn } from '../orchestrator/review.js';
 import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
+import { setUpPermissions } from './permissions.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -44,6 +45,8 @@ export interface OpenSessionOptions {
   model?: string;
   baseUrl?: string;
   yolo?: boolean;
+  /** `--auto`: edits and commands inside the project without asking, commands sandboxed. */
+  auto?: boolean;
   plan?: boolean;
   maxTurns: number;
   /** A session id (or unique prefix, or a subagent's sub-sid) to continue. */
@@ -131,6 +134,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const flagged = options.worktree !== undefined && options.worktree !== false;
   if (flagged && !inGit) throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
   const config = await readConfig(home);
+  // Hooks fail closed: an unusable hooks file stops seek here (HooksConfigError, exit status 2),
+  // before a session starts or a model is called.
+  const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
+  const hooksError = hooksStartupError(loadedHooks);
+  if (hooksError) throw hooksError;
   const notices: Notice[] = [];
   const noticeSink: PreparedSession['noticeSink'] = {};
   const notify = (level: Notice['level'], text: string): void => {
@@ -164,7 +172,19 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     tracker.setBase(addUsage(resumed.totals.usage, children.usage), resumed.totals.costUsd + children.costUsd, resumed.totals.turns + children.turns);
   }
 
-  const policy = createPolicy({ root: projectRoot, yolo: options.yolo, plan: options.plan, interactive: options.interactive });
+  const permissions = setUpPermissions({
+    root: projectRoot,
+    seekHome: home,
+    configFile: configFile(home),
+    config,
+    env: options.env,
+    interactive: options.interactive,
+    ...(options.yolo ? { yolo: true } : {}),
+    ...(options.auto ? { auto: true } : {}),
+    ...(options.plan ? { plan: true } : {}),
+  });
+  const { policy, sandbox } = permissions;
+  for (const text of permissions.notices) notices.push({ level: 'warn', text });
   // Memory: the decay pass and the context this session injects are settled before the first prompt.
   const memory = await wireMemory({
     seekHome: home,
@@ -182,7 +202,6 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     notify,
   });
   notices.push(...memory.notices);
-  const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
   for (const text of loadedHooks.notices) notices.push({ level: 'warn', text });
   const hooks =
     loadedHooks.hooks.length > 0
@@ -196,7 +215,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // The session's gate and every child's share one queue of questions to the user.
   const ask = options.ask ? serializeAsk(options.ask) : undefined;
   const workspace = new Workspace(projectRoot, options.cwd, policy);
-  const gate = createToolGate({ policy, workspace, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
+  const gate = createToolGate({ policy, workspace, sandbox, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   const worktrees = inGit
     ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
     : undefined;
@@ -228,6 +247,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     types: types.types,
     ...(hooks ? { hooks } : {}),
     ...(ask ? { ask } : {}),
+    sandbox,
     createTools: () => [...createCoreTools(), ...memory.createTools()],
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),

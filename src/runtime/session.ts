@@ -274,14 +274,15 @@ export class AgentSession {
     return event;
   }
 
-  /** Sets the permission mode (the interactive `/ask`, `/yolo`, `/plan`, Shift+Tab). */
-  setMode(mode: 'ask' | 'yolo' | 'plan'): string {
+  /** Sets the permission mode (the interactive `/ask`, `/auto`, `/yolo`, `/plan`, Shift+Tab). */
+  setMode(mode: 'ask' | 'auto' | 'yolo' | 'plan'): string {
     if (mode === 'plan') {
       this.policy.setWorkflow('plan_analyze');
     } else {
       this.policy.setWorkflow('none');
       this.policy.setPreference(mode);
     }
+    if (mode === 'auto') return `auto (edits and commands inside the project without asking; ${this.policy.sandbox.available ? 'commands in the OS sandbox' : 'no OS sandbox here, so commands are asked'})`;
     return mode === 'plan' ? 'plan (read-only)' : mode;
   }
 

@@ -2,6 +2,7 @@ import type { ActionRequest, AfterToolCall, BeforeToolCall, ToolContext } from '
 import type { HookRunner } from '../hooks/runner.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import type { PolicyDecision, PolicyRule } from '../policy/types.js';
+import type { SandboxLauncher } from '../sandbox/launcher.js';
 
 export type AskAnswer = 'yes' | 'no' | 'always';
 
@@ -45,6 +46,10 @@ export interface ToolGateOptions {
   /** The agent's workspace, when it can work in a worktree: hooks see project paths and
    * SEEK_WORKTREE_PATH, so the same hook rules apply inside and outside worktrees. */
   workspace?: { readonly worktree: { path: string } | undefined; mapToProject(text: string): string };
+  /** Builds the OS sandbox for calls the policy lets run sandboxed. Absent: such calls cannot get
+   * one, so they are refused (the policy is told no sandbox is available, so it never asks for one
+   * when the session was wired without a launcher). */
+  sandbox?: SandboxLauncher;
 }
 
 export interface ToolGate {
@@ -89,14 +94,15 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
  *  1. pre_tool hooks (they see every call, described or not); a denial becomes the tool result,
  *     prefixed by `hookDenialMessage`;
  *  2. the policy, for tools that describe an action (no `describe` = no permission needed):
- *     allow → run; deny → its message (with the `--yolo` or plan-mode hint) is the result;
+ *     allow → run (inside the OS sandbox when the decision names a profile, rooted at the
+ *     policy's root: the worktree of an isolated agent); deny → its message (with the `--yolo` or plan-mode hint) is the result;
  *     ask → the ask function; "always" adds the suggested session rule, then runs;
  *  3. `after` fires post_tool hooks with the result the model saw.
  * Prompts are asked one at a time (parallel read-only calls can both need one); each waiting call
  * is re-evaluated when its turn comes, so an "always" answer spares the calls queued behind it.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { policy, hooks, ask, subagent, workspace } = options;
+  const { policy, hooks, ask, subagent, workspace, sandbox } = options;
   /** Hook view of a call: args with worktree paths mapped to the project, and the worktree path. */
   const hookView = (json: string): { argsJson: string; worktreePath?: string } => {
     const worktree = workspace?.worktree;
@@ -168,7 +174,11 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         reason: `The user declined: ${action.summary}. Do not retry it unchanged; ask the user what they want instead, or take another approach.`,
       };
     }
-    if (outcome.decision === 'allow') return { allow: true };
+    if (outcome.decision === 'allow') {
+      if (outcome.sandbox === undefined) return { allow: true };
+      if (!sandbox?.available) return { allow: false, reason: `${action.summary}: not run, it must run in the OS sandbox and none is available (see \`seek sandbox check\`).` };
+      return { allow: true, sandbox: sandbox.forCall(outcome.sandbox, policy.root) };
+    }
     if (outcome.decision === 'deny') return { allow: false, reason: outcome.message };
     // Unreachable: an ask decision without an ask function is already a denial.
     return { allow: false, reason: `${action.summary}: needs approval and nobody can be asked.` };

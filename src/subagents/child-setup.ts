@@ -4,7 +4,7 @@
  */
 import { MODEL_CATALOG } from '../providers/catalog.js';
 import type { PermissionPolicy } from '../policy/policy.js';
-import type { Preference, SpawnRestriction } from '../policy/types.js';
+import { PREFERENCES, type Preference, type SpawnRestriction } from '../policy/types.js';
 import { MAX_SUMMARY_BYTES } from './result-format.js';
 import type { SubagentType } from './types.js';
 
@@ -48,11 +48,10 @@ export function childToolNames(type: SubagentType, parentToolNames: readonly str
   });
 }
 
-const PREFERENCE_ORDER: readonly Preference[] = ['deny', 'ask', 'yolo'];
 
 /** The tighter of two preferences. */
 function tighter(a: Preference, b: Preference): Preference {
-  return PREFERENCE_ORDER.indexOf(a) <= PREFERENCE_ORDER.indexOf(b) ? a : b;
+  return PREFERENCES.indexOf(a) <= PREFERENCES.indexOf(b) ? a : b;
 }
 
 /**
@@ -68,6 +67,7 @@ export function childPolicy(parent: PermissionPolicy, type: SubagentType, root?:
       break;
     case 'ask':
     case 'deny':
+    case 'auto':
     case 'yolo':
       restriction.preference = tighter(parent.preference, type.permission);
       break;

@@ -52,7 +52,7 @@ const frontmatterSchema = z.looseObject({
   tools: toolList.optional(),
   disallowedTools: toolList.optional(),
   model: z.string({ error: 'must be a string' }).optional(),
-  permission: z.enum(['inherit', 'ask', 'deny', 'yolo', 'plan']).optional(),
+  permission: z.enum(['inherit', 'ask', 'deny', 'auto', 'yolo', 'plan']).optional(),
   permissionMode: z.string({ error: 'must be a string' }).optional(),
   max_turns: positiveInt.optional(),
   maxTurns: positiveInt.optional(),

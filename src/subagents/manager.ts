@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { toToolSchemas } from '../agent/tool-schema.js';
 import type { AgentEvent, CompactIfNeeded, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import type { StreamFn, UserMessage } from '../providers/types.js';
+import type { SandboxLauncher } from '../sandbox/launcher.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { CostTracker } from '../cost/tracker.js';
 import type { PermissionPolicy } from '../policy/policy.js';
@@ -59,6 +60,8 @@ export interface SubagentManagerOptions {
   hooks?: HookRunner;
   /** The user's permission prompt (absent in headless runs: approvals are denied with a hint). */
   ask?: AskFn;
+  /** The session's sandbox launcher: children's commands are sandboxed under their own root. */
+  sandbox?: SandboxLauncher;
   /** The memory context (soul, index) the session injected: every child starts with the same. */
   contextMessages?: () => UserMessage[];
   /** Fresh instances of the core tools (agent excluded), in the fixed order. */
@@ -219,6 +222,7 @@ export class SubagentManager {
       policy,
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       ...(this.options.ask ? { ask: this.options.ask } : {}),
+      ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
       subagent: { id: subSid, description },
       ...(isolation ? { workspace: isolation.view } : {}),
     });

@@ -29,7 +29,7 @@ export type SubagentTypeSource = 'builtin' | 'project' | 'project-claude' | 'use
  * The permission a type asks for. It can only tighten the parent's (a looser one is capped at the
  * parent's): `inherit` keeps the parent's mode, `plan` forces plan-analyze (read-only).
  */
-export type SubagentPermission = 'inherit' | 'ask' | 'deny' | 'yolo' | 'plan';
+export type SubagentPermission = 'inherit' | 'ask' | 'deny' | 'auto' | 'yolo' | 'plan';
 
 export interface SubagentType {
   /** Lower-case name the model passes as `subagent_type`: `general-purpose`, `explore`, `plan`, … */

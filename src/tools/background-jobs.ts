@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { CommandSpawn } from '../agent/types.js';
 import { signalProcessGroup } from './process-group.js';
 
 /**
@@ -35,21 +36,22 @@ export function backgroundOutputDir(): string {
 }
 
 export interface StartBackgroundOptions {
+  /** The command as the model wrote it (for listings). */
   command: string;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** What to start: `bash -c command`, possibly wrapped in the call's sandbox. */
+  spawn: CommandSpawn;
 }
 
-/** Starts `bash -c command` detached; resolves once it has spawned (or failed to). */
+/** Starts the job detached; resolves once it has spawned (or failed to). */
 export function startBackgroundJob(options: StartBackgroundOptions): Promise<BackgroundJob> {
   const id = `bg-${nextJobNumber++}`;
   mkdirSync(backgroundOutputDir(), { recursive: true });
   const outputFile = path.join(backgroundOutputDir(), `${id}.log`);
   const fd = openSync(outputFile, 'a');
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', options.command], {
-      cwd: options.cwd,
-      env: options.env,
+    const child = spawn(options.spawn.file, options.spawn.args, {
+      cwd: options.spawn.cwd,
+      env: options.spawn.env,
       detached: true,
       stdio: ['ignore', fd, fd],
     });
@@ -70,7 +72,7 @@ export function startBackgroundJob(options: StartBackgroundOptions): Promise<Bac
         id,
         pid: child.pid!,
         command: options.command,
-        cwd: options.cwd,
+        cwd: options.spawn.cwd,
         outputFile,
         startedAt: new Date(),
         exitCode: null,

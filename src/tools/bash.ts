@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
-import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { startBackgroundJob } from './background-jobs.js';
 import { terminateProcessGroup } from './process-group.js';
 import { errorMessage } from './text-files.js';
@@ -21,6 +21,10 @@ const schema = z
     command: z.string().describe('Shell command'),
     timeout_ms: integerAtLeast(1).optional().describe(`Default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}`),
     run_in_background: z.boolean().optional().describe('Start detached, return at once'),
+    unsandboxed: z
+      .boolean()
+      .optional()
+      .describe('Run outside the OS sandbox; always asks the user. Only after a sandboxed run failed for lack of network or writes outside the project'),
   })
   .strict();
 
@@ -29,8 +33,10 @@ export type BashArgs = z.infer<typeof schema>;
 /**
  * bash: runs `bash -c command` in ctx.cwd, in its own session and process group (so no controlling
  * terminal can prompt, and a timeout or abort kills every process it started), stdin closed,
- * environment = process.env + SEEK_AGENT=1. `ctx.onUpdate` receives each new piece of output
- * (deltas, not the accumulated text) as it arrives.
+ * environment = process.env + SEEK_AGENT=1. When the gate chose a sandbox (`ctx.sandbox`), the
+ * command runs inside it, with the sandbox's reduced environment; a failing sandboxed command's
+ * result says what the sandbox allowed, so the model can tell a denied write from a bug.
+ * `ctx.onUpdate` receives each new piece of output (deltas, not the accumulated text).
  */
 export function createBashTool(): Tool<BashArgs> {
   return {
@@ -41,7 +47,13 @@ export function createBashTool(): Tool<BashArgs> {
     schema,
     readOnly: false,
     describe(args, ctx) {
-      return { kind: 'bash', paths: [ctx.cwd], command: args.command, summary: `bash: ${firstLine(args.command)}` };
+      return {
+        kind: 'bash',
+        paths: [ctx.cwd],
+        command: args.command,
+        summary: `bash: ${firstLine(args.command)}`,
+        ...(args.unsandboxed === true ? { unsandboxed: true } : {}),
+      };
     },
     execute: bashTool,
   };
@@ -51,11 +63,17 @@ function commandEnv(): NodeJS.ProcessEnv {
   return { ...process.env, SEEK_AGENT: '1' };
 }
 
+/** `bash -c command` in cwd, wrapped in the call's sandbox when it has one. */
+function bashSpawn(command: string, ctx: ToolContext): CommandSpawn {
+  const spec: CommandSpawn = { file: 'bash', args: ['-c', command], cwd: ctx.cwd, env: commandEnv() };
+  return ctx.sandbox ? ctx.sandbox.wrap(spec) : spec;
+}
+
 async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolResult> {
   if (args.command.trim() === '') return { content: 'command is empty.', isError: true };
   if (args.run_in_background === true) {
     try {
-      const job = await startBackgroundJob({ command: args.command, cwd: ctx.cwd, env: commandEnv() });
+      const job = await startBackgroundJob({ command: args.command, spawn: bashSpawn(args.command, ctx) });
       const content = `started background job ${job.id} (pid ${job.pid}); output is written to ${job.outputFile}`;
       return { content, display: { kind: 'command', command: args.command, cwd: ctx.cwd, exitCode: null, output: content } };
     } catch (error) {
@@ -74,9 +92,10 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     let finished = false;
     let exitStatus: { code: number | null; signal: NodeJS.Signals | null } | null = null;
 
-    const child = spawn('bash', ['-c', command], {
-      cwd: ctx.cwd,
-      env: commandEnv(),
+    const start = bashSpawn(command, ctx);
+    const child = spawn(start.file, start.args, {
+      cwd: start.cwd,
+      env: start.env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -112,7 +131,7 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
       take(decoders[0].end());
       take(decoders[1].end());
       const status = exitStatus ?? { code: child.exitCode, signal: child.signalCode };
-      finish(formatResult(command, ctx.cwd, output.toString(), status, stoppedBy, timeoutMs));
+      finish(formatResult(command, ctx.cwd, output.toString(), status, stoppedBy, timeoutMs, ctx.sandbox?.summary));
     };
 
     child.once('error', (error) => {
@@ -138,6 +157,7 @@ function formatResult(
   status: { code: number | null; signal: NodeJS.Signals | null },
   stoppedBy: 'timeout' | 'abort' | null,
   timeoutMs: number,
+  sandbox: string | undefined,
 ): ToolResult {
   const body = output.trimEnd() === '' ? '(no output)' : output.trimEnd();
   let ending: string;
@@ -151,6 +171,9 @@ function formatResult(
     ending = `terminated by signal ${status.signal ?? 'unknown'}`;
   }
   const isError = stoppedBy !== null || status.code !== 0;
+  if (isError && sandbox !== undefined) {
+    ending += `\n(ran in the ${sandbox}. If it failed because it needs more, call bash again with unsandboxed: true; the user is asked first.)`;
+  }
   return {
     content: `${body}\n\n${ending}`,
     display: { kind: 'command', command, cwd, exitCode: status.code, output: body },

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
-import { makeProject, runSeek } from '../support/seek-process.js';
+import { makeProject, runSeek, SEEK_BIN } from '../support/seek-process.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -48,4 +49,86 @@ describe('plain interactive mode (stdin is not a terminal)', () => {
     expect(run.stdout).toContain('hello from seek');
     expect(server.requests[0]!.body.messages.at(-1).content).toBe('say hello');
   });
+
+  it('shows every line of a multi-line command, escaped, before the user answers', async () => {
+    const { root, home } = makeProject();
+    mkdirSync(join(root, 'something-marker'));
+    const lines = [
+      'set -e',
+      'npm ci --no-audit',
+      ...Array.from({ length: 6 }, (_, index) => `echo "step ${index + 3}" >> build.log`),
+      'printf "progress\r\u001b[2Kdone"', // a carriage return and an erase-line escape, for real
+      'rm -rf something-marker',
+    ];
+    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: lines.join('\n') } }] }, { text: 'Left it alone.' });
+    const seek = interactiveSeek(root, env(home));
+    try {
+      seek.send('clean up\n');
+      const shown = await seek.waitFor('[y]es / [n]o / [a]lways this session: ');
+      // Nothing has been answered yet: the whole command is on screen before the question.
+      expect(shown).not.toContain('Left it alone.');
+      expect(shown).toContain(`command, ${lines.length} lines:`);
+      expect(shown).toContain('$ set -e\n');
+      for (const line of lines.slice(1, -2)) expect(shown).toContain(`> ${line}\n`);
+      expect(shown).toContain('> printf "progress\\r\\x1b[2Kdone"\n');
+      expect(shown).toContain('> rm -rf something-marker\n');
+      expect(shown).toContain('hidden characters shown escaped: \\r \\x1b');
+      expect(shown).not.toMatch(/[\r\u001b]/);
+      expect(shown).toContain(root); // where it runs
+      seek.send('n\n');
+      await seek.waitFor('Left it alone.');
+      seek.end();
+      const run = await seek.exit;
+      expect(run.code).toBe(0);
+    } finally {
+      seek.kill();
+    }
+    expect(existsSync(join(root, 'something-marker'))).toBe(true);
+    expect(server.requests[1]!.body.messages.at(-1).content).toMatch(/^The user declined/);
+  });
 });
+
+/** The real seek in plain mode with stdin kept open, so each answer can wait for what it answers. */
+function interactiveSeek(cwd: string, extra: Record<string, string>) {
+  const child = spawn(process.execPath, [SEEK_BIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...extra },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    for (const listener of listeners) listener();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    child.on('close', (code) => {
+      resolve({ code, stdout, stderr });
+      for (const listener of listeners) listener();
+    });
+  });
+  return {
+    exit,
+    send: (text: string) => child.stdin.write(text),
+    end: () => child.stdin.end(),
+    kill: () => child.kill('SIGKILL'),
+    /** Resolves with all output so far once it contains `text`; fails if seek exits first. */
+    waitFor(text: string): Promise<string> {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (stdout.includes(text)) {
+            listeners.delete(check);
+            resolve(stdout);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            listeners.delete(check);
+            reject(new Error(`seek exited before showing ${JSON.stringify(text)}\nstdout: ${stdout}\nstderr: ${stderr}`));
+          }
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}

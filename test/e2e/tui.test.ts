@@ -95,6 +95,24 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     expect(server.requests[1]!.body.messages.at(-1).content).toMatch(/declined/);
   });
 
+  it('shows every line of a 10-line command in the approval box at 80x24, the last one included', async () => {
+    const { root, home } = makeProject();
+    const lines = [...Array.from({ length: 9 }, (_, index) => `echo "step ${index + 1}" >> build.log`), 'rm -rf something-marker'];
+    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: lines.join('\n') } }] }, { text: 'Left it alone.' });
+    tui = TmuxSeek.start({ cwd: root, env: env(home), width: 80, height: 24 });
+    const t = tui;
+    await t.waitFor('ask seek');
+    t.type('clean up');
+    t.keys('Enter');
+    const prompt = await t.waitFor('> rm -rf something-marker');
+    expect(prompt).toContain(`$ ${lines[0]}`);
+    for (const line of lines.slice(1)) expect(prompt).toContain(`> ${line}`);
+    expect(prompt).not.toMatch(/more below/); // it fits: no scrolling needed
+    expect(prompt).toContain('adds bash(<the command above>)');
+    expect(prompt).toMatch(/n\) No/);
+    await t.answer('n', 'Left it alone.');
+  });
+
   it('cancels a long turn with Esc and carries on with the next prompt', async () => {
     const { root, home } = makeProject();
     server.enqueue({ hang: true }, { text: 'second answer' });
@@ -154,6 +172,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     const { root, home } = makeProject();
     const t = start(root, home);
     await t.waitFor('ask seek');
+    t.keys('BTab');
+    await t.waitFor('auto (sandboxed)');
     t.keys('BTab');
     await t.waitFor(/\byolo\b/);
     t.keys('BTab');

@@ -4,6 +4,9 @@ import { findProjectRoot, projectHooksFile, seekHome, userHooksFile } from '../.
 import { parseDuration, readAudit } from '../../hooks/audit.js';
 import { loadHooks } from '../../hooks/config.js';
 import { checkSyntax } from '../../hooks/exec.js';
+import { describeMatcher, parseMatcher } from '../../hooks/matcher.js';
+import { fatalProblems, formatProblem, HOOKS_CONFIG_EXIT_STATUS } from '../../hooks/problems.js';
+import { canonicalToolName } from '../../hooks/tool-names.js';
 import { resetTrust, trustProject } from '../../hooks/trust.js';
 import { HOOK_EVENTS, matchesTool, type HookEntry, type LoadedHooks } from '../../hooks/types.js';
 import { processIO, type CommandIO } from '../command-io.js';
@@ -23,26 +26,38 @@ function table(rows: string[][]): string {
 
 function statusText(entry: HookEntry): string {
   if (entry.status.state === 'skipped') return `[skipped: ${entry.status.reason}]`;
+  if (entry.status.state === 'untrusted') return `untrusted (${entry.status.reason})`;
   return entry.status.state;
 }
 
 function trustLine(loaded: LoadedHooks): string {
   const file = loaded.projectFile;
   if (!file) return '';
-  if (file.trusted) return 'trusted';
+  if (file.trusted) {
+    const scripts = loaded.entries.filter((e) => e.hook.source === 'project' && e.status.state === 'untrusted').length;
+    return scripts === 0 ? 'trusted' : `trusted, but ${scripts} hook(s) name files changed since — run \`seek hooks trust\``;
+  }
   return file.changed ? 'changed since trusted — run `seek hooks trust`' : 'NOT trusted — run `seek hooks trust`';
 }
 
 /**
  * `seek hooks list | check [--event E] [--tool T] | trust [--reset] | audit [--since D] [--tool T] [--denied]`.
  * Project root: the git top level of the cwd, else the cwd; SEEK_HOME else ~/.seek.
- * Exit 0 on success, 1 on problems (bad files, failing syntax, nothing to trust), 2 on bad usage.
+ * Exit 0 on success, 1 on problems (failing syntax, nothing to trust), 2 on bad usage and on a
+ * hooks file that cannot be read, parsed or validated (the status seek itself stops with then).
  */
 export function createHooksCommand(io: HooksCommandIO = defaultIO): Command {
   const home = (): string => seekHome(io.env);
   const root = (): string => findProjectRoot(io.cwd());
-  const printProblems = (loaded: LoadedHooks): void => {
-    for (const p of loaded.problems) io.err(`${p.file}: ${p.message}\n`);
+  /** Prints every problem; exit 2 when a file is unusable (seek would not start), else 1 if any. */
+  const reportProblems = (loaded: LoadedHooks, failed: boolean): void => {
+    for (const p of loaded.problems) io.err(`${formatProblem(p)}\n`);
+    if (fatalProblems(loaded).length > 0) {
+      io.err('seek will not start until the hooks file is fixed\n');
+      io.setExitCode(HOOKS_CONFIG_EXIT_STATUS);
+    } else if (failed || loaded.problems.length > 0) {
+      io.setExitCode(1);
+    }
   };
 
   const command = new Command('hooks')
@@ -68,13 +83,12 @@ export function createHooksCommand(io: HooksCommandIO = defaultIO): Command {
         } else {
           const rows = [['EVENT', 'NAME', 'SOURCE', 'MATCH', 'TIMEOUT', 'STATUS']];
           for (const e of loaded.entries) {
-            rows.push([e.hook.event, e.hook.name, e.hook.source, e.hook.tool ?? '*', `${e.hook.timeoutMs}ms`, statusText(e)]);
+            rows.push([e.hook.event, e.hook.name, e.hook.source, describeMatcher(e.hook.tool), `${e.hook.timeoutMs}ms`, statusText(e)]);
           }
           io.out(`${table(rows)}\n`);
         }
       }
-      printProblems(loaded);
-      if (loaded.problems.length > 0 || loaded.entries.some((e) => e.status.state === 'skipped')) io.setExitCode(1);
+      reportProblems(loaded, loaded.entries.some((e) => e.status.state === 'skipped'));
     });
 
   command
@@ -82,30 +96,34 @@ export function createHooksCommand(io: HooksCommandIO = defaultIO): Command {
     .description('syntax-check hooks with bash -n (project hooks too, trusted or not)')
     .addOption(new Option('--event <event>', 'only this event').choices([...HOOK_EVENTS]))
     .option('--tool <tool>', 'only hooks that would run for this tool')
-    .action(async (opts: { event?: string; tool?: string }) => {
+    .action(async (opts: { event?: string; tool?: string }, sub: Command) => {
       const projectRoot = root();
+      const tool = opts.tool === undefined ? undefined : canonicalToolName(opts.tool);
+      if (opts.tool !== undefined && tool === undefined) {
+        const parsed = parseMatcher(opts.tool);
+        sub.error(`error: --tool: ${parsed.ok ? `"${opts.tool}" is not one tool` : parsed.message}`, { exitCode: 2, code: 'seek.usage' });
+      }
       const loaded = await loadHooks({ seekHome: home(), projectRoot, checkSyntax: false });
       const selected = loaded.entries.filter(
         (e) =>
           (opts.event === undefined || e.hook.event === opts.event) &&
-          (opts.tool === undefined || ((e.hook.event === 'pre_tool' || e.hook.event === 'post_tool') && matchesTool(e.hook, opts.tool))),
+          (tool === undefined || ((e.hook.event === 'pre_tool' || e.hook.event === 'post_tool') && matchesTool(e.hook, tool))),
       );
       let failed = 0;
       const rows = [['RESULT', 'EVENT', 'NAME', 'SOURCE', 'DETAIL']];
       for (const entry of selected) {
         const result = await checkSyntax(entry.hook.command, projectRoot);
         if (result.ok !== true) failed++;
-        const detail = result.ok === true ? (entry.status.state === 'untrusted' ? 'ok (untrusted: will not run)' : 'ok') : result.reason;
+        const detail = result.ok === true ? (entry.status.state === 'untrusted' ? `ok (will not run: ${entry.status.reason})` : 'ok') : result.reason;
         rows.push([result.ok === true ? 'ok' : 'FAIL', entry.hook.event, entry.hook.name, entry.hook.source, detail]);
       }
       io.out(selected.length === 0 ? 'no hooks match\n' : `${table(rows)}\n`);
-      printProblems(loaded);
-      if (failed > 0 || loaded.problems.length > 0) io.setExitCode(1);
+      reportProblems(loaded, failed > 0);
     });
 
   command
     .command('trust')
-    .description("trust this project's .seek/hooks.toml as it is now (re-asked when it changes)")
+    .description("trust this project's .seek/hooks.toml and the project files its hooks name, as they are now (re-asked when any changes)")
     .option('--reset', 'forget the trust instead')
     .action(async (opts: { reset?: boolean }) => {
       const projectRoot = root();
@@ -121,11 +139,27 @@ export function createHooksCommand(io: HooksCommandIO = defaultIO): Command {
         return;
       }
       const loaded = await loadHooks({ seekHome: home(), projectRoot, checkSyntax: false });
-      const project = loaded.entries.filter((e) => e.hook.source === 'project');
-      const sha = await trustProject(home(), projectRoot);
-      io.out(`trusted ${file} (sha256 ${sha.slice(0, 12)}…), ${project.length} hook(s):\n`);
-      for (const e of project) io.out(`  ${e.hook.event}  ${e.hook.name}: ${e.hook.command}\n`);
-      printProblems(loaded);
+      if (fatalProblems(loaded).some((p) => p.file === file)) {
+        io.err(`not trusted: ${file} has errors\n`);
+        reportProblems(loaded, false);
+        return;
+      }
+      let trusted: Awaited<ReturnType<typeof trustProject>>;
+      try {
+        trusted = await trustProject(home(), projectRoot);
+      } catch (error) {
+        io.err(`${(error as Error).message}\n`); // the file changed into a broken one meanwhile
+        io.setExitCode(HOOKS_CONFIG_EXIT_STATUS);
+        return;
+      }
+      io.out(`trusted ${file} (sha256 ${trusted.sha256.slice(0, 12)}…), ${trusted.hooks.length} hook(s):\n`);
+      for (const hook of trusted.hooks) io.out(`  ${hook.event}  ${hook.name}: ${hook.command}\n`);
+      const files = Object.entries(trusted.files);
+      if (files.length > 0) {
+        io.out(`and the project files they name (a change to any of them is asked again):\n`);
+        for (const [name, sha] of files) io.out(`  ${name} (sha256 ${sha.slice(0, 12)}…)\n`);
+      }
+      reportProblems(loaded, false);
     });
 
   command

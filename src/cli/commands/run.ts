@@ -78,7 +78,7 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
       interactive,
       ...(interactive
         ? {
-            ask: async (request) => (ui.plain ? ui.plain.ask(request.action, request.subagent?.description) : 'no'),
+            ask: async (request) => (ui.plain ? ui.plain.ask(request) : 'no'),
             reviewPlan: async (request) => (ui.plain ? ui.plain.reviewPlan(request) : { kind: 'reject' }),
           }
         : {}),

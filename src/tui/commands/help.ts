@@ -13,7 +13,7 @@ export function createHelpCommand(all: () => readonly SlashCommand[]): SlashComm
         '  enter                  send   (alt+enter, ctrl+j or \\ then enter: new line)',
         '  esc                    cancel the running turn',
         '  ctrl+c twice           exit',
-        '  shift+tab              cycle mode: ask → yolo → plan',
+        '  shift+tab              cycle mode: ask → auto → yolo → plan',
         '  ctrl+o                 transcript: expand tool output and reasoning',
         '  up / down              input history;  @ file picker;  tab completes',
       ].join('\n');

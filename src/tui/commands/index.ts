@@ -6,7 +6,7 @@ import { exitCommand } from './exit.js';
 import { createHelpCommand } from './help.js';
 import { hooksCommand } from './hooks.js';
 import { modelCommand } from './model.js';
-import { askCommand, planCommand, yoloCommand } from './modes.js';
+import { askCommand, autoCommand, planCommand, yoloCommand } from './modes.js';
 import { resumeCommand } from './resume.js';
 import type { SlashCommand } from './types.js';
 import { worktreesCommand } from './worktrees.js';
@@ -24,6 +24,7 @@ SLASH_COMMANDS.push(
   createHelpCommand(() => SLASH_COMMANDS),
   modelCommand,
   askCommand,
+  autoCommand,
   yoloCommand,
   planCommand,
   resumeCommand,

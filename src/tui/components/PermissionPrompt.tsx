@@ -1,8 +1,8 @@
-import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
-import { formatRule } from '../../policy/rules.js';
+import { Box, Text, useInput, useStdout } from 'ink';
+import stringWidth from 'string-width';
+import { useEffect, useState } from 'react';
+import { approvalView, commandRows, previewRows, type ApprovalRow } from '../../frontends/approval.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
-import { DiffView } from './conversation/index.js';
 
 const CHOICES: Array<{ answer: AskAnswer; key: string; label: string }> = [
   { answer: 'yes', key: 'y', label: 'Yes' },
@@ -10,62 +10,150 @@ const CHOICES: Array<{ answer: AskAnswer; key: string; label: string }> = [
   { answer: 'no', key: 'n', label: 'No (esc)' },
 ];
 
+/** Screen rows the prompt leaves to the rest of the UI: the pending call's row, the working line, the
+ * status bar and one spare (once Ink's output reaches the terminal's height it redraws the whole
+ * screen and the top of the prompt would scroll away). */
+const OUTSIDE_ROWS = 4;
+const MIN_BODY_ROWS = 3;
+
 /**
- * Asks the user about one action: the diff of a write or edit, the command and working directory
- * of a bash call, which agent asks, and what "always" would allow from now on. y / a / n answer
- * at once; arrows and Enter choose; Esc says no.
+ * Asks the user about one action, showing all of it (see frontends/approval.ts): which agent asks,
+ * the reason, every path, the whole command (each line, wrapped, never cut) with its working
+ * directory, or the diff of a write, and the rule "always" would add. Control characters and
+ * escape sequences in any of it are shown escaped, so nothing can repaint the prompt.
+ * When the command or diff is taller than the screen allows, it shows in a window that says how
+ * many lines are above and below; PgUp/PgDn (Home/End) scroll it. y / a / n answer at once;
+ * arrows and Enter choose; Esc says no.
  */
 export function PermissionPrompt({
   request,
   onAnswer,
   width,
   color,
+  rows,
 }: {
   request: PermissionRequest;
   onAnswer: (answer: AskAnswer) => void;
   width: number;
   color: boolean;
+  /** Terminal height; the terminal's own (following resizes) when absent. */
+  rows?: number;
 }) {
   const [selected, setSelected] = useState(0);
+  const [scroll, setScroll] = useState(0);
+  const terminalRows = useTerminalRows(rows);
+
+  const view = approvalView(request);
+  const inner = Math.max(10, width - 4); // border and padding
+  const commandPart = view.command ? commandRows(view.command, inner) : [];
+  const body: ApprovalRow[] = [...commandPart, ...(view.preview ? previewRows(view.preview, inner) : [])];
+  const header = [view.asker, view.title, view.reason, ...pathLines(view.paths), ...view.notes.map((note) => `! ${note}`)];
+  const alwaysRow = `  a) ${CHOICES[1]!.label} — adds ${view.rule ?? ''}`;
+  const fixedRows =
+    2 + // border
+    header.reduce((sum, text) => sum + rowsOf(text, inner), 0) +
+    (view.cwd !== undefined ? rowsOf(`in ${view.cwd}`, inner) : 0) +
+    2 + // the blank lines around the command or diff
+    (CHOICES.length - 1) + // y and n take a row each; "always" with its rule may wrap
+    rowsOf(alwaysRow, inner);
+  const budget = Math.max(MIN_BODY_ROWS, terminalRows - OUTSIDE_ROWS - fixedRows);
+  const windowed = body.length > budget;
+  const shownCount = windowed ? Math.max(1, budget - 1) : body.length; // the window's hint takes a row
+  const maxScroll = Math.max(0, body.length - shownCount);
+  const top = Math.min(scroll, maxScroll);
+
   useInput((input, key) => {
     // Only a plain letter answers: Ctrl+A (line start) or Alt+Y typed out of habit must not.
     const byKey = key.ctrl || key.meta ? undefined : CHOICES.find((choice) => choice.key === input.toLowerCase());
     if (byKey) return onAnswer(byKey.answer);
     if (key.escape) return onAnswer('no');
+    if (key.pageDown) return setScroll(Math.min(maxScroll, top + shownCount));
+    if (key.pageUp) return setScroll(Math.max(0, top - shownCount));
+    if (key.home) return setScroll(0);
+    if (key.end) return setScroll(maxScroll);
     if (key.upArrow) setSelected((index) => (index + CHOICES.length - 1) % CHOICES.length);
     if (key.downArrow || key.tab) setSelected((index) => (index + 1) % CHOICES.length);
     if (key.return) onAnswer(CHOICES[selected]!.answer);
   });
 
-  const { action } = request;
   const accent = color ? 'yellow' : undefined;
+  const shown = body.slice(top, top + shownCount);
+  const below = body.length - top - shown.length;
+  const hasMiddle = body.length > 0 || view.cwd !== undefined;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
-      {request.subagent ? (
-        <Text color={color ? 'blue' : undefined}>
-          [subagent: {request.subagent.description}] asks:
-        </Text>
-      ) : null}
-      <Text bold>Allow {action.summary}?</Text>
-      <Text dimColor>{request.reason}</Text>
-      {action.kind === 'bash' && action.command ? (
-        <Box flexDirection="column" marginY={1}>
-          <Text color={color ? 'cyan' : undefined}>$ {action.command}</Text>
-          <Text dimColor>in {request.cwd}</Text>
-        </Box>
-      ) : null}
-      {action.preview?.kind === 'diff' ? (
-        <Box marginY={1}>
-          <DiffView diff={action.preview.diff} maxLines={40} color={color} />
-        </Box>
-      ) : null}
-      {CHOICES.map((choice, index) => (
-        <Text key={choice.answer} {...(index === selected ? { bold: true, ...(color ? { color: 'cyan' } : {}) } : {})}>
-          {index === selected ? '❯ ' : '  '}
-          {choice.key}) {choice.label}
-          {choice.answer === 'always' ? <Text dimColor> — adds {formatRule(request.alwaysRule)}</Text> : null}
+      {view.asker ? <Text color={color ? 'blue' : undefined}>{view.asker}</Text> : null}
+      <Text bold>{view.title}</Text>
+      {view.reason ? <Text dimColor>{view.reason}</Text> : null}
+      {pathLines(view.paths).map((line, index) => (
+        <Text key={`p${index}`}>{line}</Text>
+      ))}
+      {view.notes.map((note) => (
+        <Text key={note} color={color ? 'red' : undefined} bold>
+          ! {note}
         </Text>
       ))}
+      {hasMiddle ? (
+        <Box flexDirection="column" marginY={1}>
+          {shown.map((row, index) => (
+            <Text key={top + index}>
+              <Text dimColor>{row.gutter}</Text>
+              <Text {...rowStyle(row, top + index < commandPart.length, color)}>{row.text === '' && row.gutter === '' ? ' ' : row.text}</Text>
+            </Text>
+          ))}
+          {windowed ? (
+            <Text color={accent} bold>
+              rows {top + 1}–{top + shown.length} of {body.length}
+              {top > 0 ? ` · ${top} above` : ''}
+              {below > 0 ? ` · ${below} more below` : ''} · pgup/pgdn to scroll
+            </Text>
+          ) : null}
+          {view.cwd !== undefined ? <Text dimColor>in {view.cwd}</Text> : null}
+        </Box>
+      ) : null}
+      <Box flexDirection="column" marginTop={hasMiddle ? 0 : 1}>
+        {CHOICES.map((choice, index) => (
+          <Text key={choice.answer} {...(index === selected ? { bold: true, ...(color ? { color: 'cyan' } : {}) } : {})}>
+            {index === selected ? '❯ ' : '  '}
+            {choice.key}) {choice.label}
+            {choice.answer === 'always' && view.rule ? <Text dimColor> — adds {view.rule}</Text> : null}
+          </Text>
+        ))}
+      </Box>
     </Box>
   );
+}
+
+/** The terminal's height, following resizes (24 when unknown); `override` wins when given. */
+function useTerminalRows(override: number | undefined): number {
+  const { stdout } = useStdout();
+  const [rows, setRows] = useState(() => stdout.rows || 24);
+  useEffect(() => {
+    const onResize = () => setRows(stdout.rows || 24);
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return override ?? rows;
+}
+
+function pathLines(paths: readonly string[]): string[] {
+  if (paths.length === 0) return [];
+  return paths.length === 1 ? [`path: ${paths[0]}`] : [`paths (${paths.length}):`, ...paths.map((path) => `  ${path}`)];
+}
+
+/** Rows a line of text takes once wrapped at `columns` (a word wrap may take one more). */
+function rowsOf(text: string | undefined, columns: number): number {
+  if (text === undefined) return 0;
+  return Math.max(1, Math.ceil(stringWidth(text) / columns));
+}
+
+function rowStyle(row: ApprovalRow, isCommand: boolean, color: boolean): { color?: string; bold?: boolean } {
+  if (row.tone === 'header') return { bold: true };
+  if (!color) return {};
+  if (isCommand) return { color: 'cyan' };
+  if (row.tone === 'added') return { color: 'green' };
+  if (row.tone === 'removed') return { color: 'red' };
+  return row.tone === 'hunk' ? { color: 'cyan' } : {};
 }

