@@ -12,6 +12,7 @@ const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   memory: async () => (await import('./commands/memory.js')).createMemoryCommand(),
   distill: async () => (await import('./commands/distill.js')).createDistillCommand(),
   sandbox: async () => (await import('./commands/sandbox.js')).createSandboxCommand(),
+  permissions: async () => (await import('./commands/permissions.js')).createPermissionsCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to
@@ -60,10 +61,16 @@ export function configureExits(command: Command): void {
   for (const sub of command.commands) configureExits(sub);
 }
 
+function exitStatusOf(error: unknown): number {
+  const status = (error as { exitStatus?: unknown } | null)?.exitStatus;
+  return typeof status === 'number' ? status : 1;
+}
+
 function reportFatal(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`seek: ${message}\n`);
   if (process.env.SEEK_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  // An unusable hooks file is a configuration error: 2, like bad usage (hooks fail closed).
-  process.exitCode = error instanceof HooksConfigError ? error.exitStatus : 1;
+  // An unusable hooks file or permission rule is a configuration error: 2, like bad usage (they
+  // fail closed). Such errors carry their status.
+  process.exitCode = error instanceof HooksConfigError ? error.exitStatus : exitStatusOf(error);
 }

@@ -34,6 +34,7 @@ Subcommands:
   seek -dream [--write]                                   distil your traits across projects into soul.md
   seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)
   seek sandbox check [--json]                             the OS sandbox here: what works, or why not and how to fix it
+  seek permissions list | check TOOL ARG | trust          permission rules from config files, and which one decides
 
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
 SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;

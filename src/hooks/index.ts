@@ -12,7 +12,7 @@ export {
   type PreToolOutcome,
   type ToolHookCall,
 } from './runner.js';
-export { isTrusted, trustProject, resetTrust, trustedHash, trustRecord, projectHooksHash, sha256Hex, type TrustRecord, type TrustedProject } from './trust.js';
+export { isTrusted, trustProject, resetTrust, updateTrustRecord, trustedHash, trustRecord, projectHooksHash, sha256Hex, type TrustRecord, type TrustedProject } from './trust.js';
 export { appendAudit, auditFile, parseDuration, readAudit, type AuditFilter } from './audit.js';
 export { checkSyntax, runShell, type ShellOptions, type ShellResult, type SyntaxCheck } from './exec.js';
 export { describeMatcher, parseMatcher, type MatcherParse, type ToolMatcher } from './matcher.js';

@@ -108,9 +108,20 @@ export async function trustProject(seekHome: string, projectRoot: string, now: D
   for (const hook of parsed.hooks) Object.assign(files, await commandFiles(hook.command, projectRoot));
   const sha256 = sha256Hex(bytes);
   const file = await readTrustFile(seekHome);
-  file.projects[path.resolve(projectRoot)] = { sha256, trusted_at: now.toISOString(), files };
+  file.projects[path.resolve(projectRoot)] = { ...file.projects[path.resolve(projectRoot)], sha256, trusted_at: now.toISOString(), files };
   await writeTrustFile(seekHome, file);
   return { sha256, hooks: parsed.hooks, files };
+}
+
+/**
+ * Merges `fields` into the project's trust record (creating one without a hooks hash if needed), so
+ * other project files guarded by the same trust (permission rules) record what was trusted.
+ */
+export async function updateTrustRecord(seekHome: string, projectRoot: string, fields: Record<string, string>, now: Date = new Date()): Promise<void> {
+  const file = await readTrustFile(seekHome);
+  const key = path.resolve(projectRoot);
+  file.projects[key] = { sha256: '', ...file.projects[key], ...fields, trusted_at: now.toISOString() };
+  await writeTrustFile(seekHome, file);
 }
 
 /** Forgets the project's trust; returns whether anything was recorded. */

@@ -23,7 +23,7 @@ export const DEFAULT_RULES: readonly PolicyRule[] = Object.freeze([
 ] satisfies PolicyRule[]);
 
 /** Rule sources from the most specific to the least; the first source with a match decides. */
-export const SOURCE_PRECEDENCE: readonly RuleSource[] = ['spawn', 'session', 'project', 'user', 'default'];
+export const SOURCE_PRECEDENCE: readonly RuleSource[] = ['spawn', 'session', 'local', 'project', 'user', 'default'];
 
 const SHELL_SEPARATORS = /[;&|\n\r()`]/;
 const NOT_METACHARACTER = '[^;&|><$`()\\n\\r]*';
@@ -40,8 +40,14 @@ function escapeRegExp(s: string): string {
  * Deny rules are a guard rail, not a sandbox: `eval`, `bash -c` and friends can still hide a command.
  */
 export function commandMatches(pattern: string, command: string, loose = false): boolean {
-  const pat = pattern.trim();
   const cmd = command.trim();
+  let pat = pattern.trim();
+  // Claude Code's prefix form `npm test:*`: the command itself, or it followed by arguments.
+  if (pat.endsWith(':*')) {
+    const prefix = pat.slice(0, -2).trimEnd();
+    if (commandMatches(prefix, command, loose)) return true;
+    pat = `${prefix} *`;
+  }
   const star = loose ? '.*' : NOT_METACHARACTER;
   const re = new RegExp(`^${pat.split('*').map(escapeRegExp).join(star)}$`, 's');
   if (re.test(cmd)) return true;
@@ -75,10 +81,17 @@ export function pathMatches(pattern: string, target: string, root: string, loose
   return candidates.some((c) => matcher(c.split(path.sep).join('/')));
 }
 
+/** A rule's tool against the call's: exact, or `mcp__<server>` for every tool of that server. */
+function toolMatches(ruleTool: string, tool: string | undefined): boolean {
+  if (tool === undefined) return false;
+  if (ruleTool === tool) return true;
+  return ruleTool.startsWith('mcp__') && !ruleTool.slice(5).includes('__') && tool.startsWith(`${ruleTool}__`);
+}
+
 /** Does `rule` apply to this action? Deny and ask rules match when any path matches (tightening);
  * allow rules need every path to match (one uncovered path keeps the action gated). */
 export function ruleMatches(rule: PolicyRule, request: ActionRequest, tool: string | undefined, root: string): boolean {
-  if (rule.tool !== undefined && rule.tool !== '*' && rule.tool !== tool) return false;
+  if (rule.tool !== undefined && rule.tool !== '*' && !toolMatches(rule.tool, tool)) return false;
   if (rule.kind !== undefined && rule.kind !== request.kind) return false;
   if (rule.pattern === undefined) return true;
   const loose = rule.decision !== 'allow';
@@ -117,8 +130,10 @@ export function suggestRule(request: ActionRequest, tool: string | undefined, ro
   return { ...base, pattern: rel === '' ? '*' : `${rel}/**` };
 }
 
-/** Short human form, Claude Code style: `bash(npm test)`, `write_file(src/**)`, `[memory]`. */
+/** Short human form, Claude Code style: `bash(npm test)`, `write_file(src/**)`, `[memory]`; a rule
+ * from a config file reads as written there (`Bash(npm test:*)`). */
 export function formatRule(rule: PolicyRule): string {
+  if (rule.origin) return rule.origin.text;
   const subject = rule.tool ?? (rule.kind ? `[${rule.kind}]` : '*');
   const scoped = rule.tool !== undefined && rule.kind !== undefined ? `${subject}[${rule.kind}]` : subject;
   return rule.pattern !== undefined ? `${scoped}(${rule.pattern})` : scoped;

@@ -36,8 +36,10 @@ export const ACTION_KINDS: readonly ActionKind[] = [
 
 export type RuleDecision = 'allow' | 'deny' | 'ask';
 
-/** Where a rule came from. Precedence (most specific first): spawn, session, project, user, default. */
-export type RuleSource = 'default' | 'user' | 'project' | 'session' | 'spawn';
+/** Where a rule came from. Precedence (most specific first): spawn, session, local
+ * (`<root>/.seek/config.local.json`), project (`<root>/.seek/config.json`), user
+ * (`~/.seek/config.json`), default. */
+export type RuleSource = 'default' | 'user' | 'project' | 'local' | 'session' | 'spawn';
 
 /** A policy rule: plain data, so config files, the UI ("always allow") and subagent templates can
  * all add rules without touching tools.
@@ -53,6 +55,9 @@ export interface PolicyRule {
   pattern?: string;
   decision: RuleDecision;
   source: RuleSource;
+  /** The rule as the user wrote it (`Bash(npm test:*)`) and the file it came from, for messages
+   * and `seek permissions list`; not part of what it matches. */
+  origin?: { text: string; file?: string };
 }
 
 /** Validates rules read from config files (user/project); `source` is set by the loader. */
@@ -61,7 +66,7 @@ export const PolicyRuleSchema = z.strictObject({
   kind: z.enum(ACTION_KINDS as [ActionKind, ...ActionKind[]]).optional(),
   pattern: z.string().min(1).optional(),
   decision: z.enum(['allow', 'deny', 'ask']),
-  source: z.enum(['default', 'user', 'project', 'session', 'spawn']),
+  source: z.enum(['default', 'user', 'project', 'local', 'session', 'spawn']),
 });
 
 /** Why the policy decided what it did; stable codes for logs and tests. */

@@ -6,7 +6,8 @@
 import { homedir } from 'node:os';
 import type { SeekConfig } from '../config/config.js';
 import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
-import type { Preference } from '../policy/types.js';
+import { loadPermissionRules, type LoadedPermissions } from '../policy/config-rules.js';
+import type { PolicyRule } from '../policy/types.js';
 import { detectSandbox, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
 
 export interface SessionPermissions {
@@ -14,6 +15,8 @@ export interface SessionPermissions {
   sandbox: SandboxLauncher;
   /** What the user must hear once at start (no sandbox here; --yolo runs unsandboxed). */
   notices: string[];
+  /** The config files' rules, as loaded (for `seek permissions list`). */
+  permissions: LoadedPermissions;
 }
 
 /** One detection per process: the answer does not change while seek runs. */
@@ -25,7 +28,19 @@ function cachedDetect(env: Readonly<Record<string, string | undefined>>, disable
   return detected.status;
 }
 
-export function setUpPermissions(options: {
+/**
+ * Paths named by deny rules on reads without globs (`Read(./.env)`, `Read(~/.config/x)`,
+ * `Read(//etc/x)`): the sandbox hides them too, so a denied read cannot be done through a command.
+ * Relative ones stay relative: the launcher resolves them in each call's root (a child's worktree).
+ */
+function deniedReadPaths(rules: readonly PolicyRule[], home: string): string[] {
+  return rules
+    .filter((rule) => rule.decision === 'deny' && rule.kind === 'read' && rule.pattern !== undefined && !/[*?[{]/.test(rule.pattern))
+    .map((rule) => rule.pattern!)
+    .map((p) => (p.startsWith('~/') ? `${home}/${p.slice(2)}` : p));
+}
+
+export async function setUpPermissions(options: {
   root: string;
   seekHome: string;
   configFile: string;
@@ -35,14 +50,20 @@ export function setUpPermissions(options: {
   yolo?: boolean;
   auto?: boolean;
   plan?: boolean;
-  defaultPreference?: Preference;
-}): SessionPermissions {
+}): Promise<SessionPermissions> {
   const settings = sandboxSettingsFrom(options.config, options.configFile);
+  const loaded = await loadPermissionRules({
+    seekHome: options.seekHome,
+    projectRoot: options.root,
+    userConfig: options.config,
+    userConfigFile: options.configFile,
+  });
+  const home = options.env.HOME ?? homedir();
   const status = cachedDetect(options.env, !settings.enabled);
   const sandbox = new SandboxLauncher({
-    settings,
+    settings: { ...settings, denyRead: [...settings.denyRead, ...deniedReadPaths(loaded.rules, home)] },
     status,
-    home: options.env.HOME ?? homedir(),
+    home,
     seekHome: options.seekHome,
     env: { ...options.env },
   });
@@ -51,11 +72,12 @@ export function setUpPermissions(options: {
     interactive: options.interactive,
     ...(options.yolo ? { yolo: true } : {}),
     ...(options.auto ? { auto: true } : {}),
-    ...(options.plan ? { plan: true } : {}),
-    ...(options.defaultPreference ? { defaultPreference: options.defaultPreference } : {}),
+    ...(options.plan || (loaded.defaultMode === 'plan' && !options.yolo && !options.auto) ? { plan: true } : {}),
+    ...(loaded.defaultMode !== undefined && loaded.defaultMode !== 'plan' ? { defaultPreference: loaded.defaultMode } : {}),
+    rules: loaded.rules,
     sandbox: status.available ? { available: true } : { available: false, ...(status.reason ? { reason: status.reason } : {}) },
   });
-  const notices: string[] = [];
+  const notices: string[] = [...loaded.notices];
   if (!status.available) {
     const fallback = options.interactive ? 'asked before they run' : 'denied (nobody can be asked)';
     notices.push(
@@ -65,5 +87,5 @@ export function setUpPermissions(options: {
   }
   // Headless scripts keep a clean stderr: --help and the README say the same for them.
   if (policy.preference === 'yolo' && options.interactive) notices.push('yolo: every action runs without asking, and commands run outside the OS sandbox.');
-  return { policy, sandbox, notices };
+  return { policy, sandbox, notices, permissions: loaded };
 }

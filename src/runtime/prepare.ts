@@ -172,7 +172,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     tracker.setBase(addUsage(resumed.totals.usage, children.usage), resumed.totals.costUsd + children.costUsd, resumed.totals.turns + children.turns);
   }
 
-  const permissions = setUpPermissions({
+  const permissions = await setUpPermissions({
     root: projectRoot,
     seekHome: home,
     configFile: configFile(home),

@@ -53,7 +53,7 @@ export class SandboxLauncher {
       profile,
       writable,
       protectedPaths,
-      hidden: this.#hiddenPaths(),
+      hidden: unique([...this.#hiddenPaths(), ...this.#hiddenInRoot(realRoot)]),
       visible: [realRoot],
       network: profile === 'workspace-write' && this.settings.network,
     };
@@ -84,10 +84,18 @@ export class SandboxLauncher {
   }
 
   #hiddenPaths(): string[] {
-    this.#hidden ??= unique(
-      hiddenPaths(this.#options.home, this.#options.seekHome, this.settings.denyRead, this.#options.env).map(realOrSelf),
-    );
+    const absolute = this.settings.denyRead.filter((p) => path.isAbsolute(p) || p.startsWith('~'));
+    this.#hidden ??= unique(hiddenPaths(this.#options.home, this.#options.seekHome, absolute, this.#options.env).map(realOrSelf));
     return this.#hidden;
+  }
+
+  /** Relative deny-read entries (`Read(./.env)` deny rules) name files in the call's own root. */
+  #hiddenInRoot(root: string): string[] {
+    return this.settings.denyRead
+      .filter((p) => !path.isAbsolute(p) && !p.startsWith('~'))
+      .map((p) => path.join(root, p))
+      .filter((p) => existsSync(p) && realOrSelf(p).startsWith(`${root}/`))
+      .map(realOrSelf);
   }
 
   #macTemp(): string {

@@ -13,6 +13,8 @@ const sandboxSchema = z.strictObject({
 
 export class SandboxSettingsError extends Error {
   override readonly name = 'SandboxSettingsError';
+  /** A configuration error: exit 2, like bad usage. */
+  readonly exitStatus = 2;
 }
 
 /** The settings from a config object's `sandbox` field; throws SandboxSettingsError (with the

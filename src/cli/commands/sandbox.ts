@@ -25,7 +25,7 @@ export function createSandboxCommand(io: CommandIO = processIO): Command {
         const home = seekHome(io.env);
         const root = findProjectRoot(io.cwd());
         const config = await readConfig(home);
-        const { sandbox } = setUpPermissions({ root, seekHome: home, configFile: configFile(home), config, env: io.env, interactive: false });
+        const { sandbox } = await setUpPermissions({ root, seekHome: home, configFile: configFile(home), config, env: io.env, interactive: false });
         const status = sandbox.status;
         const tests = selfTest(sandbox, tmpdir());
         const held = status.available && tests.every((t) => t.ok);

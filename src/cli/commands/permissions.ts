@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import type { ActionRequest } from '../../agent/types.js';
+import { readConfig } from '../../config/config.js';
+import { configFile, findProjectRoot, seekHome } from '../../config/paths.js';
+import { updateTrustRecord } from '../../hooks/trust.js';
+import { CLAUDE_CODE_TOOL_ALIASES, seekToolNames } from '../../hooks/tool-names.js';
+import { currentProjectPermissionsHash } from '../../policy/config-rules.js';
+import { formatRule } from '../../policy/rules.js';
+import { PREFERENCES, type PolicyDecision, type PolicyRule, type Preference } from '../../policy/types.js';
+import { setUpPermissions } from '../../runtime/permissions.js';
+import { guardedBy, processIO, type CommandIO } from '../command-io.js';
+
+/** The action a call of `tool` with `arg` would describe, as the tools themselves describe it. */
+function actionFor(tool: string, arg: string, cwd: string): ActionRequest {
+  if (tool === 'bash') return { kind: 'bash', paths: [cwd], command: arg, summary: `bash: ${arg}` };
+  const target = path.resolve(cwd, arg);
+  if (tool === 'write_file') return { kind: 'write', paths: [target], summary: `write ${arg}` };
+  if (tool === 'edit_file') return { kind: 'edit', paths: [target], summary: `edit ${arg}` };
+  if (['read_file', 'glob', 'grep', 'list_dir'].includes(tool)) return { kind: 'read', paths: [target], summary: `${tool} ${arg}` };
+  if (tool === 'git') return { kind: 'git', paths: [cwd], command: `git ${arg}`, summary: `git ${arg}` };
+  return { kind: 'other', paths: [], command: arg, summary: `${tool} ${arg}` };
+}
+
+function sourceLabel(rule: PolicyRule): string {
+  const file = rule.origin?.file;
+  return file ? `${rule.source} (${file})` : rule.source;
+}
+
+function explain(decision: PolicyDecision, mode: string): string {
+  const lines = [`decision: ${decision.decision}${decision.decision === 'allow' && decision.sandbox ? ` (in the ${decision.sandbox} sandbox)` : ''}`];
+  if (decision.decision !== 'ask' && decision.rule) lines.push(`rule: ${formatRule(decision.rule)} from ${sourceLabel(decision.rule)}`);
+  const why: Record<string, string> = {
+    deny_rule: 'a deny rule matched (deny beats ask beats allow, in every mode)',
+    inspector: 'a read-only inspector command: runs without asking, in the read-only sandbox',
+    auto: 'auto mode: edits and commands inside the project run without asking (commands sandboxed)',
+    plan_analyze: 'plan mode decides: only reads inside the project',
+    plan_execute: 'an approved plan is running',
+    rule: 'an allow rule matched',
+    yolo: 'yolo mode allows everything',
+    safe: 'not dangerous by default (a read inside the project)',
+    dangerous: `needs approval by default; in ${mode} mode that means ${decision.decision === 'ask' ? 'a prompt' : 'a denial'}`,
+  };
+  lines.push(`why: ${why[decision.code] ?? decision.code}`);
+  if (decision.decision === 'deny') lines.push(`message to the model: ${decision.message}`);
+  if (decision.decision === 'ask') lines.push(`asks: ${decision.reason}; "always" would add ${formatRule(decision.suggestedRule)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `seek permissions list [--json]`, `seek permissions check TOOL ARG [--mode M]`,
+ * `seek permissions trust [--reset]`. TOOL is a seek tool name or a Claude Code one (Bash, Read,
+ * Edit, Write…). Exit 0; 1 on problems; 2 on bad usage or a config file that does not parse.
+ */
+export function createPermissionsCommand(io: CommandIO = processIO): Command {
+  const guarded = guardedBy(io);
+  const setUp = async (mode?: string) => {
+    const home = seekHome(io.env);
+    const root = findProjectRoot(io.cwd());
+    const config = await readConfig(home);
+    const preference = mode === undefined || mode === 'plan' ? undefined : (mode as Preference);
+    const set = await setUpPermissions({
+      root,
+      seekHome: home,
+      configFile: configFile(home),
+      config,
+      env: io.env,
+      interactive: mode === 'ask',
+      ...(preference === 'yolo' ? { yolo: true } : {}),
+      ...(preference === 'auto' ? { auto: true } : {}),
+      ...(mode === 'plan' ? { plan: true } : {}),
+    });
+    if (preference && preference !== 'yolo' && preference !== 'auto') set.policy.setPreference(preference);
+    return { ...set, root, home };
+  };
+
+  const command = new Command('permissions')
+    .description('permission rules from your config files: list them, see which one decides an action, trust a project\'s')
+    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
+
+  command
+    .command('list')
+    .description('every rule with its source file, and rules held back until the project is trusted')
+    .option('--json', 'print JSON')
+    .action(
+      guarded(async (opts: { json?: boolean }) => {
+        const { permissions, policy, sandbox } = await setUp();
+        if (opts.json) {
+          const row = (r: PolicyRule) => ({ rule: formatRule(r), decision: r.decision, source: r.source, file: r.origin?.file ?? null });
+          io.out(`${JSON.stringify({ rules: permissions.rules.map(row), untrusted: permissions.untrusted.map(row), default_mode: permissions.defaultMode ?? null, mode: policy.mode, sandbox: sandbox.status.available }, null, 2)}\n`);
+          return;
+        }
+        const lines: string[] = [`mode at start: ${policy.mode}${permissions.defaultMode ? ` (defaultMode from config)` : ''}; sandbox: ${sandbox.status.available ? 'available' : `none (${sandbox.status.reason})`}`];
+        // One config text can stand for several policy rules (Edit = edits and writes): list it once.
+        const seen = new Set<string>();
+        const line = (rule: PolicyRule, note = ''): void => {
+          const key = `${rule.decision}|${formatRule(rule)}|${rule.origin?.file}`;
+          if (seen.has(key)) return;
+          seen.add(key);
+          lines.push(`${rule.decision.padEnd(5)}  ${formatRule(rule).padEnd(32)}  ${sourceLabel(rule)}${note}`);
+        };
+        for (const rule of permissions.rules) line(rule);
+        if (permissions.rules.length === 0) lines.push('no rules in config files (defaults apply: reads inside the project allowed, edits and commands asked)');
+        for (const rule of permissions.untrusted) line(rule, '  [not applied: project not trusted; seek permissions trust]');
+        io.out(`${lines.join('\n')}\n`);
+      }),
+    );
+
+  command
+    .command('check')
+    .description('which rule decides TOOL with ARG (a command for bash, a path for file tools), and why')
+    .argument('<tool>', 'bash, read_file, write_file, edit_file… or Bash, Read, Edit, Write')
+    .argument('<arg>', 'the command or path')
+    .addOption(new Option('--mode <mode>', 'the mode to decide in (default: as seek -p would start)').choices([...PREFERENCES, 'plan']))
+    .action(
+      guarded(async (toolName: string, arg: string, opts: { mode?: string }) => {
+        const tool = seekToolNames().includes(toolName) ? toolName : (CLAUDE_CODE_TOOL_ALIASES.get(toolName) ?? (toolName === 'Write' ? 'write_file' : undefined));
+        if (!tool) {
+          io.err(`seek: unknown tool ${toolName}; known: ${seekToolNames().join(', ')} (or Claude Code's Bash, Read, Edit, Write…)\n`);
+          io.setExitCode(2);
+          return;
+        }
+        const { policy } = await setUp(opts.mode);
+        const decision = policy.evaluate(actionFor(tool, arg, io.cwd()), { tool, cwd: io.cwd(), canAsk: policy.preference === 'ask' || policy.preference === 'auto' });
+        io.out(`${tool}(${arg}) in ${policy.mode} mode\n${explain(decision, policy.mode)}`);
+      }),
+    );
+
+  command
+    .command('trust')
+    .description("apply this project's allow rules and default mode as they are now (re-asked when they change)")
+    .option('--reset', 'stop trusting them')
+    .action(
+      guarded(async (opts: { reset?: boolean }) => {
+        const home = seekHome(io.env);
+        const root = findProjectRoot(io.cwd());
+        if (opts.reset) {
+          await updateTrustRecord(home, root, { permissions_sha256: '' });
+          io.out(`project permission rules of ${root} are no longer trusted\n`);
+          return;
+        }
+        const hash = currentProjectPermissionsHash(root);
+        if (hash === undefined) {
+          io.out(`nothing to trust: ${root}/.seek/config.json and config.local.json have no allow rules or default mode\n`);
+          return;
+        }
+        await updateTrustRecord(home, root, { permissions_sha256: hash });
+        const { permissions } = await setUp();
+        io.out(`trusted: ${permissions.rules.filter((r) => r.source !== 'user' && r.decision === 'allow').map((r) => formatRule(r)).filter((t, i, all) => all.indexOf(t) === i).join(', ') || '(default mode only)'}\n`);
+      }),
+    );
+  return command;
+}
