@@ -225,13 +225,14 @@ const GLOB_ENTRY_LIMIT = 20_000;
  * Every path `word` may stand for stays inside `root`. Any word can be a path: one that does not
  * exist resolves inside (it is a pattern, a number, a name), one that does is judged by where its
  * symlinks lead. Option words are judged by their possible values: after `=`, and every tail of a
- * short-option cluster (`-f/etc/x`, `-rf/etc/x`).
+ * short-option cluster (`-f/etc/x`, `-rf/etc/x`); an option name that is itself a glob is refused.
  */
 function argumentStaysInside(word: Word, plain: boolean, cwd: string, root: string): boolean {
   const value = word.value;
   if (plain || !value.startsWith('-') || value === '-') {
     return word.glob ? globStaysInside(value, cwd, root) : pathStaysInside(value, cwd, root);
   }
+  if (word.glob && hasGlob(value.split('=')[0]!)) return false; // `-*` could expand to any option
   const values: string[] = [];
   if (value.includes('=')) values.push(value.slice(value.indexOf('=') + 1));
   if (!value.startsWith('--')) for (let i = 2; i < value.length; i++) values.push(value.slice(i));
@@ -251,6 +252,7 @@ const hasGlob = (segment: string): boolean => /[*?[]/.test(segment);
  * glob segment stands for every entry of its directory, dot files included: a superset of bash's
  * matches, so no pattern-syntax difference can hide a match. Every match must stay inside `root`
  * after realpath; so must the word itself, which bash passes on unchanged when nothing matches.
+ * A word whose matches could start with `-` is refused: they would be options, unchecked.
  */
 function globStaysInside(value: string, cwd: string, root: string): boolean {
   if (value.includes('..')) return false;
@@ -260,6 +262,7 @@ function globStaysInside(value: string, cwd: string, root: string): boolean {
   const segments = expanded.split('/').filter((segment) => segment !== '' && segment !== '.');
   const firstGlob = segments.findIndex(hasGlob);
   if (firstGlob === -1) return true;
+  const leadingGlob = hasGlob(expanded.split('/')[0]!);
   const realRoot = resolveReal(root);
   const base = path.resolve(cwd, expanded.startsWith('/') ? '/' : '.', ...segments.slice(0, firstGlob));
   if (!isInsideResolved(realRoot, resolveReal(base))) return false;
@@ -270,7 +273,11 @@ function globStaysInside(value: string, cwd: string, root: string): boolean {
     const last = index === segments.length - 1;
     const next: string[] = [];
     for (const dir of frontier) {
-      const candidates = hasGlob(segment) ? listDir(dir).map((entry) => path.join(dir, entry)) : [path.join(dir, segment)];
+      const entries = hasGlob(segment) ? listDir(dir) : [segment];
+      // A match at the start of the word that begins with `-` reaches the command as an option
+      // (a file named `-R` turns `grep x *` into `grep x -R …`).
+      if (index === 0 && leadingGlob && entries.some((entry) => entry.startsWith('-'))) return false;
+      const candidates = entries.map((entry) => path.join(dir, entry));
       seen += candidates.length;
       if (seen > GLOB_ENTRY_LIMIT) return false;
       for (const candidate of candidates) {

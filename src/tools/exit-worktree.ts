@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 
@@ -11,16 +12,19 @@ const schema = z
 export type ExitWorktreeArgs = z.infer<typeof schema>;
 
 export interface ExitWorktreeDeps {
-  /** Cleans up (keep, discard with rescue, or merge) and moves the session back; the contract result. */
+  /** Cleans up (keep, discard with rescue, or merge) and moves the session back; the contract result.
+   * The worktree manager refuses a worktree another running seek process owns. */
   exit: (args: ExitWorktreeArgs, ctx: ToolContext) => Promise<ToolResult>;
   /** The main working tree, which a merge writes to. */
   projectRoot: () => string;
 }
 
 /**
- * exit_worktree: leaves a seek worktree. A merge changes the user's working tree, so it is a
- * write the policy gates like any other; keep and discard touch only seek's own worktree
- * (discard keeps a rescue ref), so they need no permission.
+ * exit_worktree: leaves a seek worktree. Merge and discard destroy or move work, so the policy
+ * gates them as writes (asked, denied headless and in plan mode unless allowed): a merge writes
+ * the user's working tree, a discard deletes the worktree's uncommitted changes (a rescue ref
+ * keeps a copy, but the worktree may be another session's). keep only removes a worktree with no
+ * changes (its branch stays when it holds commits), so it needs no permission.
  */
 export function createExitWorktreeTool(deps: ExitWorktreeDeps): Tool<ExitWorktreeArgs> {
   return {
@@ -28,10 +32,16 @@ export function createExitWorktreeTool(deps: ExitWorktreeDeps): Tool<ExitWorktre
     description: 'Leave a worktree made by enter_worktree and return to the project. Clean worktrees are removed; dirty ones are kept, discarded or merged as if_dirty says.',
     schema,
     readOnly: false,
-    describe: (args): ActionRequest =>
-      args.if_dirty === 'merge'
-        ? { kind: 'write', paths: [deps.projectRoot()], summary: `merge worktree ${args.path} into the main working tree` }
-        : { kind: 'worktree', paths: [], summary: `exit worktree ${args.path} (${args.if_dirty ?? 'keep'})` },
+    describe: (args, ctx): ActionRequest => {
+      if (args.if_dirty === 'merge') {
+        return { kind: 'write', paths: [deps.projectRoot()], summary: `merge worktree ${args.path} into the main working tree` };
+      }
+      if (args.if_dirty === 'discard') {
+        const worktree = path.resolve(ctx.cwd, args.path);
+        return { kind: 'write', paths: [worktree], summary: `discard worktree ${args.path}: its uncommitted changes are deleted (a rescue ref keeps a copy)` };
+      }
+      return { kind: 'worktree', paths: [], summary: `exit worktree ${args.path} (keep)` };
+    },
     execute: (args, ctx) => deps.exit(args, ctx),
   };
 }

@@ -1,9 +1,9 @@
 /**
  * Which git invocations the read-only `git` tool accepts. The rule is "cannot write or execute":
- * subcommands come from a fixed list, and arguments that would write files, change refs, run
- * external programs, or read files outside the repository (which would bypass the read policy)
- * are refused with a reason the model can act on. branch and tag use flag whitelists because
- * almost any positional argument to them creates something.
+ * subcommands come from a fixed list (none contacts a remote), and arguments that would write
+ * files, change refs, run external programs, or read files outside the repository (which would
+ * bypass the read policy) are refused with a reason the model can act on. branch and tag use flag
+ * whitelists because almost any positional argument to them creates something.
  */
 
 export const READ_ONLY_GIT_SUBCOMMANDS = [
@@ -21,8 +21,9 @@ export const READ_ONLY_GIT_SUBCOMMANDS = [
   'shortlog',
   'describe',
   'reflog',
-  'ls-remote',
 ] as const;
+// Not here: ls-remote, fetch and anything else that contacts a remote (a URL argument would send
+// data anywhere); the safety overrides also refuse every transport (protocol.allow=never).
 
 export type GitSubcommand = (typeof READ_ONLY_GIT_SUBCOMMANDS)[number];
 
@@ -71,7 +72,7 @@ function checkCommonArg(subcommand: GitSubcommand, arg: string): string | null {
   if ((arg.startsWith('-c') && !arg.startsWith('--')) || name.startsWith('--config')) {
     return `${arg}: config overrides (-c, --config) are not allowed in the git tool.`;
   }
-  if (name === '--upload-pack' || name === '--exec' || name === '--receive-pack' || (subcommand === 'ls-remote' && arg === '-u')) {
+  if (name === '--upload-pack' || name === '--exec' || name === '--receive-pack') {
     return `${arg} runs a program; not allowed in the read-only git tool.`;
   }
   if (name === '--ext-diff' || name === '--textconv' || name === '--filters') {

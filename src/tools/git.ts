@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { diffSafetyArgs, GIT_CONFIG_LISTING_ARGS, GIT_SAFETY_ARGS, GIT_SAFETY_ENV, repositoryOverrides } from '../util/git-safety.js';
 import { checkGitArgs, READ_ONLY_GIT_SUBCOMMANDS } from './git-args.js';
 import { terminateProcessGroup } from './process-group.js';
 import { errorMessage } from './text-files.js';
@@ -25,7 +26,8 @@ const schema = z
 
 export type GitArgs = z.infer<typeof schema>;
 
-/** git: read-only git commands in ctx.cwd, output capped at 500 lines. */
+/** git: read-only git commands in ctx.cwd, output capped at 500 lines, never running a program the
+ * repository's config names (util/git-safety.ts) and never contacting a remote. */
 export function createGitTool(): Tool<GitArgs> {
   return {
     name: 'git',
@@ -50,9 +52,12 @@ async function gitTool(args: GitArgs, ctx: ToolContext): Promise<ToolResult> {
   const refusal = checkGitArgs(args.subcommand, userArgs);
   if (refusal) return { content: refusal, isError: true };
 
-  // External diff drivers are configurable per repository; never run them.
-  const safety = args.subcommand === 'diff' || args.subcommand === 'show' || args.subcommand === 'log' ? ['--no-ext-diff'] : [];
-  const argv = ['--no-pager', '-c', 'color.ui=never', args.subcommand, ...safety, ...userArgs];
+  // The repository's config can name programs (fsmonitor, filters, pagers, drivers): git runs
+  // with seek's safety overrides, including ones for the drivers this repository defines.
+  const listing = await readConfigListing(ctx);
+  if ('error' in listing) return { content: `Could not read the git configuration: ${listing.error}`, isError: true };
+  const safety = [...GIT_SAFETY_ARGS, ...repositoryOverrides(listing.stdout), '-c', 'color.ui=never'];
+  const argv = [...safety, args.subcommand, ...diffSafetyArgs(args.subcommand), ...userArgs];
   const run = await runGit(argv, ctx);
   const command = gitCommandLine(args);
   if ('spawnError' in run) return { content: `Could not run git: ${run.spawnError}`, isError: true };
@@ -79,6 +84,20 @@ async function gitTool(args: GitArgs, ctx: ToolContext): Promise<ToolResult> {
   return { content, display: { kind: 'command', command, cwd: ctx.cwd, exitCode: 0, output: content } };
 }
 
+const gitEnv = (): NodeJS.ProcessEnv => ({ ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', ...GIT_SAFETY_ENV });
+
+/** `git config --list` with scopes, in ctx.cwd (outside a repository: user and system config). */
+function readConfigListing(ctx: ToolContext): Promise<{ stdout: string } | { error: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      [...GIT_CONFIG_LISTING_ARGS],
+      { cwd: ctx.cwd, env: gitEnv(), timeout: 10_000, signal: ctx.signal, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => resolve(error ? { error: stderr.trim() || errorMessage(error) } : { stdout }),
+    );
+  });
+}
+
 type GitRun =
   | { budget: LineBudget; stderr: string; exitCode: number | null; timedOut: boolean; stoppedEarly: boolean }
   | { spawnError: string };
@@ -88,7 +107,7 @@ function runGit(argv: string[], ctx: ToolContext): Promise<GitRun> {
   return new Promise((resolve) => {
     const child = spawn('git', argv, {
       cwd: ctx.cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat' },
+      env: gitEnv(),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

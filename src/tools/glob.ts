@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob as tinyGlob } from 'tinyglobby';
 import { z } from 'zod';
@@ -18,7 +18,12 @@ const schema = z
 
 export type GlobArgs = z.infer<typeof schema>;
 
-/** glob: file paths matching a pattern, newest first, .gitignore respected. */
+/**
+ * glob: file paths matching a pattern, newest first, .gitignore respected. The policy judges
+ * `path`; the pattern cannot leave it: absolute, `~` and `..` patterns are refused, and a match
+ * whose real path (symlinks resolved: `link-to-outside/*`) is outside both the project and the
+ * searched directory is left out of the result.
+ */
 export function createGlobTool(): Tool<GlobArgs> {
   return {
     name: 'glob',
@@ -42,6 +47,8 @@ async function globTool(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
     return { content: `Directory not found: ${shownRoot}.`, isError: true };
   }
   if (args.pattern.trim() === '') return { content: 'pattern is empty.', isError: true };
+  const refusal = patternRefusal(args.pattern);
+  if (refusal) return { content: refusal, isError: true };
 
   let matches: string[];
   try {
@@ -61,19 +68,54 @@ async function globTool(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
     return { content: `glob failed: ${errorMessage(error)}`, isError: true };
   }
 
+  const inside = await insideOnly(root, ctx.projectRoot, matches);
+  const leftOut = matches.length - inside.length;
+  const outsideNote = leftOut > 0 ? `\n(${leftOut} match${leftOut === 1 ? '' : 'es'} leading outside the project through symlinks left out)` : '';
   const where = shownRoot === '.' ? '' : ` in ${shownRoot}`;
-  if (matches.length === 0) {
-    return { content: `No files match ${args.pattern}${where}.`, display: { kind: 'list', title: `glob ${args.pattern}`, items: [], truncated: false } };
+  if (inside.length === 0) {
+    return { content: `No files match ${args.pattern}${where}.${outsideNote}`, display: { kind: 'list', title: `glob ${args.pattern}`, items: [], truncated: false } };
   }
-  const sorted = await newestFirst(root, matches);
+  const sorted = await newestFirst(root, inside);
   const shown = sorted.slice(0, GLOB_MAX_RESULTS);
   const omitted = sorted.length - shown.length;
   const header = shownRoot === '.' ? '' : `(paths relative to ${shownRoot})\n`;
-  const footer = omitted > 0 ? `\n… and ${omitted} more files (${sorted.length} in all); narrow the pattern or path.` : '';
+  const footer = (omitted > 0 ? `\n… and ${omitted} more files (${sorted.length} in all); narrow the pattern or path.` : '') + outsideNote;
   return {
     content: header + shown.join('\n') + footer,
     display: { kind: 'list', title: `glob ${args.pattern}${where}`, items: shown, truncated: omitted > 0 },
   };
+}
+
+/** Why a pattern may not be used (it could name files outside the searched directory), or null. */
+function patternRefusal(pattern: string): string | null {
+  const trimmed = pattern.trim();
+  if (trimmed.startsWith('/') || trimmed.startsWith('~') || /^[A-Za-z]:[\\/]/.test(trimmed)) {
+    return `pattern ${pattern} is absolute; patterns are relative to path. Set path to the directory to search and use a relative pattern.`;
+  }
+  if (trimmed.includes('..')) return `pattern ${pattern} contains '..'; patterns cannot leave path. Set path to the directory to search instead.`;
+  return null;
+}
+
+/** The matches whose real path is inside the project or the searched directory (both resolved);
+ * one that cannot be resolved (a dangling link) is judged by its spelled path. */
+async function insideOnly(root: string, projectRoot: string, matches: string[]): Promise<string[]> {
+  const real = (p: string): Promise<string> => realpath(p).catch(() => path.resolve(p));
+  const [realRoot, realProject] = await Promise.all([real(root), real(projectRoot)]);
+  const contains = (dir: string, target: string): boolean => {
+    const rel = path.relative(dir, target);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  };
+  const kept: string[] = [];
+  const batchSize = 256;
+  for (let start = 0; start < matches.length; start += batchSize) {
+    const batch = matches.slice(start, start + batchSize);
+    const targets = await Promise.all(batch.map((file) => real(path.join(root, file))));
+    batch.forEach((file, index) => {
+      const target = targets[index]!;
+      if (contains(realRoot, target) || contains(realProject, target)) kept.push(file);
+    });
+  }
+  return kept;
 }
 
 /** Sorts relative paths by modification time, newest first; ties (and unreadable files) by path. */

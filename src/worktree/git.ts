@@ -3,8 +3,19 @@
  * branch names are never interpreted. `runGit` never throws (a failure to start git, a timeout or
  * an abort come back as `code: -1` with the reason in `stderr`); `GitClient.ok` throws a `GitError`
  * carrying git's stderr, which callers hand to the model verbatim.
+ * Every call runs with seek's git safety overrides (util/git-safety.ts): no hooks, fsmonitor,
+ * pager, editor, transport, external diff, or filter/diff/merge driver of the repository's own
+ * config ever runs, whatever `.git/config` says.
  */
 import { execFile } from 'node:child_process';
+import {
+  diffSafetyArgs,
+  GIT_CONFIG_LISTING_ARGS,
+  GIT_SAFETY_ARGS,
+  GIT_SAFETY_ENV,
+  repositoryOverrides,
+  subcommandIndex,
+} from '../util/git-safety.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -58,11 +69,39 @@ function gitEnvironment(extra: Env | undefined): NodeJS.ProcessEnv {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  return env;
+  return { ...env, ...GIT_SAFETY_ENV };
 }
 
-/** Runs `git <args>` in `options.cwd`. Resolves with the exit status; never rejects. */
-export const runGit: GitRunner = (args, options) =>
+/**
+ * Subcommands that only read or write refs and objects, never the index or the working tree: no
+ * filter, diff or merge driver can run, so the config listing before them is skipped. Anything
+ * else is listed first; even `write-tree` runs clean filters (writing the index re-checks
+ * racily clean entries by content).
+ */
+const DRIVERLESS = new Set(['rev-parse', 'rev-list', 'update-ref', 'show-ref', 'for-each-ref', 'symbolic-ref', 'config', 'merge-base']);
+
+/**
+ * Runs `git <args>` in `options.cwd` with the safety overrides: the fixed ones, `--no-ext-diff`
+ * for diff printers, and (unless the subcommand is DRIVERLESS) overrides for the drivers the
+ * repository's config defines, read by a `git config --list` first. When that listing fails
+ * (a broken repository fails it the same way), the command does not run and the listing's
+ * failure is the result. Resolves with the exit status; never rejects.
+ */
+export const runGit: GitRunner = async (args, options) => {
+  const at = subcommandIndex(args);
+  const subcommand = args[at] ?? '';
+  let overrides: string[] = [];
+  if (!DRIVERLESS.has(subcommand)) {
+    const listing = await execGit(GIT_CONFIG_LISTING_ARGS, { ...options, input: undefined });
+    if (listing.code !== 0) return { stdout: '', stderr: listing.stderr, code: listing.code };
+    overrides = repositoryOverrides(listing.stdout);
+  }
+  const safeArgs = [...GIT_SAFETY_ARGS, ...overrides, ...args.slice(0, at + 1), ...diffSafetyArgs(subcommand), ...args.slice(at + 1)];
+  return execGit(safeArgs, options);
+};
+
+/** Runs `git <args>` as given. Resolves with the exit status; never rejects. */
+const execGit: GitRunner = (args, options) =>
   new Promise((resolvePromise) => {
     if (options.signal?.aborted) return resolvePromise({ stdout: '', stderr: 'aborted before git started', code: -1 });
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

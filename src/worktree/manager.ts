@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { isProcessAlive } from '../util/process.js';
 import { worktreesDir } from '../config/paths.js';
 import { isSessionId, newSessionId } from '../session/format.js';
 import {
@@ -42,7 +41,7 @@ import {
 import { copyIncluded, includedFiles, linkFolders } from './include.js';
 import { pruneDiscarded, workingStateTree } from './rescue.js';
 import { diffTrees } from './diff.js';
-import { readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
+import { liveOtherOwner, readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
 import type { CleanupOutcome, IfDirty, WorktreeInfo, WorktreeListing } from './types.js';
 import { mapLimit } from '../util/map-limit.js';
 
@@ -77,6 +76,8 @@ export interface StaleCollection {
 export interface MergeTarget {
   /** The working tree a merge goes into; default the main working tree. */
   into?: string;
+  /** Skip the owner check (`seek worktree merge`: the user's own command). */
+  anyOwner?: boolean;
 }
 
 export interface CreateOptions {
@@ -199,13 +200,21 @@ export class WorktreeManager {
     return (await worktreeStatus(this.git, dir)).changes;
   }
 
-  /** Ends a worktree (CONTRACT.md result strings); `merge` goes into `options.into` (default: the
-   * main working tree). Never throws. */
+  /**
+   * Ends a worktree (CONTRACT.md result strings); `merge` goes into `options.into` (default: the
+   * main working tree). A worktree whose owner (the seek process that made or resumed it, see
+   * `adopt`) is another process still running on this host is refused whatever `ifDirty` says:
+   * that session may be working in it. Never throws.
+   */
   async cleanup(path: string, ifDirty: IfDirty = 'keep', options: MergeTarget = {}): Promise<CleanupOutcome> {
     if (!['keep', 'discard', 'merge'].includes(ifDirty)) return failed('cleanup_error', `unknown if_dirty value "${String(ifDirty)}"`);
     try {
       const target = await this.target(path);
       if (!target) return failed('cleanup_error', `${path} is not a seek-managed worktree of this project`);
+      const owner = options.anyOwner ? undefined : liveOtherOwner(target.meta);
+      if (owner !== undefined) {
+        return failed('cleanup_error', `worktree ${target.id} belongs to another running seek process (pid ${owner}), which may be working in it; it was not touched`);
+      }
       if (!existsSync(target.path)) return removeClean(this.context(), target);
       let status;
       try {
@@ -227,7 +236,7 @@ export class WorktreeManager {
     const found = await this.findScanned(idOrPath);
     const problem = problemOf(found);
     if (problem) return failed('merge_error', `worktree ${found.id} cannot be merged: ${problem.replace('_', ' ')}`);
-    return this.cleanup(found.path, 'merge');
+    return this.cleanup(found.path, 'merge', { anyOwner: true });
   }
 
   /**
@@ -306,8 +315,7 @@ export class WorktreeManager {
     for (const found of await scanWorktrees(this.git, this.projectRoot, this.dirs)) {
       if (problemOf(found) || (olderThanMs > 0 && Date.parse(createdAt(found)) >= cutoff)) continue;
       const meta = found.meta;
-      const owner = meta?.owner_pid;
-      if (owner !== undefined && meta?.owner_host === hostname() && (owner === process.pid || isProcessAlive(owner))) {
+      if ((meta?.owner_pid === process.pid && meta.owner_host === hostname()) || liveOtherOwner(meta) !== undefined) {
         collection.inUse.push(found.id);
         continue;
       }

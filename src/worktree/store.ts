@@ -6,10 +6,12 @@
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { isSessionId } from '../session/format.js';
+import { isProcessAlive } from '../util/process.js';
 
 const metaSchema = z.looseObject({
   schema_version: z.literal(1),
@@ -25,6 +27,14 @@ const metaSchema = z.looseObject({
 });
 
 export type WorktreeMeta = z.infer<typeof metaSchema>;
+
+/** The owner pid when it is another process that still runs on this host; undefined otherwise
+ * (no owner recorded, this process, gone, or another host where liveness cannot be told). */
+export function liveOtherOwner(meta: WorktreeMeta | undefined): number | undefined {
+  const owner = meta?.owner_pid;
+  if (owner === undefined || owner === process.pid || meta?.owner_host !== hostname()) return undefined;
+  return isProcessAlive(owner) ? owner : undefined;
+}
 
 export const metaFile = (dir: string, id: string): string => join(dir, `${id}.json`);
 

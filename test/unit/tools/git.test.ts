@@ -47,7 +47,7 @@ describe('git', () => {
     expect(await refused({ subcommand: 'log', args: ['-c', 'core.pager=evil'] })).toContain('config overrides');
     expect(await refused({ subcommand: 'show', args: ['--config-env=x=y'] })).toContain('config overrides');
     expect(await refused({ subcommand: 'diff', args: ['--ext-diff'] })).toContain('external');
-    expect(await refused({ subcommand: 'ls-remote', args: ['--upload-pack=touch /tmp/x', 'origin'] })).toContain('runs a program');
+    expect(await refused({ subcommand: 'log', args: ['--upload-pack=touch /tmp/x', 'origin'] })).toContain('runs a program');
     expect(await refused({ subcommand: 'reflog', args: ['expire', '--all'] })).toContain('changes the reflog');
     expect(git(repo, 'branch', '--list')).toContain('feature');
     expect(existsSync(path.join(repo, 'out.patch'))).toBe(false);
@@ -56,6 +56,8 @@ describe('git', () => {
   it('rejects subcommands outside the read-only list at validation', () => {
     expect(tool.schema.safeParse({ subcommand: 'push' }).success).toBe(false);
     expect(tool.schema.safeParse({ subcommand: 'commit', args: ['-m', 'x'] }).success).toBe(false);
+    // ls-remote <URL> would contact any host: not a read-only subcommand.
+    expect(tool.schema.safeParse({ subcommand: 'ls-remote', args: ['https://example.com/x.git'] }).success).toBe(false);
   });
 
   it('allows paths after -- even when they look like options', () => {
