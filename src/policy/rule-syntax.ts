@@ -8,7 +8,8 @@ import type { PolicyRule, RuleDecision, RuleSource } from './types.js';
  *   `Bash(git diff *)` (`*`: any run of characters, never across `;`, `&&`, `|`… in allow rules),
  *   `Read(./.env)`, `Edit(src/**)`, `Write(//tmp/x)`, `Read(~/.ssh/**)`,
  *   `mcp__github` (every tool of that MCP server), `mcp__github__create_issue`,
- *   `bash(npm test)`, `write_file(src/**)`, `memory_remember`.
+ *   `bash(npm test)`, `write_file(src/**)`, `write_file(/tmp/x/**)`, `memory_remember` (seek's
+ *   names take seek's own path form, as `formatRule` prints it).
  * Path patterns follow Claude Code: `//abs` is absolute, `~/x` is in the home directory, `/x` and
  * `./x` are relative to the project root, and a name without `/` (`.env`, `*.pem`) matches at
  * any depth, as in .gitignore.
@@ -75,8 +76,10 @@ export function parseRuleText(text: string, decision: RuleDecision, source: Rule
       `"${text}": unknown tool ${name}. Known: ${[...CLAUDE_TOOLS.keys()].join(', ')}, ${knownTools.join(', ')}, and mcp__<server>[__<tool>]`,
     );
   }
+  // Claude Code names take Claude's path conventions; seek's own names take seek's (the form
+  // formatRule writes: absolute stays absolute, relative is anchored at the root).
   const onCommand = name === 'Bash' || seekTool === 'bash';
-  const pattern = specifier === undefined ? undefined : onCommand ? specifier.trim() : pathPattern(specifier.trim());
+  const pattern = specifier === undefined ? undefined : onCommand || seekTool ? specifier.trim() : pathPattern(specifier.trim());
   const withPattern = pattern === undefined ? {} : { pattern };
   if (seekTool) return { rules: [{ ...base, tool: seekTool, ...withPattern }] };
   const rules: PolicyRule[] = [

@@ -7,6 +7,9 @@ import { homedir } from 'node:os';
 import type { SeekConfig } from '../config/config.js';
 import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
 import { loadPermissionRules, type LoadedPermissions } from '../policy/config-rules.js';
+import { addConfigRule } from '../policy/config-write.js';
+import { formatRule } from '../policy/rules.js';
+import type { SavedRuleScope } from './tool-gate.js';
 import type { PolicyRule } from '../policy/types.js';
 import { detectSandbox, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
 
@@ -88,4 +91,12 @@ export async function setUpPermissions(options: {
   // Headless scripts keep a clean stderr: --help and the README say the same for them.
   if (policy.preference === 'yolo' && options.interactive) notices.push('yolo: every action runs without asking, and commands run outside the OS sandbox.');
   return { policy, sandbox, notices, permissions: loaded };
+}
+
+/** Saves an "always" answer's rule to the chosen config file, in seek's rule syntax. */
+export function savedRuleWriter(seekHome: string, projectRoot: string): (scope: SavedRuleScope, rule: PolicyRule) => Promise<void> {
+  return async (scope, rule) => {
+    const { origin: _origin, ...plain } = rule;
+    await addConfigRule({ scope, seekHome, projectRoot }, 'allow', formatRule(plain));
+  };
 }

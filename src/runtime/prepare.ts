@@ -34,7 +34,7 @@ import type { ReviewPlanFn } from '../orchestrator/review.js';
 import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
-import { setUpPermissions } from './permissions.js';
+import { savedRuleWriter, setUpPermissions } from './permissions.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -215,7 +215,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // The session's gate and every child's share one queue of questions to the user.
   const ask = options.ask ? serializeAsk(options.ask) : undefined;
   const workspace = new Workspace(projectRoot, options.cwd, policy);
-  const gate = createToolGate({ policy, workspace, sandbox, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
+  const saveRule = savedRuleWriter(home, projectRoot);
+  const gate = createToolGate({ policy, workspace, sandbox, saveRule, onProblem: problem, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   const worktrees = inGit
     ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
     : undefined;
@@ -248,6 +249,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(hooks ? { hooks } : {}),
     ...(ask ? { ask } : {}),
     sandbox,
+    saveRule,
     createTools: () => [...createCoreTools(), ...memory.createTools()],
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),

@@ -4,7 +4,17 @@ import type { PermissionPolicy } from '../policy/policy.js';
 import type { PolicyDecision, PolicyRule } from '../policy/types.js';
 import type { SandboxLauncher } from '../sandbox/launcher.js';
 
-export type AskAnswer = 'yes' | 'no' | 'always';
+/** `always` keeps the suggested rule for this session; `always-local`, `always-project` and
+ * `always-user` also save it to that config file (`.seek/config.local.json`, `.seek/config.json`,
+ * `~/.seek/config.json`). */
+export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user';
+
+/** Where an "always" answer saves its rule, for the answers that save one. */
+export type SavedRuleScope = 'local' | 'project' | 'user';
+
+export function savedScopeOf(answer: AskAnswer): SavedRuleScope | undefined {
+  return answer === 'always-local' ? 'local' : answer === 'always-project' ? 'project' : answer === 'always-user' ? 'user' : undefined;
+}
 
 /** Everything a front end needs to render a permission prompt. */
 export interface PermissionPrompt {
@@ -50,6 +60,10 @@ export interface ToolGateOptions {
    * one, so they are refused (the policy is told no sandbox is available, so it never asks for one
    * when the session was wired without a launcher). */
   sandbox?: SandboxLauncher;
+  /** Saves an "always" answer's rule to a config file (the answers that name one). A failure is
+   * reported through `onProblem`; the rule still holds for the session. */
+  saveRule?: (scope: SavedRuleScope, rule: PolicyRule) => Promise<void>;
+  onProblem?: (text: string) => void;
 }
 
 export interface ToolGate {
@@ -102,7 +116,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
  * is re-evaluated when its turn comes, so an "always" answer spares the calls queued behind it.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { policy, hooks, ask, subagent, workspace, sandbox } = options;
+  const { policy, hooks, ask, subagent, workspace, sandbox, saveRule, onProblem } = options;
   /** Hook view of a call: args with worktree paths mapped to the project, and the worktree path. */
   const hookView = (json: string): { argsJson: string; worktreePath?: string } => {
     const worktree = workspace?.worktree;
@@ -132,7 +146,18 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         ...(subagent ? { subagent } : {}),
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
-      if (answer === 'always') policy.addRule(now.suggestedRule);
+      if (answer !== 'aborted' && answer.startsWith('always')) {
+        policy.addRule(now.suggestedRule);
+        const scope = savedScopeOf(answer);
+        if (scope !== undefined) {
+          try {
+            if (!saveRule) throw new Error('this session cannot save rules');
+            await saveRule(scope, now.suggestedRule);
+          } catch (error) {
+            onProblem?.(`could not save the rule to the ${scope} config: ${(error as Error).message}; it holds for this session only`);
+          }
+        }
+      }
       return answer;
     });
     askQueue = turn.catch(() => undefined);
@@ -167,7 +192,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
     if (typeof outcome === 'string') {
-      if (outcome === 'yes' || outcome === 'always') return { allow: true };
+      if (outcome === 'yes' || outcome.startsWith('always')) return { allow: true };
       if (outcome === 'aborted') return { allow: false, reason: `${action.summary}: canceled before the user answered.` };
       return {
         allow: false,

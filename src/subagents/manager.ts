@@ -16,7 +16,7 @@ import type { HookRunner } from '../hooks/runner.js';
 import { SessionWriter } from '../session/writer.js';
 import { newSessionId, toolsHash } from '../session/format.js';
 import { subagentKillRequestFile, subagentTranscriptFile } from '../config/paths.js';
-import { createToolGate, type AskFn } from '../runtime/tool-gate.js';
+import { createToolGate, type AskFn, type ToolGateOptions } from '../runtime/tool-gate.js';
 import { createAgentTool } from '../tools/agent.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { childModel, childPolicy, childSystemPrompt, childToolNames } from './child-setup.js';
@@ -62,6 +62,8 @@ export interface SubagentManagerOptions {
   ask?: AskFn;
   /** The session's sandbox launcher: children's commands are sandboxed under their own root. */
   sandbox?: SandboxLauncher;
+  /** Saves "always" answers given to a child's prompt to a config file. */
+  saveRule?: ToolGateOptions['saveRule'];
   /** The memory context (soul, index) the session injected: every child starts with the same. */
   contextMessages?: () => UserMessage[];
   /** Fresh instances of the core tools (agent excluded), in the fixed order. */
@@ -223,6 +225,8 @@ export class SubagentManager {
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       ...(this.options.ask ? { ask: this.options.ask } : {}),
       ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
+      ...(this.options.saveRule ? { saveRule: this.options.saveRule } : {}),
+      ...(this.options.onProblem ? { onProblem: this.options.onProblem } : {}),
       subagent: { id: subSid, description },
       ...(isolation ? { workspace: isolation.view } : {}),
     });
