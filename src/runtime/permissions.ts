@@ -11,7 +11,7 @@ import { addConfigRule } from '../policy/config-write.js';
 import { formatRule } from '../policy/rules.js';
 import type { SavedRuleScope } from './tool-gate.js';
 import type { PolicyRule } from '../policy/types.js';
-import { detectSandbox, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
+import { detectSandboxAsync, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
 
 export interface SessionPermissions {
   policy: PermissionPolicy;
@@ -22,13 +22,25 @@ export interface SessionPermissions {
   permissions: LoadedPermissions;
 }
 
-/** One detection per process: the answer does not change while seek runs. */
-let detected: { key: string; status: SandboxStatus } | undefined;
+/** One detection per process (the answer does not change while seek runs), started as early as
+ * possible so its two bwrap runs overlap the rest of start-up. */
+let detection: { key: string; status: Promise<SandboxStatus> } | undefined;
 
-function cachedDetect(env: Readonly<Record<string, string | undefined>>, disabled: boolean): SandboxStatus {
+/** Starts (or joins) sandbox detection for these settings; `setUpPermissions` awaits it. */
+export function startSandboxDetection(env: Readonly<Record<string, string | undefined>>, config: SeekConfig, configFile: string): void {
+  let disabled = false;
+  try {
+    disabled = !sandboxSettingsFrom(config, configFile).enabled;
+  } catch {
+    return; // a malformed setting is reported by setUpPermissions
+  }
   const key = `${disabled}|${env.PATH ?? ''}|${env.SEEK_SANDBOX_BWRAP ?? ''}`;
-  if (detected?.key !== key) detected = { key, status: detectSandbox({ env: { ...env }, disabled }) };
-  return detected.status;
+  if (detection?.key !== key) detection = { key, status: detectSandboxAsync({ env: { ...env }, disabled }) };
+}
+
+function detected(env: Readonly<Record<string, string | undefined>>, config: SeekConfig, configFile: string): Promise<SandboxStatus> {
+  startSandboxDetection(env, config, configFile);
+  return detection!.status;
 }
 
 /**
@@ -62,7 +74,7 @@ export async function setUpPermissions(options: {
     userConfigFile: options.configFile,
   });
   const home = options.env.HOME ?? homedir();
-  const status = cachedDetect(options.env, !settings.enabled);
+  const status = await detected(options.env, options.config, options.configFile);
   const sandbox = new SandboxLauncher({
     settings: { ...settings, denyRead: [...settings.denyRead, ...deniedReadPaths(loaded.rules, home)] },
     status,
@@ -81,10 +93,11 @@ export async function setUpPermissions(options: {
     sandbox: status.available ? { available: true } : { available: false, ...(status.reason ? { reason: status.reason } : {}) },
   });
   const notices: string[] = [...loaded.notices];
-  if (!status.available) {
-    const fallback = options.interactive ? 'asked before they run' : 'denied (nobody can be asked)';
+  // Interactive: said once at start. Headless: each refusal it causes says why on stderr (with
+  // the fix), so a script that never needed the sandbox keeps a clean stderr. Yolo sandboxes nothing.
+  if (!status.available && options.interactive && policy.preference !== 'yolo') {
     notices.push(
-      `No OS sandbox: ${status.reason ?? 'unknown reason'}. Commands that would run sandboxed (read-only inspectors, --auto, plan steps, config allow rules) are ${fallback}.` +
+      `No OS sandbox: ${status.reason ?? 'unknown reason'}. Commands that would run sandboxed (read-only inspectors, auto mode, plan steps, config allow rules) are asked before they run.` +
         `${status.fix ? ` To fix: ${status.fix}.` : ''} Details: seek sandbox check.`,
     );
   }

@@ -34,7 +34,7 @@ import type { ReviewPlanFn } from '../orchestrator/review.js';
 import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
-import { savedRuleWriter, setUpPermissions } from './permissions.js';
+import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -134,6 +134,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const flagged = options.worktree !== undefined && options.worktree !== false;
   if (flagged && !inGit) throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
   const config = await readConfig(home);
+  startSandboxDetection(options.env, config, configFile(home)); // overlaps the rest of start-up
   // Hooks fail closed: an unusable hooks file stops seek here (HooksConfigError, exit status 2),
   // before a session starts or a model is called.
   const loadedHooks = await loadHooks({ seekHome: home, projectRoot });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { SandboxStatus } from './types.js';
@@ -49,20 +49,43 @@ export function detectSandbox(options: DetectOptions): SandboxStatus {
   };
 }
 
-function detectBwrap(env: NodeJS.ProcessEnv): SandboxStatus {
+/** What one probe run said. */
+interface RunResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  error?: Error;
+}
+
+const BWRAP_PROBE = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all', '--die-with-parent', '--new-session', '--', 'true'];
+const INSTALL_BWRAP = 'install bubblewrap: `sudo apt-get install bubblewrap` (Debian/Ubuntu), `sudo dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)';
+
+function bwrapProgram(env: NodeJS.ProcessEnv): string | undefined {
   const override = env.SEEK_SANDBOX_BWRAP;
-  const program = override !== undefined && override !== '' ? override : findProgram('bwrap', env);
-  const install = 'install bubblewrap: `sudo apt-get install bubblewrap` (Debian/Ubuntu), `sudo dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)';
-  if (program === undefined) return { available: false, mechanism: 'bwrap', reason: 'bubblewrap (bwrap) is not installed', fix: install };
-  const version = spawnSync(program, ['--version'], { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS });
+  return override !== undefined && override !== '' ? override : findProgram('bwrap', env);
+}
+
+function runSync(program: string, args: string[]): RunResult {
+  const result = spawnSync(program, args, { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'pipe'] });
+  return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', ...(result.error ? { error: result.error } : {}) };
+}
+
+function runAsync(program: string, args: string[]): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = execFile(program, args, { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS }, (error, stdout, stderr) => {
+      const code = error && typeof (error as NodeJS.ErrnoException).code === 'number' ? ((error as NodeJS.ErrnoException).code as unknown as number) : error ? null : 0;
+      resolve({ status: code, stdout, stderr, ...(error && code === null ? { error } : {}) });
+    });
+    child.stdin?.end();
+  });
+}
+
+function bwrapStatus(program: string, version: RunResult, probe: RunResult): SandboxStatus {
   if (version.error) {
-    return { available: false, mechanism: 'bwrap', program, reason: `${program} cannot be run (${version.error.message})`, fix: install };
+    const missing = (version.error as NodeJS.ErrnoException).code === 'ENOENT';
+    const reason = missing ? `bubblewrap (bwrap) is not installed (no ${program})` : `${program} cannot be run (${version.error.message})`;
+    return { available: false, mechanism: 'bwrap', program, reason, fix: INSTALL_BWRAP };
   }
-  const probe = spawnSync(
-    program,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-all', '--die-with-parent', '--new-session', '--', 'true'],
-    { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS },
-  );
   const versionLine = version.stdout.trim() || undefined;
   if (probe.status === 0) return { available: true, mechanism: 'bwrap', program, ...(versionLine ? { version: versionLine } : {}) };
   const said = (probe.stderr || probe.error?.message || `exit status ${probe.status}`).trim().split('\n')[0]!;
@@ -76,6 +99,23 @@ function detectBwrap(env: NodeJS.ProcessEnv): SandboxStatus {
       ? 'allow unprivileged user namespaces: `sudo sysctl -w kernel.unprivileged_userns_clone=1`, or on Ubuntu 23.10+ `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (or an AppArmor profile for bwrap); inside Docker, run the container with --security-opt seccomp=unconfined or use seek on the host'
       : 'run `bwrap --ro-bind / / --unshare-all true` to see the full error',
   };
+}
+
+function detectBwrap(env: NodeJS.ProcessEnv): SandboxStatus {
+  const program = bwrapProgram(env);
+  if (program === undefined) return { available: false, mechanism: 'bwrap', reason: 'bubblewrap (bwrap) is not installed', fix: INSTALL_BWRAP };
+  const version = runSync(program, ['--version']);
+  return bwrapStatus(program, version, version.error ? version : runSync(program, BWRAP_PROBE));
+}
+
+/** `detectSandbox` without blocking: the two bwrap runs go in parallel while seek starts up. */
+export async function detectSandboxAsync(options: DetectOptions): Promise<SandboxStatus> {
+  const platform = options.platform ?? process.platform;
+  if (options.disabled || platform !== 'linux') return detectSandbox(options);
+  const program = bwrapProgram(options.env);
+  if (program === undefined) return detectBwrap(options.env);
+  const [version, probe] = await Promise.all([runAsync(program, ['--version']), runAsync(program, BWRAP_PROBE)]);
+  return bwrapStatus(program, version, probe);
 }
 
 function detectSeatbelt(): SandboxStatus {

@@ -43,7 +43,8 @@ export function createBashTool(): Tool<BashArgs> {
     name: 'bash',
     description:
       'Run a bash command in the project dir; returns stdout+stderr and the exit code. ' +
-      'For servers/watchers use run_in_background and read its output file with read_file.',
+      'For servers/watchers use run_in_background and read its output file with read_file. ' +
+      'Commands run without approval execute in an OS sandbox (no network, writes only inside the project).',
     schema,
     readOnly: false,
     describe(args, ctx) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { hasSandbox } from '../support/sandbox.js';
 
 /** Permission rules from config files, end to end: the real seek, the scripted model, real files. */
 let server: ScriptedServer;
@@ -27,7 +28,7 @@ function projectConfig(root: string, permissions: unknown, file = 'config.json')
 }
 
 describe('config rules allow, ask and deny as documented, with project trust', () => {
-  it('a project allow rule applies only after `seek permissions trust`, and its command runs sandboxed', async () => {
+  it.skipIf(!hasSandbox)('a project allow rule applies only after `seek permissions trust`, and its command runs sandboxed', async () => {
     const { root, home } = makeProject();
     projectConfig(root, { allow: ['Bash(touch:*)'] });
     const script = () => server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made.txt' } }] }, { text: 'done' });
@@ -54,7 +55,7 @@ describe('config rules allow, ask and deny as documented, with project trust', (
     expect(list.stdout).toMatch(/allow\s+Bash\s+project .*not applied: project not trusted/);
   });
 
-  it('a deny rule on a file holds for the read tool and for commands (the sandbox hides the file)', async () => {
+  it.skipIf(!hasSandbox)('a deny rule on a file holds for the read tool and for commands (the sandbox hides the file)', async () => {
     const { root, home } = makeProject();
     writeFileSync(join(root, '.env'), 'API_TOKEN=do-not-leak\n');
     projectConfig(root, { deny: ['Read(./.env)'] });
@@ -71,7 +72,7 @@ describe('config rules allow, ask and deny as documented, with project trust', (
     expect(readFileSync(join(root, '.env'), 'utf8')).toContain('do-not-leak');
   });
 
-  it('user rules apply without trust; deny beats allow; `permissions check` names the deciding rule and its file', async () => {
+  it.skipIf(!hasSandbox)('user rules apply without trust; deny beats allow; `permissions check` names the deciding rule and its file', async () => {
     const { root, home } = makeProject();
     writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { allow: ['Bash(npm test:*)', 'Bash(git push:*)'], deny: ['Bash(git push --force:*)'] } }));
     const allowed = await runSeek(['permissions', 'check', 'Bash', 'npm test -- --run'], { cwd: root, env: env(home) });

@@ -3,12 +3,13 @@
  * DeepSeek): parallel children, what the parent and the children send, the bill, the index on
  * disk, crash recovery, kill from another process, and promotion of a child to a session.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { costOf, lookupModel } from '../../src/providers/catalog.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedReply } from '../support/scripted-server/index.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { hasSandbox } from '../support/sandbox.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -159,6 +160,30 @@ describe('subagents end to end', () => {
     expect(run.code).toBe(0);
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
     expect(existsSync(join(root, 'y.txt'))).toBe(false);
+  });
+
+  it.skipIf(!hasSandbox)('under --auto: an explore child\'s commands run read-only; an isolated child writes only in its worktree', async () => {
+    const { root, home } = makeProject();
+    const outside = join(home, '..', 'outside-auto');
+    mkdirSync(outside);
+    route((req) => {
+      if (!req.child) {
+        if (req.turn > 0) return { text: 'done' };
+        return { toolCalls: [agentCall('reader'), { name: 'agent', arguments: { description: 'editor', prompt: 'edit', subagent_type: 'general-purpose', isolation: 'worktree' } }] };
+      }
+      if (req.turn > 0) return { text: 'finished' };
+      if (req.system.includes('look at reader')) return { toolCalls: [{ name: 'bash', arguments: { command: 'touch from-explore.txt' } }] };
+      return { toolCalls: [{ name: 'bash', arguments: { command: `echo edit > from-editor.txt; touch ${join(root, 'into-main-tree.txt')}; touch ${outside}/escaped.txt` } }] };
+    });
+    const run = await runSeek(['-p', 'go', '--auto', '--output-format', 'json'], { cwd: root, env: env(home) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(root, 'from-explore.txt'))).toBe(false);
+    expect(existsSync(join(root, 'into-main-tree.txt'))).toBe(false);
+    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
+    // The editor's own write landed in its worktree (kept: it has changes).
+    const worktrees = join(home, 'projects', readdirSync(join(home, 'projects'))[0]!, 'worktrees');
+    const kept = readdirSync(worktrees).filter((name) => !name.endsWith('.json'));
+    expect(kept.some((id) => existsSync(join(worktrees, id, 'from-editor.txt')))).toBe(true);
   });
 
   it('marks the children of a crashed process orphaned at the next start', async () => {

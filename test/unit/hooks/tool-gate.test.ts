@@ -8,6 +8,7 @@ import { PermissionPolicy } from '../../../src/policy/index.js';
 import { SandboxLauncher, detectSandbox, DEFAULT_SANDBOX_SETTINGS } from '../../../src/sandbox/index.js';
 import { createToolGate, type AskAnswer, type PermissionPrompt } from '../../../src/runtime/tool-gate.js';
 import { RUNNER_ENV, hookFixture, type HookFixture } from './fixture.js';
+import { hasSandbox } from '../../support/sandbox.js';
 
 let fx: HookFixture;
 beforeEach(() => {
@@ -73,7 +74,7 @@ describe('tool gate: hooks → policy → ask', () => {
     expect(asked).toHaveLength(0);
   });
 
-  it('headless (no ask function): dangerous actions are denied with the --yolo hint; safe ones pass', async () => {
+  it.skipIf(!hasSandbox)('headless (no ask function): dangerous actions are denied with the --yolo hint; safe ones pass', async () => {
     const gate = createToolGate({ policy: new PermissionPolicy({ root: fx.project, preference: 'ask', sandbox: { available: true } }), sandbox: realSandbox() });
     expect(await gate.before(call(bashTool, { command: 'npm test' }))).toEqual({
       allow: false,

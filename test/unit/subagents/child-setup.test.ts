@@ -38,10 +38,26 @@ describe('child policy (tighten only)', () => {
     ['deny', 'none', 'yolo', 'deny'],
     ['ask', 'plan_analyze', 'inherit', 'plan'],
     ['yolo', 'plan_analyze', 'yolo', 'plan'],
+    // --auto: a child is never looser (no yolo under auto, no auto under ask), and an explore
+    // child of an auto parent is plan: its commands run only in the read-only sandbox.
+    ['auto', 'none', 'inherit', 'auto'],
+    ['auto', 'none', 'yolo', 'auto'],
+    ['auto', 'none', 'ask', 'ask'],
+    ['auto', 'none', 'plan', 'plan'],
+    ['ask', 'none', 'auto', 'ask'],
+    ['deny', 'none', 'auto', 'deny'],
+    ['yolo', 'none', 'auto', 'auto'],
   ];
   it.each(cases)('%s parent in %s, type asks %s → %s', (preference, workflow, permission, mode) => {
-    const parent = new PermissionPolicy({ root: '/repo', preference, workflow });
-    expect(childPolicy(parent, type({ permission })).mode).toBe(mode);
+    const parent = new PermissionPolicy({ root: '/repo', preference, workflow, sandbox: { available: true } });
+    const child = childPolicy(parent, type({ permission }));
+    expect(child.mode).toBe(mode);
+    // The sandbox a child's commands get is decided by the child's own (tighter) policy.
+    const bash = { kind: 'bash' as const, paths: ['/repo'], command: 'make', summary: 'make' };
+    const decision = child.evaluate(bash, { tool: 'bash' });
+    if (mode === 'plan' || mode === 'deny' || mode === 'ask') expect(decision.decision).toBe('deny');
+    if (mode === 'auto') expect(decision).toMatchObject({ decision: 'allow', sandbox: 'workspace-write' });
+    if (mode === 'yolo') expect(decision.decision === 'allow' && decision.sandbox).toBeUndefined();
   });
 
   it('never inherits plan pre-approval', () => {
