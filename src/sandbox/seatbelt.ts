@@ -15,8 +15,12 @@ export function seatbeltProfile(scope: SandboxScope, tempDir: string): string {
     '(allow signal (target same-sandbox))',
     '(allow sysctl-read)',
     '(allow mach-lookup)',
+    '(allow process-info* (target same-sandbox))',
     '(allow ipc-posix-shm)',
+    '(allow ipc-posix-sem)',
     '(allow iokit-open)',
+    '(allow file-ioctl (regex #"^/dev/tty"))',
+    '(allow pseudo-tty)',
     '(allow file-read*)',
   ];
   if (scope.hidden.length > 0) lines.push(`(deny file-read* ${scope.hidden.map(subpath).join(' ')})`);
@@ -26,7 +30,7 @@ export function seatbeltProfile(scope: SandboxScope, tempDir: string): string {
   );
   const readOnlyAgain = [...scope.protectedPaths, ...scope.hidden];
   if (writable.length > 0 && readOnlyAgain.length > 0) lines.push(`(deny file-write* ${readOnlyAgain.map(subpath).join(' ')})`);
-  if (scope.network) lines.push('(allow network*)');
+  if (scope.network) lines.push('(allow network*)', '(allow system-socket)');
   return `${lines.join('\n')}\n`;
 }
 

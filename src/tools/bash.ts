@@ -172,7 +172,7 @@ function formatResult(
     ending = `terminated by signal ${status.signal ?? 'unknown'}`;
   }
   const isError = stoppedBy !== null || status.code !== 0;
-  if (isError && sandbox !== undefined) {
+  if (isError && stoppedBy === null && sandbox !== undefined) {
     ending += `\n(ran in the ${sandbox}. If it failed because it needs more, call bash again with unsandboxed: true; the user is asked first.)`;
   }
   return {
