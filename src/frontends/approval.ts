@@ -222,6 +222,6 @@ export function formatApprovalLines(request: ApprovalRequest, width?: number): s
   }
   for (const note of view.notes) detail(`! ${note}`);
   if (view.preview) for (const row of previewRows(view.preview, columns)) out.push(`${indent}${row.text}`);
-  if (view.rule) detail(`[a]lways adds the session rule ${view.rule}`);
+  if (view.rule) detail(`[a]lways adds the rule ${view.rule}: for this session, or saved to a config file (asked next)`);
   return out;
 }

@@ -2,7 +2,10 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ActionRequest } from '../agent/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
-import { formatApprovalLines, visible, type ApprovalRequest } from './approval.js';
+import type { AskAnswer } from '../runtime/tool-gate.js';
+import { configFile } from '../config/paths.js';
+import { localConfigFile, projectConfigFile } from '../policy/config-rules.js';
+import { approvalView, formatApprovalLines, visible, type ApprovalRequest } from './approval.js';
 import { describePlan, dropTask, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../orchestrator/review.js';
 
 /** What the plain line mode needs from a session; the runtime's AgentSession satisfies it. */
@@ -14,9 +17,27 @@ export interface InteractiveSession {
   /** Cycles or sets the permission mode; returns a label for the new mode. */
   setMode(mode: 'ask' | 'yolo' | 'plan'): string;
   costReport(): string;
+  /** Where "always" answers can be saved: the config files named in the question. */
+  readonly seekHome?: string;
+  readonly projectRoot?: string;
 }
 
-export type Answer = 'yes' | 'no' | 'always';
+export type Answer = AskAnswer;
+
+/** The second question after `a`: where the rule goes (an empty line keeps it to this session). */
+export const SAVE_QUESTION = 'save for: [s]ession / [l]ocal project file / [p]roject file / [u]ser config? ';
+
+const SAVE_ANSWERS: Readonly<Record<string, AskAnswer>> = {
+  '': 'always',
+  s: 'always',
+  session: 'always',
+  l: 'always-local',
+  local: 'always-local',
+  p: 'always-project',
+  project: 'always-project',
+  u: 'always-user',
+  user: 'always-user',
+};
 
 const END_OF_INPUT = '\u0004';
 
@@ -65,8 +86,41 @@ export class PlainInteractive {
     this.out.write(`${formatApprovalLines(full, terminal.isTTY ? terminal.columns : undefined).join('\n')}\n`);
     const answer = await this.question('[y]es / [n]o / [a]lways this session: ');
     const normalised = answer.trim().toLowerCase();
-    if (normalised === 'a' || normalised === 'always') return 'always';
+    if (normalised === 'a' || normalised === 'always') return this.askWhereToSave(full);
     return normalised === 'y' || normalised === 'yes' ? 'yes' : 'no';
+  }
+
+  /** After "always": the rule holds for this session; it can also be saved to a config file. Shows
+   * the exact rule and each file, then asks until it gets one of the answers (end of input: the
+   * session only, nothing written). */
+  private async askWhereToSave(request: ApprovalRequest): Promise<AskAnswer> {
+    const rule = approvalView(request).rule;
+    const files = this.saveFiles();
+    this.out.write(
+      [
+        `Always allow ${rule ?? 'this'}:`,
+        '  [s]ession  this session only (the default)',
+        `  [l]ocal    this project, only me: ${files.local} (kept out of git)`,
+        `  [p]roject  this project, everyone: ${files.project} (commit it to share)`,
+        `  [u]ser     me, in every project: ${files.user}`,
+      ].join('\n') + '\n',
+    );
+    for (;;) {
+      const line = await this.question(SAVE_QUESTION);
+      if (line === END_OF_INPUT) return 'always';
+      const answer = SAVE_ANSWERS[line.trim().toLowerCase()];
+      if (answer) return answer;
+      this.out.write('(answer s, l, p or u)\n');
+    }
+  }
+
+  private saveFiles(): { local: string; project: string; user: string } {
+    const { seekHome, projectRoot } = this.session;
+    return {
+      local: projectRoot ? localConfigFile(projectRoot) : '.seek/config.local.json',
+      project: projectRoot ? projectConfigFile(projectRoot) : '.seek/config.json',
+      user: seekHome ? configFile(seekHome) : '~/.seek/config.json',
+    };
   }
 
   /** Plan review for delegate_tasks: shows the plan, then takes edits until run or reject. */

@@ -39,7 +39,7 @@ function subject(label: string, outside: string[]): string {
 
 /** Sources whose allow rules were written ahead of time (config files): the command they allow
  * still runs in the sandbox. Session rules are a person's answer to the exact action: unsandboxed. */
-const SANDBOXED_RULE_SOURCES = new Set(['user', 'project']);
+const SANDBOXED_RULE_SOURCES = new Set(['user', 'project', 'local']);
 
 function noSandboxNote(state: PolicyState): string {
   return `no OS sandbox is available here (${state.sandbox.reason ?? 'unknown reason'}; see \`seek sandbox check\`)`;

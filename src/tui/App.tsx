@@ -14,7 +14,10 @@ import { TodoPanel } from './components/TodoPanel.js';
 import { WorktreesPanel } from './components/WorktreesPanel.js';
 import { MemoryPanel } from './components/MemoryPanel.js';
 import { DistillReview } from './components/DistillReview.js';
+import { PermissionsPanel } from './components/PermissionsPanel.js';
 import { memoryPanelSource } from './state/memory.js';
+import { permissionsPanelSource } from './state/permissions.js';
+import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
 import { InputEditor, createSlashCompleter } from './input/index.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
@@ -80,6 +83,11 @@ export function App(props: AppProps) {
   const worktreeSource = useMemo(() => (worktrees ? worktreePanelSource(worktrees) : undefined), [worktrees]);
   const memory = session.memory;
   const memorySource = useMemo(() => (memory ? memoryPanelSource(memory.store, session.memorySettings.halfLifeDays) : undefined), [memory, session]);
+  const saveFiles = useMemo(() => (session.seekHome && session.projectRoot ? saveFilesOf(session.seekHome, session.projectRoot) : DEFAULT_SAVE_FILES), [session]);
+  const permissionsSource = useMemo(
+    () => permissionsPanelSource({ policy: session.policy, seekHome: session.seekHome, projectRoot: session.projectRoot }),
+    [session],
+  );
   // A worktrees panel needs the session's manager (a switched-to session may have none).
   const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
@@ -265,6 +273,16 @@ export function App(props: AppProps) {
       ))}
       {panel?.kind === 'memory' && memorySource ? (
         <MemoryPanel source={memorySource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+      ) : panel?.kind === 'permissions' ? (
+        <PermissionsPanel
+          source={permissionsSource}
+          files={saveFiles}
+          projectRoot={session.projectRoot}
+          width={width}
+          color={props.color}
+          active={!pending}
+          onClose={() => setPanel(undefined)}
+        />
       ) : panel?.kind === 'distill' ? (
         <DistillReview
           candidates={panel.candidates}
@@ -293,6 +311,7 @@ export function App(props: AppProps) {
           request={permission.request}
           width={width}
           color={props.color}
+          files={saveFiles}
           onAnswer={(answer) => {
             permission.resolve(answer);
             setPending(undefined);

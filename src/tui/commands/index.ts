@@ -12,6 +12,7 @@ import type { SlashCommand } from './types.js';
 import { worktreesCommand } from './worktrees.js';
 import { memoryCommand } from './memory.js';
 import { distillCommand } from './distill.js';
+import { permissionsCommand } from './permissions.js';
 
 export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
@@ -36,6 +37,7 @@ SLASH_COMMANDS.push(
   memoryCommand,
   distillCommand,
   hooksCommand,
+  permissionsCommand,
   exitCommand,
 );
 

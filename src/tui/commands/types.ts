@@ -14,7 +14,12 @@ export interface PickerSpec {
  * A live panel the App renders in place of the input (it keeps updating while open, unlike a
  * picker's fixed list). Commands name the panel; the App owns its component and data.
  */
-export type PanelSpec = { kind: 'agents' } | { kind: 'worktrees' } | { kind: 'memory' } | { kind: 'distill'; candidates: readonly EntryInput[] };
+export type PanelSpec =
+  | { kind: 'agents' }
+  | { kind: 'worktrees' }
+  | { kind: 'memory' }
+  | { kind: 'permissions' }
+  | { kind: 'distill'; candidates: readonly EntryInput[] };
 
 /** What a slash command may do to the UI. Commands never touch Ink directly. */
 export interface CommandContext {

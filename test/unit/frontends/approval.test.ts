@@ -127,7 +127,7 @@ describe('approval display: paths, rules, kinds', () => {
       'Allow read /etc/passwd?',
       '  read_file outside the project (/etc/passwd) needs approval',
       '  path: /etc/passwd',
-      '  [a]lways adds the session rule read_file(/etc/**)',
+      '  [a]lways adds the rule read_file(/etc/**): for this session, or saved to a config file (asked next)',
     ]);
     const many: ApprovalRequest = { action: { kind: 'write', paths: ['/repo/a.ts', '/repo/b/c.ts', '/outside/d.ts'], summary: 'write 3 files' } };
     const text = formatApprovalLines(many);
@@ -140,7 +140,7 @@ describe('approval display: paths, rules, kinds', () => {
   });
 
   it('shows the exact rule "always" adds: inline when short, pointing at a long or multi-line command', () => {
-    expect(formatApprovalLines(bash('npm test'))).toContain('  [a]lways adds the session rule bash(npm test)');
+    expect(formatApprovalLines(bash('npm test'))).toContain('  [a]lways adds the rule bash(npm test): for this session, or saved to a config file (asked next)');
     expect(ruleText({ tool: 'bash', pattern: 'a\nb', decision: 'allow', source: 'session' }, 'a\nb\n')).toBe('bash(<the command above>)');
     expect(ruleText({ tool: 'bash', pattern: 'rm *\nls', decision: 'allow', source: 'session' }, 'rm *\nls')).toBe('bash(<the command above, each * a wildcard>)');
     expect(ruleText({ tool: 'bash', pattern: 'x'.repeat(61), decision: 'allow', source: 'session' }, 'x'.repeat(61))).toBe('bash(<the command above>)');
@@ -200,8 +200,8 @@ describe('plain front end: ask', () => {
     const shown = written();
     expect(shown.endsWith('[y]es / [n]o / [a]lways this session: ')).toBe(true);
     for (const line of THIRTY) expect(shown).toContain(` ${line}\n`);
-    expect(shown).toContain('[a]lways adds the session rule bash(<the command above>)');
-    input.write('a\n');
+    expect(shown).toContain('[a]lways adds the rule bash(<the command above>): for this session');
+    input.write('a\n\n'); // always, then an empty line: this session only
     await expect(answer).resolves.toBe('always');
     ui.close();
   });

@@ -55,8 +55,10 @@ describe('which commands run sandboxed, and in which profile', () => {
   });
 
   it('config allow rules run their commands sandboxed; a person\'s "always" (session rule) does not', () => {
-    const fromConfig = policy('deny', AVAILABLE, [{ tool: 'bash', pattern: 'npm test', decision: 'allow', source: 'project' }]);
-    expect(fromConfig.evaluate(bash('npm test'), { tool: 'bash' })).toMatchObject({ decision: 'allow', code: 'rule', sandbox: 'workspace-write' });
+    for (const source of ['user', 'project', 'local'] as const) {
+      const fromConfig = policy('deny', AVAILABLE, [{ tool: 'bash', pattern: 'npm test', decision: 'allow', source }]);
+      expect(fromConfig.evaluate(bash('npm test'), { tool: 'bash' })).toMatchObject({ decision: 'allow', code: 'rule', sandbox: 'workspace-write' });
+    }
     const answered = policy('ask');
     answered.addRule({ tool: 'bash', pattern: 'npm test', decision: 'allow', source: 'session' });
     const decision = answered.evaluate(bash('npm test'), { tool: 'bash', canAsk: true });

@@ -71,7 +71,7 @@ describe('PermissionPrompt: content', () => {
     expect(at('+export const other')).toBeLessThan(at('y) Yes'));
     expect(choices()).toEqual([
       '❯ y) Yes',
-      '  a) Yes, and always for this session — adds write_file(src/**)',
+      '  a) Yes, and always, then choose where — adds write_file(src/**)',
       '  n) No (esc)',
     ]);
     expect(text).not.toContain('$ ');
@@ -85,7 +85,7 @@ describe('PermissionPrompt: content', () => {
     expect(text).toContain('$ npm test -- --run');
     expect(text).toContain('in /repo/packages/core');
     expect(text).not.toContain('[subagent');
-    expect(choices()[1]).toBe('  a) Yes, and always for this session — adds bash(npm test -- --run)');
+    expect(choices()[1]).toBe('  a) Yes, and always, then choose where — adds bash(npm test -- --run)');
     view.unmount();
   });
 
@@ -105,7 +105,7 @@ describe('PermissionPrompt: content', () => {
       alwaysRule: { kind: 'memory', decision: 'allow', source: 'session' },
     };
     const { choices, view } = setup(request);
-    expect(choices()[1]).toBe('  a) Yes, and always for this session — adds [memory]');
+    expect(choices()[1]).toBe('  a) Yes, and always, then choose where — adds [memory]');
     view.unmount();
   });
 
@@ -140,7 +140,6 @@ describe('PermissionPrompt: keys', () => {
     ['y', 'yes'],
     ['Y', 'yes'],
     ['n', 'no'],
-    ['a', 'always'],
     [KEYS.escape, 'no'],
     [KEYS.enter, 'yes'],
   ] as const)('%j answers %s at once', async (key, answer) => {
@@ -157,6 +156,8 @@ describe('PermissionPrompt: keys', () => {
     expect(choices().filter((line) => line.startsWith('❯'))).toHaveLength(1);
     expect(answers).toEqual([]);
     await press(KEYS.enter);
+    expect(answers).toEqual([]); // Enter on "always" asks where
+    await press(KEYS.enter);
     expect(answers).toEqual(['always']);
     view.unmount();
   });
@@ -169,7 +170,7 @@ describe('PermissionPrompt: keys', () => {
     expect(choices()[0]).toBe('❯ y) Yes');
     await press(KEYS.tab, KEYS.tab, KEYS.tab);
     expect(choices()[0]).toBe('❯ y) Yes');
-    await press(KEYS.up, KEYS.up, KEYS.enter);
+    await press(KEYS.up, KEYS.up, KEYS.enter, 'a');
     expect(answers).toEqual(['always']);
     view.unmount();
   });
@@ -185,6 +186,8 @@ describe('PermissionPrompt: keys', () => {
   it('does not take Ctrl or Alt chords for answers (Ctrl+A is "line start", not "always")', async () => {
     const { answers, press, view } = setup(WRITE);
     await press(KEYS.ctrlA, '\u0019' /* Ctrl+Y */, '\u000e' /* Ctrl+N */, '\u001ba' /* Alt+A */, '\u001by' /* Alt+Y */);
+    expect(answers).toEqual([]);
+    await press('a', KEYS.ctrlA, '\u001bl' /* Alt+L */);
     expect(answers).toEqual([]);
     await press('a');
     expect(answers).toEqual(['always']);
