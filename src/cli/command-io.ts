@@ -1,3 +1,5 @@
+import { CommanderError } from 'commander';
+
 /** Where a subcommand reads and writes; tests replace it with one that records. */
 export interface CommandIO {
   out(text: string): void;
@@ -21,7 +23,8 @@ export const processIO: CommandIO = {
 
 /**
  * Wraps a subcommand's action: an Error becomes `seek: <message><hint>` on stderr and exit status
- * 1 (refusals and failures for people); anything else is a bug and propagates.
+ * 1 (refusals and failures for people); anything else is a bug and propagates, and so does a
+ * commander error (a usage error raised in an action: main makes it exit status 2).
  */
 export function guardedBy(io: CommandIO, hint: (error: Error) => string = () => '') {
   return <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
@@ -29,7 +32,7 @@ export function guardedBy(io: CommandIO, hint: (error: Error) => string = () => 
       try {
         await action(...args);
       } catch (error) {
-        if (!(error instanceof Error)) throw error;
+        if (!(error instanceof Error) || error instanceof CommanderError) throw error;
         io.err(`seek: ${error.message}${hint(error)}\n`);
         io.setExitCode(1);
       }

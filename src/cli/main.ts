@@ -1,10 +1,12 @@
 import { SEEK_VERSION } from '../util/version.js';
 import { HooksConfigError } from '../hooks/problems.js';
-import type { Command } from 'commander';
+import { CommanderError, type Command } from 'commander';
+import { nearMissCommand } from './near-miss.js';
+import { StandardOutput } from './standard-output.js';
 
 /** Subcommands, one file each under commands/. Loaded on demand so that `seek --version` and a
  * plain run import only what they use (cold start is measured). */
-const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
+export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   hooks: async () => (await import('./commands/hooks.js')).createHooksCommand(),
   subagent: async () => (await import('./commands/subagent.js')).createSubagentCommand(),
   worktree: async () => (await import('./commands/worktree.js')).createWorktreeCommand(),
@@ -27,9 +29,18 @@ export function normaliseArgv(argv: readonly string[]): string[] {
   return argv.map((arg) => (SINGLE_DASH_LONG.has(arg) ? `-${arg}` : arg));
 }
 
-/** Entry point. Exit status: 0 success, 1 the run failed, 2 bad usage. */
+/**
+ * Entry point. Exit status: 0 success, 1 the run failed or its output could not be written, 2 bad
+ * usage. Resolves only when stdout and stderr have drained: the launcher exits right after.
+ */
 export async function main(rawArgv: string[]): Promise<void> {
-  const argv = normaliseArgv(rawArgv);
+  const output = new StandardOutput();
+  await dispatch(rawArgv);
+  process.exitCode = await output.drain(Number(process.exitCode ?? 0));
+}
+
+async function dispatch(rawArgv: string[]): Promise<void> {
+  const argv = helpWords(normaliseArgv(rawArgv));
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
     process.stdout.write(`seek ${version()}\n`);
     return;
@@ -43,22 +54,38 @@ export async function main(rawArgv: string[]): Promise<void> {
       await command.parseAsync(argv.slice(1), { from: 'user' });
       return;
     }
+    const nearMiss = await nearMissCommand(argv, SUBCOMMANDS);
+    if (nearMiss) {
+      process.stderr.write(`seek: ${nearMiss}\n`);
+      process.exitCode = 2;
+      return;
+    }
     const { runRootCommand } = await import('./root.js');
     process.exitCode = await runRootCommand(argv);
   } catch (error) {
-    reportFatal(error);
+    if (error instanceof CommanderError) process.exitCode = exitStatusOfCommander(error);
+    else reportFatal(error);
   }
 }
 
-/** Commander usage errors exit 2 (CONTRACT), help and version exit 0. */
+/** `seek help` and `seek help COMMAND` are the help, not a prompt for the model. */
+function helpWords(argv: string[]): string[] {
+  if (argv[0] !== 'help' || argv.length > 2) return argv;
+  const topic = argv[1];
+  if (topic === undefined) return ['--help'];
+  return topic in SUBCOMMANDS ? [topic, '--help'] : argv;
+}
+
+/** Commander stops by throwing (never `process.exit`, which would cut the output short); main
+ * turns that into the exit status. */
 export function configureExits(command: Command): void {
-  command.exitOverride((error) => {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
-      process.exit(0);
-    }
-    process.exit(2);
-  });
+  command.exitOverride();
   for (const sub of command.commands) configureExits(sub);
+}
+
+/** Usage errors exit 2 (CONTRACT), help and version exit 0. */
+function exitStatusOfCommander(error: CommanderError): number {
+  return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? 0 : 2;
 }
 
 function exitStatusOf(error: unknown): number {

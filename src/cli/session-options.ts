@@ -17,6 +17,8 @@ export function sessionOptionsFrom(options: RootOptions & { auto?: boolean }, ex
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(options.continue ? { continueLatest: true } : {}),
+    // --worktree-branch NAME alone implies --worktree: the branch of a worktree nobody asked for
+    // could only be an error, and the intent is plain.
     ...(options.worktree || options.worktreeBranch ? { worktree: options.worktreeBranch ?? true } : {}),
     ...extra,
   };
@@ -40,7 +42,7 @@ export function addSessionFlags(command: Command): Command {
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt, 200)
     .option('--resume <sid>', "continue a saved session (a subagent's sub-sid too)")
     .option('-w, --worktree', 'work in a fresh git worktree (your working tree is not touched); bring the work back with seek worktree merge')
-    .option('--worktree-branch <name>', 'with --worktree: the branch to create (default seek/wt/<id>)')
+    .option('--worktree-branch <name>', 'the branch of the --worktree worktree (default seek/wt/<id>); implies --worktree')
     .option('--no-save', 'do not write the session to disk')
     .option('--verbose', 'headless text mode: show tool activity on stderr');
 }

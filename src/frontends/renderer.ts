@@ -8,7 +8,8 @@ export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 export interface HeadlessRenderer {
   onEvent(event: SessionEvent): void;
-  /** Writes the end of the run and returns the exit status. */
+  /** Writes the end of the run and returns the exit status. A slow reader may not have taken the
+   * output yet: the CLI waits for stdout to drain before the process exits. */
   finish(summary: RunSummary): number;
 }
 

@@ -15,10 +15,12 @@ export interface RoleInfo {
   reviews: boolean;
 }
 
-/** One thing wrong with a plan; `task` is the position (0-based) of the task it is about. */
+/** One thing wrong with a plan; `task` is the position (0-based) of the task it is about, `field`
+ * the key of that task it is about (so a plan file can leave out what its own checks said). */
 export interface PlanProblem {
   text: string;
   task?: number;
+  field?: 'id' | 'role' | 'task' | 'depends_on';
 }
 
 /** A plan that cannot run. `problems` are one sentence each; `message` joins them. */
@@ -39,9 +41,9 @@ export class PlanError extends Error {
  */
 export function buildPlan(specs: readonly TaskSpec[], roles: (role: string) => RoleInfo | undefined, roleNames: readonly string[], goal?: string): Plan {
   const problems: PlanProblem[] = [];
-  const about = (task: number, text: string): void => void problems.push({ task, text });
+  const about = (task: number, field: PlanProblem['field'], text: string): void => void problems.push({ task, field, text });
   if (specs.length === 0) throw new PlanError(['the plan has no tasks']);
-  if (specs.length > MAX_TASKS) throw new PlanError([`the plan has ${specs.length} tasks; at most ${MAX_TASKS} run in one call (split it)`]);
+  if (specs.length > MAX_TASKS) problems.push({ text: `the plan has ${specs.length} tasks; at most ${MAX_TASKS} run in one call (split it)` });
 
   // Any depends_on, even an empty one, declares a graph: `depends_on: []` on every task says they
   // are independent (run in parallel), not "run in order".
@@ -49,9 +51,9 @@ export function buildPlan(specs: readonly TaskSpec[], roles: (role: string) => R
   const ids = specs.map((spec, index) => spec.id?.trim() || `t${index + 1}`);
   const seen = new Map<string, number>();
   ids.forEach((id, index) => {
-    if (!ID_PATTERN.test(id)) about(index, `task ${index + 1}: id "${id}" must be 1-40 letters, digits, '-', '_' or '.'`);
+    if (!ID_PATTERN.test(id)) about(index, 'id', `task ${index + 1}: id "${id}" must be 1-40 letters, digits, '-', '_' or '.'`);
     const first = seen.get(id);
-    if (first !== undefined) about(index, `tasks ${first + 1} and ${index + 1} have the same id "${id}"`);
+    if (first !== undefined) about(index, 'id', `tasks ${first + 1} and ${index + 1} have the same id "${id}"`);
     else seen.set(id, index);
   });
 
@@ -59,21 +61,20 @@ export function buildPlan(specs: readonly TaskSpec[], roles: (role: string) => R
     const id = ids[index]!;
     const role = spec.role.trim();
     const info = roles(role);
-    if (!info) about(index, `task ${id}: unknown role "${spec.role}" (roles: ${roleNames.join(', ')})`);
-    if (spec.task.trim() === '') about(index, `task ${id}: the task text is empty`);
+    if (!info) about(index, 'role', `task ${id}: unknown role "${spec.role}" (roles: ${roleNames.join(', ')})`);
+    if (spec.task.trim() === '') about(index, 'task', `task ${id}: the task text is empty`);
     const dependsOn =
       mode === 'serial' ? ids.slice(0, index) : [...new Set((spec.depends_on ?? []).map((dep) => dep.trim()))];
     if (mode === 'graph') {
       for (const dep of dependsOn) {
-        if (dep === id) about(index, `task ${id} depends on itself`);
-        else if (!seen.has(dep)) about(index, `task ${id} depends on unknown task "${dep}" (ids: ${[...new Set(ids)].join(', ')})`);
+        if (dep === id) about(index, 'depends_on', `task ${id} depends on itself`);
+        else if (!seen.has(dep)) about(index, 'depends_on', `task ${id} depends on unknown task "${dep}" (ids: ${[...new Set(ids)].join(', ')})`);
       }
     }
     return { id, index, task: spec.task.trim(), role, kind: info?.kind ?? 'reader', reviews: info?.reviews ?? false, dependsOn };
   });
-  if (problems.length === 0) {
-    const cycle = findCycle(tasks);
-    if (cycle) about(tasks.findIndex((task) => task.id === cycle[0]), `the dependencies form a cycle: ${cycle.join(' -> ')} (each waits for the next)`);
+  for (const cycle of findCycles(tasks)) {
+    about(tasks.findIndex((task) => task.id === cycle[0]), 'depends_on', `the dependencies form a cycle: ${cycle.join(' -> ')} (each waits for the next)`);
   }
   if (problems.length > 0) throw new PlanError(problems);
 
@@ -83,29 +84,39 @@ export function buildPlan(specs: readonly TaskSpec[], roles: (role: string) => R
   return { ...(goal?.trim() ? { goal: goal.trim() } : {}), mode, tasks, hash: planHash(tasks, goal), concurrentWriters };
 }
 
-/** A dependency cycle as a path of ids (first id repeated at the end), or undefined. */
-function findCycle(tasks: readonly PlanTask[]): string[] | undefined {
-  const byId = new Map(tasks.map((task) => [task.id, task]));
+/**
+ * Dependency cycles as paths of ids (the first id repeated at the end), in plan order; a cycle
+ * sharing a task with one already found is not reported again. Works on a plan with other problems
+ * too: edges to unknown ids and to the task itself (reported on their own) are ignored, and a
+ * duplicated id stands for its first task.
+ */
+function findCycles(tasks: readonly PlanTask[]): string[][] {
+  const byId = new Map<string, PlanTask>();
+  for (const task of tasks) if (!byId.has(task.id)) byId.set(task.id, task);
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
-  const visit = (id: string): string[] | undefined => {
-    if (state.get(id) === 'done') return undefined;
-    if (state.get(id) === 'visiting') return [...stack.slice(stack.indexOf(id)), id];
+  const cycles: string[][] = [];
+  const inCycle = new Set<string>();
+  const visit = (id: string): void => {
     state.set(id, 'visiting');
     stack.push(id);
-    for (const dep of byId.get(id)?.dependsOn ?? []) {
-      const cycle = visit(dep);
-      if (cycle) return cycle;
+    for (const dep of byId.get(id)!.dependsOn) {
+      if (dep === id || !byId.has(dep)) continue;
+      if (state.get(dep) === 'visiting') {
+        const cycle = [...stack.slice(stack.indexOf(dep)), dep];
+        if (!cycle.some((member) => inCycle.has(member))) {
+          cycles.push(cycle);
+          for (const member of cycle) inCycle.add(member);
+        }
+      } else if (!state.has(dep)) {
+        visit(dep);
+      }
     }
     stack.pop();
     state.set(id, 'done');
-    return undefined;
   };
-  for (const task of tasks) {
-    const cycle = visit(task.id);
-    if (cycle) return cycle;
-  }
-  return undefined;
+  for (const id of byId.keys()) if (!state.has(id)) visit(id);
+  return cycles;
 }
 
 /** For each task, every task it (transitively) depends on. */

@@ -13,6 +13,7 @@ import { WorktreeManager } from '../../src/worktree/manager.js';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { TmuxSeek } from '../support/tmux.js';
 
 const suite = useScriptedServer();
 const env = (home: string, extra: Record<string, string> = {}) => suite.env(home, { SEEK_MAX_RETRIES: '0', ...extra });
@@ -21,6 +22,16 @@ const messages = (request: RecordedRequest) => request.body.messages as Array<{ 
 const turn = (request: RecordedRequest) => messages(request).filter((m) => m.role === 'assistant').length;
 function route(handler: (request: RecordedRequest) => ScriptedReply): void {
   suite.server.setFallback((request) => ({ usage: { input: 500, output: 50 }, ...handler(request) }));
+}
+/** `seek memory add ARGS` in a real terminal (tmux), where $EDITOR may run (without one seek
+ * refuses: faults-output.test.ts); the screen once seek exited. */
+async function addInTerminal(cwd: string, environment: Record<string, string>, ...args: string[]): Promise<string> {
+  const terminal = TmuxSeek.start({ cwd, env: environment, args: ['memory', 'add', ...args], width: 300 });
+  try {
+    return await terminal.waitFor(/\[seek exited \d+\]/);
+  } finally {
+    terminal.kill();
+  }
 }
 const ENTRY = { name: 'use-pnpm', tagline: 'The repo uses pnpm workspaces', content: 'SECRET-DETAIL: npm hoisting broke the monorepo in March.', tags: ['tooling'] };
 
@@ -103,8 +114,8 @@ describe('memory end to end', () => {
 
     const prepared = join(root, '..', 'entry.md');
     writeFileSync(prepared, '---\nname: api-errors\ntagline: Errors are RFC 7807 problem details\ntags: [api]\n---\nEvery endpoint returns application/problem+json.\n');
-    const edited = await seek({ EDITOR: `cp ${prepared}` }, 'api-errors');
-    expect(edited).toMatchObject({ code: 0, stdout: 'remembered "api-errors"\n' });
+    const edited = await addInTerminal(root, env(home, { EDITOR: `cp ${prepared}` }), 'api-errors');
+    expect(edited).toContain('remembered "api-errors"\n[seek exited 0]');
 
     const loaded = await store.load();
     expect(loaded.entries.map((e) => [e.name, e.tagline, e.tags])).toEqual([
@@ -113,9 +124,8 @@ describe('memory end to end', () => {
     ]);
     expect((await store.loadArchive()).entries.map((e) => [e.name, e.archived_reason])).toEqual([['use-pnpm', 'superseded by "use-bun"']]);
 
-    const empty = await seek({ EDITOR: 'true' }, 'nothing-written');
-    expect(empty.code).toBe(1);
-    expect(empty.stderr).toMatch(/^seek: .*tagline.*; nothing was saved, your text is in \S+nothing-written\.md\n$/);
+    const empty = await addInTerminal(root, env(home, { EDITOR: 'true' }), 'nothing-written');
+    expect(empty).toMatch(/^seek: .*tagline.*; nothing was saved, your text is in \S+nothing-written\.md\n\[seek exited 1\]/);
   });
 
   it('seek distill proposes candidates: --json saves nothing, piped answers save what was approved, an unreadable answer saves nothing', async () => {

@@ -13,7 +13,11 @@ import { formatAge } from '../../util/age.js';
 import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 import { editText } from '../editor.js';
 
-export type MemoryCommandIO = CommandIO & { edit?: typeof editText };
+export type MemoryCommandIO = CommandIO & {
+  edit?: typeof editText;
+  /** Whether an editor could run here: stdin and stdout are a terminal (default: the process's). */
+  terminal?: () => boolean;
+};
 
 /** A row of `list`: an active entry with its decay figures, or an archived one. */
 interface Row {
@@ -165,7 +169,7 @@ export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
 
   command
     .command('add')
-    .description('record a decision by hand: with --tagline and --content at once, otherwise in $EDITOR')
+    .description('record a decision by hand: with --tagline and --content at once, otherwise in $EDITOR (in a terminal)')
     .argument('<name>', 'kebab-case name, e.g. use-pnpm-workspaces')
     .option('--tagline <text>', 'one specific sentence (what the index shows)')
     .option('--content <text>', 'what was decided, why, and what was rejected')
@@ -173,6 +177,12 @@ export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
     .option('--supersedes <name>', 'an entry this one replaces (it is archived, pointing here)')
     .action(
       guarded(async (name: string, opts: { tagline?: string; content?: string; tags?: string; supersedes?: string }) => {
+        // Without a terminal an editor cannot be used (vi would hang a script or garble its pipe).
+        if (!(opts.tagline && opts.content) && !(io.terminal ?? processHasTerminal)()) {
+          const missing = [opts.tagline ? '' : '--tagline', opts.content ? '' : '--content'].filter(Boolean).join(' and ');
+          io.err(`seek: no terminal to run an editor in; give the entry with flags instead (${missing} missing): seek memory add ${name} --tagline TEXT --content TEXT [--tags a,b]\n`);
+          return io.setExitCode(2);
+        }
         const { store } = await open();
         const tags = opts.tags?.split(',').map((tag) => tag.trim()).filter(Boolean);
         const given = { name, tagline: opts.tagline ?? '', content: opts.content ?? '', ...(tags && tags.length > 0 ? { tags } : {}) };
@@ -216,6 +226,10 @@ export function createMemoryCommand(io: MemoryCommandIO = processIO): Command {
       }),
     );
   return command;
+}
+
+function processHasTerminal(): boolean {
+  return Boolean(process.stdin.isTTY && process.stdout.isTTY);
 }
 
 function flags(entry: MemoryEntry): string[] {

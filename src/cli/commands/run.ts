@@ -5,8 +5,7 @@ import { findProjectRoot, seekHome } from '../../config/paths.js';
 import { closeSession } from '../close-session.js';
 import { PlainInteractive } from '../../frontends/plain-interactive.js';
 import { createRenderer } from '../../frontends/renderer.js';
-import { buildPlan, PlanError } from '../../orchestrator/plan.js';
-import { planFileProblems, PlanFileError, readPlanFile, type PlanFile } from '../../orchestrator/plan-file.js';
+import { checkPlanFile, PlanFileError, readPlanFile, type PlanFile } from '../../orchestrator/plan-file.js';
 import { describePlan, reviewRequest } from '../../orchestrator/review.js';
 import { roleCatalog } from '../../orchestrator/roles.js';
 import type { Plan } from '../../orchestrator/types.js';
@@ -14,6 +13,7 @@ import { openSession, type AgentSession } from '../../runtime/session.js';
 import { loadSubagentTypes } from '../../subagents/definitions.js';
 import type { RootOptions } from '../root.js';
 import { addSessionFlags, sessionOptionsFrom } from '../session-options.js';
+import { onWriteFailure } from '../standard-output.js';
 
 interface RunOptions {
   print?: boolean;
@@ -91,28 +91,26 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const stopWatchingOutput = onWriteFailure(process.stdout, onSignal); // nobody reads the rest
   try {
     const summary = await session.runPlan({ source: relative(process.cwd(), file.path) || file.path, goal: file.goal, tasks: file.tasks }, controller.signal);
     return renderer.finish(summary);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    stopWatchingOutput();
     ui.plain?.close();
     await closeQuietly(session);
   }
 }
 
-/** The plan's own problems (roles of this project included), before any session or request. */
+/** The file's and the plan's problems (roles of this project included), all at once, before any
+ * session or request. */
 async function validate(file: PlanFile): Promise<Plan> {
   const projectRoot = findProjectRoot(process.cwd());
   const { types } = await loadSubagentTypes({ projectRoot, seekHome: seekHome(process.env), ...(process.env.HOME ? { home: process.env.HOME } : {}) });
   const catalog = roleCatalog(types);
-  try {
-    return buildPlan(file.tasks, catalog.resolve, catalog.names, file.goal);
-  } catch (error) {
-    if (error instanceof PlanError) throw new PlanFileError(planFileProblems(file, error));
-    throw error;
-  }
+  return checkPlanFile(file, catalog.resolve, catalog.names);
 }
 
 async function closeQuietly(session: AgentSession): Promise<void> {

@@ -91,6 +91,25 @@ describe('buildPlan', () => {
     ).toEqual(['the dependencies form a cycle: a -> c -> b -> a (each waits for the next)']);
   });
 
+  it('reports cycles together with the other problems, ignoring edges to unknown ids and self edges', () => {
+    expect(
+      problems([
+        { id: 'a', task: 'x', role: 'wizard', depends_on: ['b', 'ghost'] },
+        { id: 'b', task: 'y', role: 'explorer', depends_on: ['a'] },
+        { id: 'c', task: 'z', role: 'explorer', depends_on: ['d', 'c'] },
+        { id: 'd', task: 'w', role: 'explorer', depends_on: ['c'] },
+        { id: 'd', task: 'v', role: 'explorer', depends_on: [] },
+      ]),
+    ).toEqual([
+      'tasks 4 and 5 have the same id "d"',
+      'task a: unknown role "wizard" (roles: explorer, editor, reviewer, general-purpose, explore, plan)',
+      'task a depends on unknown task "ghost" (ids: a, b, c, d)',
+      'task c depends on itself',
+      'the dependencies form a cycle: a -> b -> a (each waits for the next)',
+      'the dependencies form a cycle: c -> d -> c (each waits for the next)',
+    ]);
+  });
+
   it('rejects empty and oversized plans', () => {
     expect(problems([])).toEqual(['the plan has no tasks']);
     expect(problems(Array.from({ length: 21 }, () => ({ task: 'x', role: 'explorer' })))).toEqual([
