@@ -7,7 +7,9 @@ import type { RootOptions } from './root.js';
 export async function listSessionsCommand(options: RootOptions): Promise<number> {
   const home = seekHome(process.env);
   const { root, pid } = resolveProject(process.cwd(), home);
-  const sessions = await listSessions(home, pid, { includeSubagents: options.includeSubagents === true });
+  // A file that cannot be read is named, never silently left out of the list.
+  const onUnreadable = (_path: string, reason: string): void => void process.stderr.write(`seek: ${reason} It is not listed.\n`);
+  const sessions = await listSessions(home, pid, { includeSubagents: options.includeSubagents === true, onUnreadable });
   if (sessions.length === 0) {
     process.stdout.write(`no sessions yet in ${root}\n`);
     return 0;

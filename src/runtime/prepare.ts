@@ -10,8 +10,9 @@ import { CostTracker } from '../cost/tracker.js';
 import { createHookRunner, hooksStartupError, loadHooks, type HookRunner } from '../hooks/index.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import { SessionWriter } from '../session/writer.js';
-import { findSession, newestSession } from '../session/list.js';
-import { readSession, interruptedToolResults, type LoadedSession } from '../session/reader.js';
+import { continueChoice, findSession } from '../session/list.js';
+import { interruptedToolResults } from '../session/reader.js';
+import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/resume.js';
 import { newSessionId, toolsHash } from '../session/format.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
@@ -149,7 +150,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const problem = (text: string): void => notify('warn', text);
   const problemInfo = (text: string): void => notify('info', text);
 
-  const resumed = await loadResumeTarget(home, pid, options);
+  const resumed = await loadResumeTarget(home, pid, options, notices);
   const settings = resolveProviderSettings({
     flags: {
       ...(options.provider ? { provider: options.provider } : {}),
@@ -313,9 +314,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     if (orphaned.length > 0) {
       notices.push({ level: 'info', text: `${orphaned.length} subagent(s) of a seek process that ended abruptly marked orphaned (see seek subagent list)` });
     }
+    // A new session's file is created with its first message (nothing is left by a session that
+    // never started); a resumed one is locked, or forked when another process is writing it.
     writer = resumed
-      ? SessionWriter.openForAppend(resumed.path)
-      : SessionWriter.create(sessionFile(home, pid, id), {
+      ? resumeWriter(resumed)
+      : SessionWriter.deferred(sessionFile(home, pid, id), {
           id,
           cwd: options.cwd,
           project_root: projectRoot,
@@ -333,9 +336,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     writer?.append({ type: 'message', message });
   };
   if (resumed) {
-    if (resumed.skippedLines > 0) {
-      notices.push({ level: 'warn', text: `skipped ${resumed.skippedLines} unreadable line(s) in the session file` });
-    }
+    for (const text of resumed.notices) notices.push({ level: 'warn', text }); // repairs, a fork
     // An interrupted run left calls without results: answer them so the history is valid again,
     // except delegate_tasks calls with completed tasks on record, which the session finishes.
     const resumable = (call: ToolCall): boolean => call.name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
@@ -403,14 +404,23 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   return prepared;
 }
 
-async function loadResumeTarget(home: string, pid: string, options: OpenSessionOptions): Promise<LoadedSession | undefined> {
+/**
+ * The session to continue, if any. `--continue` takes the newest session with a model response:
+ * empty sessions are passed over silently, unreadable newer ones (bad header, newer format) with
+ * a warning naming each file; with none left, a new session starts. A session another live seek
+ * process is writing is continued as a fork (session/resume.ts).
+ */
+async function loadResumeTarget(home: string, pid: string, options: OpenSessionOptions, notices: Notice[]): Promise<ResumeTarget | undefined> {
+  const save = options.save !== false;
   if (options.resume) {
     const ref = await findSession(home, pid, options.resume);
-    return readSession(ref.path);
+    return openResumeTarget(home, pid, ref.path, { save });
   }
   if (options.continueLatest) {
-    const newest = await newestSession(home, pid);
-    return newest ? readSession(newest.path) : undefined; // nothing to continue: a new session
+    const choice = await continueChoice(home, pid);
+    const instead = choice.session ? `--continue resumes ${choice.session.id} instead` : '--continue starts a new session instead';
+    for (const skipped of choice.unreadable) notices.push({ level: 'warn', text: `${skipped.reason} ${instead}.` });
+    return choice.session ? openResumeTarget(home, pid, choice.session.path, { save }) : undefined;
   }
   return undefined;
 }

@@ -302,7 +302,8 @@ export class AgentSession {
     this.closed = true;
     killBackgroundJobs();
     const { worktrees, workspace } = this.prepared;
-    const note = worktrees && !options.handOver ? await finishSessionWorktree(workspace, worktrees, this.writer ? this.id : undefined) : undefined;
+    // A session that never started has no file to resume: its empty worktree goes too.
+    const note = worktrees && !options.handOver ? await finishSessionWorktree(workspace, worktrees, this.writer?.created ? this.id : undefined) : undefined;
     if (note) this.closingNotes.push(note);
     // Observation checks still running get a few seconds to finish; then they are dropped (and said so).
     await this.prepared.memory.memory?.observer?.drain(CLOSE_DRAIN_MS);

@@ -6,6 +6,14 @@
  * Entry indexes: the entry on file line `n` (0-based, header = line 0) has index `n - 1`. Every
  * line after the header counts, including corrupt ones, so an index never shifts when a damaged
  * line is skipped. `SessionWriter.append` returns the index it wrote.
+ *
+ * Forks (schema 1, compatible: older readers keep the unknown key): a session continued while
+ * another live seek process was writing it becomes a new session whose header says
+ * `"forked_from": {"session_id": "<sid>", "entries": <n>, "pid": <owner pid>}`: the original's
+ * entries 0..n-1 (its turns finished when it was forked) were carried over, so the fork's file
+ * starts with copies of them (damaged lines left out, compactions renumbered), then its own.
+ *
+ * Next to a session file, while a process writes it: `<sid>.owner.json` (the lock, see lock.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -59,6 +67,7 @@ const headerSchema = z.looseObject({
   tools_hash: z.string(),
   parent_sid: z.string().optional(),
   subagent: z.looseObject({ type: z.string(), description: z.string() }).optional(),
+  forked_from: z.looseObject({ session_id: z.string(), entries: z.number().int(), pid: z.number().int().optional() }).optional(),
   seek_version: z.string(),
 });
 
@@ -79,7 +88,17 @@ export interface SessionHeader {
   /** Set on subagent transcripts and on sessions branched from another. */
   parent_sid?: string;
   subagent?: { type: string; description: string };
+  /** Set on a fork (see the top of this file). */
+  forked_from?: ForkOrigin;
   seek_version: string;
+}
+
+/** Where a forked session came from: the session, how many of its entries were copied, and the
+ * process that was writing it. */
+export interface ForkOrigin {
+  session_id: string;
+  entries: number;
+  pid?: number;
 }
 
 /** What a caller supplies to start a session; the writer fills in type, version and time. */

@@ -3,3 +3,6 @@ export * from './format.js';
 export * from './reader.js';
 export * from './writer.js';
 export * from './list.js';
+export * from './repair.js';
+export * from './lock.js';
+export * from './resume.js';

@@ -39,6 +39,23 @@ export interface SessionSummary {
 
 export interface ListOptions {
   includeSubagents?: boolean;
+  /** Called for each top-level session file that cannot be read (bad header, newer format), with
+   * a sentence naming it. Such files are left out of the list; this says so. */
+  onUnreadable?: (path: string, reason: string) => void;
+}
+
+/** A session file `--continue` passed over because it cannot be read. */
+export interface UnreadableSession {
+  path: string;
+  /** One sentence for the user, naming the file (a `SessionError` message). */
+  reason: string;
+}
+
+/** What `--continue` resumes: the newest session with at least one model response, and the
+ * unreadable files newer than it, which the caller must name in a warning. */
+export interface ContinueChoice {
+  session?: SessionRef & { updated_at: string };
+  unreadable: UnreadableSession[];
 }
 
 /** A session located on disk. */
@@ -58,7 +75,7 @@ const READ_CONCURRENCY = 16;
  * damaged session never hides the others. */
 export async function listSessions(home: string, pid: string, options: ListOptions = {}): Promise<SessionSummary[]> {
   const refs = await topLevelSessions(home, pid);
-  const summaries = await mapLimit(refs, READ_CONCURRENCY, (ref) => summarizeSessionFile(ref.path));
+  const summaries = await mapLimit(refs, READ_CONCURRENCY, (ref) => summarizeSessionFile(ref.path, options.onUnreadable));
   const present = summaries.filter((s): s is SessionSummary => s !== undefined);
   if (options.includeSubagents) {
     await mapLimit(present, READ_CONCURRENCY, async (parent) => {
@@ -72,10 +89,20 @@ export async function listSessions(home: string, pid: string, options: ListOptio
   return sortNewestFirst(present);
 }
 
-/** The most recently written top-level session with a valid header, or undefined when the project
- * has none. Stats every file but reads only the newest (and older ones only while the newer are
- * damaged); the caller reads the one it gets. */
+/** The most recently written top-level session that can be continued (see `continueChoice`), or
+ * undefined when the project has none. */
 export async function newestSession(home: string, pid: string): Promise<(SessionRef & { updated_at: string }) | undefined> {
+  return (await continueChoice(home, pid)).session;
+}
+
+/**
+ * What `--continue` resumes: the most recently written top-level session that has a valid header
+ * and at least one model response. Empty sessions (no model response: opened and left, or failed
+ * before the first answer) are passed over silently; unreadable ones (bad header, newer format)
+ * are passed over too, but returned in `unreadable` so the user is told. Stats every file, reads
+ * from the newest down until one qualifies.
+ */
+export async function continueChoice(home: string, pid: string): Promise<ContinueChoice> {
   const refs = await topLevelSessions(home, pid);
   const stamped = await mapLimit(refs, READ_CONCURRENCY, async (ref) => {
     try {
@@ -87,21 +114,40 @@ export async function newestSession(home: string, pid: string): Promise<(Session
   const newestFirst = stamped
     .filter((item): item is SessionRef & { mtimeMs: number } => item !== undefined)
     .sort((a, b) => b.mtimeMs - a.mtimeMs || b.id.localeCompare(a.id));
+  const unreadable: UnreadableSession[] = [];
   for (const { mtimeMs, ...ref } of newestFirst) {
-    if (await hasValidHeader(ref.path)) return { ...ref, updated_at: new Date(mtimeMs).toISOString() };
+    const state = await sessionState(ref.path);
+    if (state.kind === 'unreadable') unreadable.push({ path: ref.path, reason: state.reason });
+    if (state.kind === 'resumable') return { session: { ...ref, updated_at: new Date(mtimeMs).toISOString() }, unreadable };
   }
-  return undefined;
+  return { unreadable };
 }
 
-async function hasValidHeader(path: string): Promise<boolean> {
+type SessionState = { kind: 'resumable' | 'empty' | 'gone' } | { kind: 'unreadable'; reason: string };
+
+/** Whether a session file can be continued: a valid header and a model response on file. Only
+ * lines that look like assistant messages are parsed. */
+async function sessionState(path: string): Promise<SessionState> {
+  let text: string;
   try {
-    const text = await readFile(path, 'utf8');
-    const end = text.indexOf('\n');
-    parseHeaderLine(end === -1 ? text : text.slice(0, end), path);
-    return true;
+    text = await readFile(path, 'utf8');
   } catch {
-    return false;
+    return { kind: 'gone' }; // deleted meanwhile
   }
+  const lines = text.split('\n');
+  try {
+    parseHeaderLine(lines[0] ?? '', path);
+  } catch (error) {
+    if (error instanceof SessionError) return { kind: 'unreadable', reason: error.message };
+    throw error;
+  }
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!line.startsWith('{"type":"message"') || !line.slice(0, 96).includes('"message":{"role":"assistant"')) continue;
+    const entry = parseEntry(tryParseJson(line));
+    if (entry?.type === 'message' && entry.message.role === 'assistant') return { kind: 'resumable' };
+  }
+  return { kind: 'empty' };
 }
 
 /**
@@ -141,8 +187,9 @@ export async function findSession(home: string, pid: string, idOrPrefix: string)
   );
 }
 
-/** Summarises one session or transcript file; undefined when it is missing or has no valid header. */
-export async function summarizeSessionFile(path: string): Promise<SessionSummary | undefined> {
+/** Summarises one session or transcript file; undefined when it is missing or has no valid header
+ * (then `onUnreadable` hears why). */
+export async function summarizeSessionFile(path: string, onUnreadable?: (path: string, reason: string) => void): Promise<SessionSummary | undefined> {
   let text: string;
   let mtime: Date;
   try {
@@ -154,7 +201,8 @@ export async function summarizeSessionFile(path: string): Promise<SessionSummary
   let header: SessionHeader;
   try {
     header = parseHeaderLine(lines[0] ?? '', path);
-  } catch {
+  } catch (error) {
+    if (error instanceof SessionError) onUnreadable?.(path, error.message);
     return undefined;
   }
   let title: string | undefined;

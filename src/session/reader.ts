@@ -1,7 +1,8 @@
 /**
  * Loads a session file. Damage is tolerated where it can be: a corrupt line (a bad edit, a crash
- * mid-write) is skipped and counted, never fatal; only a missing or unreadable header is an error,
- * because without it the session's model and system prompt are unknown.
+ * mid-write) is skipped and counted, never fatal, and the history is then repaired so the next
+ * request is valid (repair.ts); only a missing or unreadable header is an error, because without
+ * it the session's model and system prompt are unknown.
  */
 import { readFile } from 'node:fs/promises';
 import {
@@ -21,6 +22,7 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from './format.js';
+import { repairHistory, type RepairReport } from './repair.js';
 
 /** An entry with its index (see format.ts: index = file line - 1, corrupt lines included). */
 export interface IndexedEntry {
@@ -40,10 +42,13 @@ export interface LoadedSession {
   path: string;
   header: SessionHeader;
   entries: IndexedEntry[];
-  /** The effective history to send: compactions replace the messages they cover with one summary. */
+  /** The effective history to send: compactions replace the messages they cover with one summary,
+   * and damage is repaired (see `repairs`). */
   messages: Message[];
   /** Corrupt or torn lines that were skipped. */
   skippedLines: number;
+  /** What the repair of the history changed (all zero for an undamaged file). */
+  repairs: RepairReport;
   /** Tool calls of the final assistant message that never got a result (interrupted run). The
    * runtime appends `interruptedToolResults(...)` for them before continuing. */
   danglingToolCalls: ToolCall[];
@@ -51,9 +56,14 @@ export interface LoadedSession {
   totals: TranscriptTotals;
 }
 
+export interface ReadOptions {
+  /** Only entries with a smaller index (a fork copies the finished turns of a live session). */
+  entriesBefore?: number;
+}
+
 /** Reads and parses a session (or subagent transcript) file. Throws `SessionError` when the file
  * is missing or its header is missing, corrupt or from a newer schema. */
-export async function readSession(path: string): Promise<LoadedSession> {
+export async function readSession(path: string, options: ReadOptions = {}): Promise<LoadedSession> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -63,11 +73,11 @@ export async function readSession(path: string): Promise<LoadedSession> {
     }
     throw error;
   }
-  return parseSessionText(text, path);
+  return parseSessionText(text, path, options);
 }
 
 /** Parses session text; `path` names the source in errors. */
-export function parseSessionText(text: string, path: string): LoadedSession {
+export function parseSessionText(text: string, path: string, options: ReadOptions = {}): LoadedSession {
   const lines = text.split('\n');
   // A file ending with '\n' splits into a trailing empty string that is not a line.
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -75,7 +85,8 @@ export function parseSessionText(text: string, path: string): LoadedSession {
 
   const entries: IndexedEntry[] = [];
   let skippedLines = 0;
-  for (let lineNo = 1; lineNo < lines.length; lineNo++) {
+  const end = options.entriesBefore === undefined ? lines.length : Math.min(lines.length, options.entriesBefore + 1);
+  for (let lineNo = 1; lineNo < end; lineNo++) {
     const line = lines[lineNo] ?? '';
     if (line.trim() === '') continue;
     const entry = parseEntry(tryParseJson(line));
@@ -83,13 +94,14 @@ export function parseSessionText(text: string, path: string): LoadedSession {
     else skippedLines += 1;
   }
 
-  const messages = effectiveMessages(entries);
+  const { messages, report } = repairHistory(effectiveMessages(entries));
   return {
     path,
     header,
     entries,
     messages,
     skippedLines,
+    repairs: report,
     danglingToolCalls: danglingToolCalls(messages),
     totals: transcriptTotals(entries),
   };

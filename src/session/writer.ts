@@ -7,6 +7,12 @@
  *   costs microseconds (the per-turn harness overhead budget is 2 ms);
  * - nothing is fsynced per entry. `flush()` (fdatasync) is called by the runtime at turn end, so a
  *   crash loses at most the current turn, and entries are whole messages, never stream deltas.
+ *
+ * A session exists once something happened: `deferred` writers keep the header and every entry in
+ * memory until the first message that starts a conversation (a user prompt or a model response,
+ * never seek's own context or synthetic results), and only then create the file, in one write. A
+ * session left before that leaves no file behind. The runtime's writers hold the session's lock
+ * (lock.ts) from then on, record finished turns in it at every flush, and release it on close.
  */
 import { closeSync, constants, fdatasync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -18,6 +24,8 @@ import {
   type SessionEntryInput,
   type SessionHeader,
 } from './format.js';
+import { isInjectedContext } from './context.js';
+import { claimNewSession, type SessionLock } from './lock.js';
 import { parseHeaderLine } from './reader.js';
 
 const fdatasyncAsync = promisify(fdatasync);
@@ -25,23 +33,43 @@ const fdatasyncAsync = promisify(fdatasync);
 export class SessionWriter {
   private fd: number | undefined;
   private nextIndex: number;
+  /** Lines not yet on disk: a deferred session before its first message (header first). */
+  private pending: string[] | undefined;
+  /** Entries a deferred session starts with (a fork's copied history). */
+  private preambleEntries = 0;
+  private closed = false;
 
   private constructor(
     readonly path: string,
     readonly header: SessionHeader,
-    fd: number,
+    fd: number | undefined,
     nextIndex: number,
+    private lock: SessionLock | undefined,
+    pending?: string[],
   ) {
     this.fd = fd;
     this.nextIndex = nextIndex;
+    this.pending = pending;
   }
 
   /**
-   * Creates a new session file (parent directories too) and writes its header. Fails if the file
-   * already exists: a session id is never reused. The file is private (0600): transcripts can hold
-   * secrets read from the project.
+   * Creates a new session file (parent directories too) and writes its header now. Fails if the
+   * file already exists: a session id is never reused. The file is private (0600): transcripts can
+   * hold secrets read from the project. Subagent transcripts use this; they hold no lock.
    */
   static create(path: string, header: NewSessionHeader): SessionWriter {
+    const writer = SessionWriter.deferred(path, header);
+    writer.materialize({ lock: false });
+    return writer;
+  }
+
+  /**
+   * A new session whose file is created with its first conversation message (see the top of this
+   * file), then locked by this process. `preamble` entries (a fork's copied history, compactions
+   * already renumbered) are written right after the header and take the first indexes; they count
+   * as finished turns.
+   */
+  static deferred(path: string, header: NewSessionHeader, options: { preamble?: readonly SessionEntryInput[] } = {}): SessionWriter {
     const { id, created_at: createdAt, ...rest } = header;
     // Spread after the fixed keys: the file starts with type, version, id and time, in that order.
     const full: SessionHeader = {
@@ -51,24 +79,19 @@ export class SessionWriter {
       created_at: createdAt ?? new Date().toISOString(),
       ...rest,
     };
-    mkdirSync(dirname(path), { recursive: true });
-    const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
-    const writer = new SessionWriter(path, full, fd, 0);
-    try {
-      writer.writeLine(JSON.stringify(full));
-    } catch (error) {
-      closeSync(fd);
-      throw error;
-    }
+    const preamble = (options.preamble ?? []).map(entryLine);
+    const writer = new SessionWriter(path, full, undefined, preamble.length, undefined, [`${JSON.stringify(full)}\n`, ...preamble]);
+    writer.preambleEntries = preamble.length;
     return writer;
   }
 
   /**
    * Opens an existing session to continue it. Validates the header (throws `SessionError`),
    * and if the last line was cut short by a crash, terminates it with a newline so the next entry
-   * starts on its own line (the torn line is then skipped by readers, and keeps its index).
+   * starts on its own line (the torn line is then skipped by readers, and keeps its index). `lock`
+   * (taken by `lockSession`) is settled at every flush and released on close.
    */
-  static openForAppend(path: string): SessionWriter {
+  static openForAppend(path: string, options: { lock?: SessionLock } = {}): SessionWriter {
     const text = readFileSync(path, 'utf8');
     const firstNewline = text.indexOf('\n');
     const header = parseHeaderLine(firstNewline === -1 ? text : text.slice(0, firstNewline), path);
@@ -81,7 +104,8 @@ export class SessionWriter {
       writeAll(fd, '\n');
       lines += 1;
     }
-    return new SessionWriter(path, header, fd, lines - 1);
+    options.lock?.settle(lines - 1);
+    return new SessionWriter(path, header, fd, lines - 1, options.lock);
   }
 
   /** Index the next appended entry will get. */
@@ -89,45 +113,91 @@ export class SessionWriter {
     return this.nextIndex;
   }
 
-  /** Appends one entry as one line with one write; returns its entry index. `ts` defaults to now. */
+  /** Whether the file exists (a deferred session before its first message has none). */
+  get created(): boolean {
+    return this.pending === undefined;
+  }
+
+  /** Appends one entry as one line with one write; returns its entry index. `ts` defaults to now.
+   * A deferred session keeps the line until its first conversation message, then creates the file. */
   append(entry: SessionEntryInput): number {
-    // Canonical key order (type, ts, then the rest): listing recognises lines from their first bytes.
-    // Canonical key order (type, ts, then the rest; a message's role first): listing recognises
-    // lines from their first bytes without parsing them.
-    const { type, ts, ...rest } = entry;
-    const body = entry.type === 'message' ? { ...rest, message: Object.assign({ role: entry.message.role }, entry.message) } : rest;
-    const line = JSON.stringify({ type, ts: ts ?? new Date().toISOString(), ...body });
-    this.writeLine(line);
+    if (this.closed) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
+    const line = entryLine(entry);
+    if (this.pending) {
+      this.pending.push(line);
+      if (startsConversation(entry)) this.materialize({ lock: true });
+    } else {
+      writeAll(this.fd!, line);
+    }
     return this.nextIndex++;
   }
 
-  /** Makes everything appended so far durable (fdatasync). Call at turn end, not per entry. */
+  /** Makes everything appended so far durable (fdatasync) and records it as finished turns in the
+   * lock. Call at turn end, not per entry. */
   async flush(): Promise<void> {
     if (this.fd === undefined) return;
     await fdatasyncAsync(this.fd);
+    this.lock?.settle(this.nextIndex);
   }
 
-  /** Flushes and closes. Idempotent; appending afterwards throws. */
+  /** Flushes, closes and releases the lock. Idempotent; appending afterwards throws. A deferred
+   * session that never started leaves nothing behind. */
   async close(): Promise<void> {
-    if (this.fd === undefined) return;
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = undefined;
     const fd = this.fd;
     this.fd = undefined;
     try {
-      await fdatasyncAsync(fd);
+      if (fd !== undefined) {
+        try {
+          await fdatasyncAsync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      }
     } finally {
-      closeSync(fd);
+      this.lock?.release();
+      this.lock = undefined;
     }
   }
 
-  private writeLine(json: string): void {
-    if (this.fd === undefined) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
-    writeAll(this.fd, `${json}\n`);
+  /** Creates the file with everything pending, in one write. */
+  private materialize(options: { lock: boolean }): void {
+    const lines = this.pending ?? [];
+    mkdirSync(dirname(this.path), { recursive: true });
+    const fd = openSync(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      writeAll(fd, lines.join(''));
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    this.fd = fd;
+    this.pending = undefined;
+    // The header and the preamble are finished; what follows belongs to the turn now running.
+    if (options.lock) this.lock = claimNewSession(this.path, this.preambleEntries);
   }
+}
+
+/** One entry as a line. Canonical key order (type, ts, then the rest; a message's role first):
+ * listing recognises lines from their first bytes without parsing them. */
+function entryLine(entry: SessionEntryInput): string {
+  const { type, ts, ...rest } = entry;
+  const body = entry.type === 'message' ? { ...rest, message: Object.assign({ role: entry.message.role }, entry.message) } : rest;
+  return `${JSON.stringify({ type, ts: ts ?? new Date().toISOString(), ...body })}\n`;
+}
+
+/** A user prompt or a model response: what makes a session worth keeping. */
+function startsConversation(entry: SessionEntryInput): boolean {
+  if (entry.type !== 'message') return false;
+  return entry.message.role === 'assistant' || (entry.message.role === 'user' && !isInjectedContext(entry.message));
 }
 
 /** One write(2) for the whole line. A regular file takes it all at once; the loop only guards
  * against a short write (disk nearly full), so no byte is silently dropped. */
 function writeAll(fd: number, text: string): void {
+  if (text === '') return;
   const buffer = Buffer.from(text, 'utf8');
   let offset = 0;
   while (offset < buffer.length) offset += writeSync(fd, buffer, offset, buffer.length - offset);

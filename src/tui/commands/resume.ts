@@ -14,7 +14,8 @@ export const resumeCommand: SlashCommand = {
       return;
     }
     const session = context.session;
-    const sessions = (await listSessions(session.seekHome, session.projectId)).filter((entry) => entry.id !== session.id);
+    // Never offer an empty session (no model response): there is nothing in it to continue.
+    const sessions = (await listSessions(session.seekHome, session.projectId)).filter((entry) => entry.id !== session.id && entry.turns > 0);
     if (sessions.length === 0) {
       context.notice('no other sessions in this project yet');
       return;

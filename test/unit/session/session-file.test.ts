@@ -193,7 +193,9 @@ describe('concurrent writers', () => {
     await Promise.all([a.close(), b.close()]);
     const [ra, rb] = await Promise.all([readSession(a.path), readSession(b.path)]);
     expect(ra.skippedLines + rb.skippedLines).toBe(0);
-    expect(ra.messages.map((m) => (m.role === 'tool' ? m.toolCallId : ''))).toEqual(Array.from({ length: 50 }, (_, i) => `a${i}`));
-    expect(rb.messages).toHaveLength(50);
+    // Entries as written (orphan results, which the history repair drops, are fine filler here).
+    const ids = (loaded: typeof ra): string[] => loaded.entries.map(({ entry }) => (entry.type === 'message' && entry.message.role === 'tool' ? entry.message.toolCallId : ''));
+    expect(ids(ra)).toEqual(Array.from({ length: 50 }, (_, i) => `a${i}`));
+    expect(ids(rb)).toEqual(Array.from({ length: 50 }, (_, i) => `b${i}`));
   });
 });
