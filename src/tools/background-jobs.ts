@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandSpawn } from '../agent/types.js';
-import { signalProcessGroup } from './process-group.js';
+import { signalCommandProcesses } from './process-group.js';
 
 /**
  * Background jobs started by `bash` with `run_in_background: true`. Each runs detached in its own
- * process group with stdout and stderr appended to one file in a per-process temp directory; the
- * model reads that file with read_file. Jobs are killed when this process exits (see
- * `killBackgroundJobs`, also registered on `process.on('exit')` when the first job starts).
+ * process group with stdout and stderr written to one file in a private per-process temp
+ * directory; the model reads that file with read_file. Jobs are killed when this process exits
+ * (see `killBackgroundJobs`, also registered on `process.on('exit')` when the first job starts).
  */
 export interface BackgroundJob {
   id: string;
@@ -26,13 +26,41 @@ export interface BackgroundJob {
 }
 
 const jobs = new Map<string, BackgroundJob>();
+/** Each job's environment tag, by job id. */
+const jobTags = new Map<string, string>();
 let nextJobNumber = 1;
 let exitHookInstalled = false;
 
-/** Directory for this process's job output files (created when the first job starts). A policy
- * may treat reads below it as reads of the session's own output. */
+let outputDir: string | undefined;
+
+/**
+ * This process's private directory for job output files: made by mkdtemp (a fresh, unguessable
+ * `$TMPDIR/seek-bg-<pid>-XXXXXX`, mode 0700), never a predictable name another user could have
+ * created first or pointed elsewhere with a symlink. Created on first use, and again if it has
+ * gone (a tmp cleaner) or is no longer a private directory of ours. A policy may treat reads
+ * below it as reads of the session's own output.
+ */
 export function backgroundOutputDir(): string {
-  return path.join(tmpdir(), `seek-bg-${process.pid}`);
+  if (outputDir === undefined || !isPrivateDirectory(outputDir)) {
+    outputDir = mkdtempSync(path.join(tmpdir(), `seek-bg-${process.pid}-`));
+  }
+  return outputDir;
+}
+
+/** A real directory (not a symlink) owned by us that no one else can enter. */
+function isPrivateDirectory(dir: string): boolean {
+  try {
+    const info = lstatSync(dir);
+    const ownedByUs = process.getuid === undefined || info.uid === process.getuid();
+    return info.isDirectory() && ownedByUs && (info.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Creates a job's log file: exclusively (it must not exist), never through a symlink, mode 0600. */
+function createLogFile(file: string): number {
+  return openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
 }
 
 export interface StartBackgroundOptions {
@@ -40,14 +68,16 @@ export interface StartBackgroundOptions {
   command: string;
   /** What to start: `bash -c command`, possibly wrapped in the call's sandbox. */
   spawn: CommandSpawn;
+  /** The environment tag `spawn` carries (see process-group.ts), so ending the job also ends
+   * what it started outside its process group. */
+  tag?: string;
 }
 
 /** Starts the job detached; resolves once it has spawned (or failed to). */
 export function startBackgroundJob(options: StartBackgroundOptions): Promise<BackgroundJob> {
   const id = `bg-${nextJobNumber++}`;
-  mkdirSync(backgroundOutputDir(), { recursive: true });
   const outputFile = path.join(backgroundOutputDir(), `${id}.log`);
-  const fd = openSync(outputFile, 'a');
+  const fd = createLogFile(outputFile);
   return new Promise((resolve, reject) => {
     const child = spawn(options.spawn.file, options.spawn.args, {
       cwd: options.spawn.cwd,
@@ -80,6 +110,7 @@ export function startBackgroundJob(options: StartBackgroundOptions): Promise<Bac
         running: true,
       };
       jobs.set(id, job);
+      if (options.tag !== undefined) jobTags.set(id, options.tag);
       child.once('exit', (code, signal) => {
         job.running = false;
         job.exitCode = code;
@@ -98,13 +129,16 @@ export function listBackgroundJobs(): BackgroundJob[] {
 }
 
 /**
- * Kills every running job's process group with `signal` (default SIGTERM). Synchronous, so it is
- * safe in a `process.on('exit')` handler. Returns how many jobs were signalled.
+ * Sends `signal` (default SIGTERM) to every job's process group and to the processes carrying its
+ * tag (what it started with `setsid` and the like, even after the job's shell has exited).
+ * Synchronous, so it is safe in a `process.on('exit')` handler. Returns how many jobs had
+ * something to signal.
  */
 export function killBackgroundJobs(signal: NodeJS.Signals = 'SIGTERM'): number {
   let count = 0;
   for (const job of jobs.values()) {
-    if (job.running && signalProcessGroup(job.pid, signal)) count += 1;
+    // A job that has exited no longer owns its group number (it may be reused): only its tag counts.
+    if (signalCommandProcesses(job.running ? job.pid : undefined, jobTags.get(job.id), signal)) count += 1;
   }
   return count;
 }

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { startBackgroundJob } from './background-jobs.js';
-import { terminateProcessGroup } from './process-group.js';
+import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
 import { errorMessage } from './text-files.js';
 import { COMMAND_OUTPUT_MAX_CHARS, HeadTailBuffer } from './truncate.js';
 import { integerAtLeast } from './schema.js';
@@ -32,9 +32,12 @@ export type BashArgs = z.infer<typeof schema>;
 
 /**
  * bash: runs `bash -c command` in ctx.cwd, in its own session and process group (so no controlling
- * terminal can prompt, and a timeout or abort kills every process it started), stdin closed,
- * environment = process.env + SEEK_AGENT=1. When the gate chose a sandbox (`ctx.sandbox`), the
- * command runs inside it, with the sandbox's reduced environment; a failing sandboxed command's
+ * terminal can prompt), stdin closed, environment = process.env + SEEK_AGENT=1 + a tag naming the
+ * call. When a foreground command ends, times out or is cancelled, every process it started ends
+ * too (`sleep 100 &`, `setsid …`, `nohup … &`; see process-group.ts for how, and what escapes);
+ * jobs started with run_in_background run on until seek exits. When the gate chose a sandbox
+ * (`ctx.sandbox`), the command runs inside it, with the sandbox's reduced environment (the tag is
+ * not needed there: the sandbox's pid namespace ends with the command); a failing sandboxed command's
  * result says what the sandbox allowed, so the model can tell a denied write from a bug.
  * `ctx.onUpdate` receives each new piece of output (deltas, not the accumulated text).
  */
@@ -64,9 +67,9 @@ function commandEnv(): NodeJS.ProcessEnv {
   return { ...process.env, SEEK_AGENT: '1' };
 }
 
-/** `bash -c command` in cwd, wrapped in the call's sandbox when it has one. */
-function bashSpawn(command: string, ctx: ToolContext): CommandSpawn {
-  const spec: CommandSpawn = { file: 'bash', args: ['-c', command], cwd: ctx.cwd, env: commandEnv() };
+/** `bash -c command` in cwd, tagged `tag` (see process-group.ts), wrapped in the call's sandbox when it has one. */
+function bashSpawn(command: string, ctx: ToolContext, tag: string): CommandSpawn {
+  const spec: CommandSpawn = { file: 'bash', args: ['-c', command], cwd: ctx.cwd, env: withCommandTag(commandEnv(), tag) };
   return ctx.sandbox ? ctx.sandbox.wrap(spec) : spec;
 }
 
@@ -74,7 +77,8 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolResult> {
   if (args.command.trim() === '') return { content: 'command is empty.', isError: true };
   if (args.run_in_background === true) {
     try {
-      const job = await startBackgroundJob({ command: args.command, spawn: bashSpawn(args.command, ctx) });
+      const tag = newCommandTag();
+      const job = await startBackgroundJob({ command: args.command, spawn: bashSpawn(args.command, ctx, tag), tag });
       const content = `started background job ${job.id} (pid ${job.pid}); output is written to ${job.outputFile}`;
       return { content, display: { kind: 'command', command: args.command, cwd: ctx.cwd, exitCode: null, output: content } };
     } catch (error) {
@@ -93,13 +97,16 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     let finished = false;
     let exitStatus: { code: number | null; signal: NodeJS.Signals | null } | null = null;
 
-    const start = bashSpawn(command, ctx);
+    const tag = newCommandTag();
+    const start = bashSpawn(command, ctx, tag);
     const child = spawn(start.file, start.args, {
       cwd: start.cwd,
       env: start.env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // Everything the command starts ends with it: on exit, timeout, abort, or seek's own exit.
+    const processes = child.pid === undefined ? undefined : trackCommand(child.pid, tag);
 
     // Each stream has its own decoder so a multi-byte character split across chunks survives.
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
@@ -114,7 +121,7 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     const stop = (reason: 'timeout' | 'abort'): void => {
       if (finished || stoppedBy) return;
       stoppedBy = reason;
-      terminateProcessGroup(child);
+      processes?.end();
     };
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = (): void => stop('abort');
@@ -136,10 +143,12 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     };
 
     child.once('error', (error) => {
+      processes?.end();
       finish({ content: `Could not run bash: ${errorMessage(error)}`, isError: true });
     });
     child.once('exit', (code, signal) => {
       exitStatus = { code, signal };
+      processes?.end(); // what it left running (`server &`, `setsid …`); also closes their hold on the pipes
       const drain = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();

@@ -1,9 +1,10 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { writeFileAtomic } from '../config/atomic-file.js';
 import { makeDiffDisplay } from './diff-display.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
-import { errorCode, errorMessage, looksBinary } from './text-files.js';
+import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
 
 const schema = z
   .object({
@@ -16,7 +17,8 @@ const schema = z
 
 export type EditFileArgs = z.infer<typeof schema>;
 
-/** edit_file: exact string replacement in an existing file, keeping its line endings. */
+/** edit_file: exact string replacement in an existing file, keeping its line endings, its mode and
+ * any symlink in front of it; the file is replaced atomically (see writeFileAtomic). */
 export function createEditFileTool(): Tool<EditFileArgs> {
   return {
     name: 'edit_file',
@@ -111,9 +113,10 @@ async function editFileTool(args: EditFileArgs, ctx: ToolContext): Promise<ToolR
   const outcome = computeEdit(loaded.text, args, shown);
   if (!outcome.ok) return { content: outcome.message, isError: true };
   try {
-    await writeFile(absPath, outcome.updated, 'utf8');
+    // Atomic (temp file, fsync, rename): a full disk or a kill mid-write leaves the old file whole.
+    await writeFileAtomic(absPath, outcome.updated, { preserve: true, durable: true });
   } catch (error) {
-    return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
+    return { content: writeFailureMessage(error, shown, true), isError: true };
   }
   const display = makeDiffDisplay(shown, loaded.text, outcome.updated);
   const what = outcome.replacements === 1 ? '1 occurrence' : `${outcome.replacements} occurrences`;

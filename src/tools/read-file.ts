@@ -2,11 +2,12 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { isAscii } from 'node:buffer';
 import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, formatBytes, looksBinary, readHead } from './text-files.js';
-import { LineBudget, truncateLine } from './truncate.js';
+import { LineBudget } from './truncate.js';
 import { integerAtLeast } from './schema.js';
 
 /** Files up to this size are read whole, synchronously; larger ones are streamed. */
@@ -113,8 +114,11 @@ interface LineWindow {
 }
 
 /**
- * Streams the file once: formats lines from `offset` until `limit` lines or the output cap, then
- * only counts the remaining newlines (on raw bytes) so the continuation hint can give the total.
+ * Streams the file once, in linear time and with memory bounded by the output cap: newlines are
+ * found in the raw bytes, lines before `offset` are only counted, a line being shown keeps at most
+ * READ_MAX_LINE_CHARS (+2, for a BOM and a CR) of its text and only counts the rest, and once
+ * `limit` lines or the output cap are reached the rest of the file is only scanned for newlines so
+ * the continuation hint can give the total.
  */
 async function readLineWindow(
   source: Iterable<Buffer> | AsyncIterable<Buffer | string>,
@@ -123,19 +127,15 @@ async function readLineWindow(
   signal: AbortSignal,
 ): Promise<LineWindow> {
   const budget = new LineBudget(limit, READ_MAX_OUTPUT_CHARS);
-  const decoder = new StringDecoder('utf8');
+  const line = new LineHead(READ_MAX_LINE_CHARS + 2);
   let collecting = true;
   let lineNumber = 0; // lines completed so far
-  let pending = ''; // text of the current, unfinished line while collecting
   let lastByte = -1;
 
-  const takeLine = (text: string): void => {
+  const endLine = (): void => {
     lineNumber += 1;
-    if (!collecting || lineNumber < offset) return;
-    let clean = text.endsWith('\r') ? text.slice(0, -1) : text;
-    if (lineNumber === 1 && clean.startsWith('\uFEFF')) clean = clean.slice(1); // a BOM is not content
-    const formatted = `${String(lineNumber).padStart(6)}\t${truncateLine(clean, READ_MAX_LINE_CHARS)}`;
-    if (!budget.add(formatted)) collecting = false;
+    if (lineNumber < offset) return;
+    if (!budget.add(`${String(lineNumber).padStart(6)}\t${line.finish(lineNumber === 1)}`) || budget.full) collecting = false;
   };
 
   for await (const chunk of source) {
@@ -143,28 +143,94 @@ async function readLineWindow(
     const bytes = chunk as Buffer;
     if (bytes.length === 0) continue;
     lastByte = bytes[bytes.length - 1]!;
-    if (!collecting) {
-      lineNumber += countNewlines(bytes);
-      continue;
-    }
-    const parts = (pending + decoder.write(bytes)).split('\n');
-    pending = parts.pop() ?? '';
-    for (const [index, part] of parts.entries()) {
-      if (!collecting) {
-        lineNumber += parts.length - index; // the rest of this chunk, counted only
-        pending = '';
-        break;
+    let start = 0;
+    while (collecting && start < bytes.length) {
+      const newline = bytes.indexOf(0x0a, start);
+      const end = newline === -1 ? bytes.length : newline;
+      if (lineNumber + 1 >= offset) line.take(bytes.subarray(start, end));
+      if (newline === -1) {
+        start = bytes.length;
+      } else {
+        endLine();
+        start = newline + 1;
       }
-      takeLine(part);
     }
+    if (!collecting && start < bytes.length) lineNumber += countNewlines(bytes.subarray(start));
   }
-  if (collecting) {
-    const rest = pending + decoder.end();
-    if (rest !== '') takeLine(rest);
-  } else if (lastByte !== -1 && lastByte !== 0x0a) {
-    lineNumber += 1; // a final line without a newline
+  if (lastByte !== -1 && lastByte !== 0x0a) {
+    // A final line without a newline.
+    if (collecting) endLine();
+    else lineNumber += 1;
   }
   return { lines: budget.lines, totalLines: lineNumber, aborted: false };
+}
+
+/**
+ * The shown form of one line, fed in byte pieces: keeps its first `keep` characters and counts the
+ * rest, so a 100 MB line costs one pass and `keep` characters of memory. Pieces are split only at
+ * newlines or chunk ends; the decoder carries a character split across chunks.
+ */
+class LineHead {
+  private readonly decoder = new StringDecoder('utf8');
+  private head = '';
+  private chars = 0;
+  private endsWithCr = false;
+  private midCharacter = false;
+
+  constructor(private readonly keep: number) {}
+
+  take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.endsWithCr = piece[piece.length - 1] === 0x0d;
+    // Past the kept head only the count matters: plain ASCII (nearly always) is counted without
+    // decoding, unless the decoder still holds the start of a character from the previous piece.
+    if (this.head.length >= this.keep && !this.midCharacter && isAscii(piece)) {
+      this.chars += piece.length;
+      return;
+    }
+    this.add(this.decoder.write(piece));
+    this.midCharacter = endsMidCharacter(piece);
+  }
+
+  /** The line as read_file shows it (CR and a leading BOM dropped, cut at READ_MAX_LINE_CHARS); resets. */
+  finish(firstLine: boolean): string {
+    this.add(this.decoder.end()); // an incomplete sequence before the newline becomes U+FFFD
+    let text = this.head;
+    let length = this.chars;
+    const whole = text.length === length;
+    if (this.endsWithCr) {
+      length -= 1;
+      if (whole) text = text.slice(0, -1);
+    }
+    if (firstLine && text.startsWith('\uFEFF')) {
+      text = text.slice(1); // a BOM is not content
+      length -= 1;
+    }
+    this.head = '';
+    this.chars = 0;
+    this.endsWithCr = false;
+    this.midCharacter = false;
+    return length <= READ_MAX_LINE_CHARS ? text : `${text.slice(0, READ_MAX_LINE_CHARS)}… [+${length - READ_MAX_LINE_CHARS} chars]`;
+  }
+
+  private add(text: string): void {
+    if (text === '') return;
+    this.chars += text.length;
+    if (this.head.length < this.keep) this.head += text.slice(0, this.keep - this.head.length);
+  }
+}
+
+/** True when `bytes` ends inside a multi-byte UTF-8 sequence (the decoder then holds its start). */
+function endsMidCharacter(bytes: Buffer): boolean {
+  for (let back = 1; back <= Math.min(4, bytes.length); back += 1) {
+    const byte = bytes[bytes.length - back]!;
+    if (byte < 0x80) return false;
+    if (byte >= 0xc0) {
+      const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+      return back < needed;
+    }
+  }
+  return false;
 }
 
 function countNewlines(bytes: Buffer): number {

@@ -38,3 +38,27 @@ export function errorCode(error: unknown): string | undefined {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** What an OS error code means, in words a model (and a person) can act on. */
+const WRITE_FAILURE_REASONS: Record<string, string> = {
+  ENOSPC: 'No space left on device',
+  EDQUOT: 'Disk quota exceeded',
+  EROFS: 'Read-only file system',
+  EFBIG: 'File too large for this file system',
+  EIO: 'I/O error',
+  EACCES: 'Permission denied (the file is replaced through a temporary file in its directory, so the directory must be writable too)',
+  EPERM: 'Operation not permitted (the file is replaced through a temporary file in its directory, so the directory must be writable too)',
+};
+
+/**
+ * The model-facing message for a failed atomic write of `shown`: what went wrong, and that nothing
+ * was damaged (the write goes to a temp file that is removed on failure; see writeFileAtomic).
+ * `existed` says whether there was an original file to keep.
+ */
+export function writeFailureMessage(error: unknown, shown: string, existed: boolean): string {
+  const code = errorCode(error);
+  const outcome = existed ? 'the original file is unchanged' : 'no file was created';
+  if (code === 'EDANGLINGLINK') return `Cannot write ${shown}: ${errorMessage(error)}; ${outcome}.`;
+  const reason = (code !== undefined && WRITE_FAILURE_REASONS[code]) || `Error (${errorMessage(error)})`;
+  return `${reason} while writing ${shown}; ${outcome}.`;
+}

@@ -1,10 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { writeFileAtomic } from '../config/atomic-file.js';
 import { countLines, makeDiffDisplay } from './diff-display.js';
 import { displayPath, resolvePath } from './paths.js';
-import { errorCode, errorMessage } from './text-files.js';
+import { errorCode, errorMessage, writeFailureMessage } from './text-files.js';
 
 const schema = z
   .object({
@@ -15,7 +16,11 @@ const schema = z
 
 export type WriteFileArgs = z.infer<typeof schema>;
 
-/** write_file: creates or replaces a whole file, creating parent directories. */
+/**
+ * write_file: creates or replaces a whole file, creating parent directories. The replacement is
+ * atomic (temp file, fsync, rename; see writeFileAtomic): a full disk or a kill part-way leaves the
+ * old file as it was. An existing file keeps its mode; a symlink stays a symlink to the new content.
+ */
 export function createWriteFileTool(): Tool<WriteFileArgs> {
   return {
     name: 'write_file',
@@ -66,12 +71,16 @@ async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<Too
   }
   try {
     await mkdir(path.dirname(absPath), { recursive: true });
-    await writeFile(absPath, args.content, 'utf8');
   } catch (error) {
     if (errorCode(error) === 'EEXIST' || errorCode(error) === 'ENOTDIR') {
       return { content: `Cannot write ${shown}: a parent path is a file, not a directory.`, isError: true };
     }
     return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
+  }
+  try {
+    await writeFileAtomic(absPath, args.content, { preserve: true, durable: true });
+  } catch (error) {
+    return { content: writeFailureMessage(error, shown, before !== null), isError: true };
   }
 
   const display = makeDiffDisplay(shown, before ?? '', args.content);

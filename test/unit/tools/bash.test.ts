@@ -105,7 +105,9 @@ describe('bash', () => {
     const result = await run(tool, { command: 'sleep 30 & echo $! > bg.pid; echo started' }, makeCtx(root));
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.content).toBe('started\n\nexit code 0');
-    process.kill(Number(readFileSync(`${root}/bg.pid`, 'utf8')), 'SIGKILL');
+    // The command ended, so what it left running is ended too (see bash-cleanup.test.ts).
+    const bgPid = Number(readFileSync(`${root}/bg.pid`, 'utf8'));
+    await waitFor(() => !alive(bgPid));
   });
 
   it('starts background jobs that write to an output file and can be killed', async () => {
