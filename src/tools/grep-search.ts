@@ -4,6 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { IgnoreRules, walkFiles } from './gitignore.js';
 import { looksBinary } from './text-files.js';
+import { PatternTimeoutError, RegexWorker } from './grep-worker.js';
 
 /**
  * The two search engines behind the grep tool. Both report per-file results in path order, with
@@ -63,29 +64,7 @@ export function compilePattern(pattern: string): CompiledPattern {
   }
 }
 
-/** Matching lines of `text` with `contextLines` of context around each, overlapping windows merged. */
-export function searchText(text: string, regex: RegExp, contextLines: number): GrepLine[] {
-  const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  const matchIndexes: number[] = [];
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index]!;
-    if (regex.test(line.endsWith('\r') ? line.slice(0, -1) : line)) matchIndexes.push(index);
-  }
-  const result: GrepLine[] = [];
-  let emittedUpTo = -1; // highest line index already in `result`
-  const matchSet = new Set(matchIndexes);
-  for (const matchIndex of matchIndexes) {
-    const from = Math.max(emittedUpTo + 1, matchIndex - contextLines);
-    const to = Math.min(lines.length - 1, matchIndex + contextLines);
-    for (let index = from; index <= to; index += 1) {
-      const raw = lines[index]!;
-      result.push({ lineNumber: index + 1, text: raw.endsWith('\r') ? raw.slice(0, -1) : raw, isMatch: matchSet.has(index) });
-    }
-    emittedUpTo = Math.max(emittedUpTo, to);
-  }
-  return result;
-}
+export { searchText } from './grep-worker.js';
 
 /** Predicate for the `glob` filter, on paths relative to the search target. */
 export function fileGlobMatcher(fileGlob: string): (relPath: string) => boolean {
@@ -93,44 +72,67 @@ export function fileGlobMatcher(fileGlob: string): (relPath: string) => boolean 
   return fileGlob.includes('/') ? picomatch(fileGlob, { dot: true }) : picomatch(fileGlob, { dot: true, basename: true });
 }
 
+/** How long the built-in search may spend matching one pattern, in all (SEEK_GREP_TIMEOUT_MS). */
+export const DEFAULT_GREP_TIMEOUT_MS = 10_000;
+
+export type SearchOutcome = { ok: true } | { ok: false; message: string };
+
 /**
  * Built-in search: walks the target like glob does (.gitignore respected, `.git` skipped), skips
  * binary files and files over 2 MiB, and reads a few files at a time while keeping path order.
+ * The regex runs in a worker (grep-worker.ts) that may match for `budgetMs` in all: past that the
+ * search stops with a message for the model. An abort stops it too and resolves `{ ok: true }`
+ * with whatever was found so far (the caller reports the interruption).
  */
-export async function searchBuiltin(query: GrepQuery, regex: RegExp, sink: GrepSink): Promise<void> {
-  if (query.targetIsFile) {
-    const lines = await searchFile(query.target, regex, query.contextLines);
-    if (lines.length > 0) sink({ absPath: query.target, lines });
-    return;
-  }
-  const accepts = query.fileGlob ? fileGlobMatcher(query.fileGlob) : () => true;
-  const rules = await IgnoreRules.forRoot(query.target);
-  const batchSize = 16;
-  let batch: string[] = [];
-  const flush = async (): Promise<void> => {
-    const results = await Promise.all(batch.map((file) => searchFile(file, regex, query.contextLines)));
+export async function searchBuiltin(query: GrepQuery, regex: RegExp, sink: GrepSink, budgetMs = DEFAULT_GREP_TIMEOUT_MS): Promise<SearchOutcome> {
+  const worker = new RegexWorker({ regex, contextLines: query.contextLines, budgetMs, signal: query.signal });
+  const searchBatch = async (files: string[]): Promise<void> => {
+    const texts = await Promise.all(files.map(readSearchable));
+    const readable = files.flatMap((file, index) => (texts[index] === undefined ? [] : [{ file, text: texts[index] }]));
+    if (readable.length === 0) return;
+    const results = await worker.match(readable.map((entry) => entry.text));
     results.forEach((lines, index) => {
-      if (lines.length > 0) sink({ absPath: batch[index]!, lines });
+      if (lines.length > 0) sink({ absPath: readable[index]!.file, lines });
     });
-    batch = [];
   };
-  for await (const file of walkFiles(query.target, rules, query.signal)) {
-    if (!accepts(file.relPath)) continue;
-    batch.push(file.absPath);
-    if (batch.length >= batchSize) await flush();
+  try {
+    if (query.targetIsFile) {
+      await searchBatch([query.target]);
+      return { ok: true };
+    }
+    const accepts = query.fileGlob ? fileGlobMatcher(query.fileGlob) : () => true;
+    const rules = await IgnoreRules.forRoot(query.target);
+    const batchSize = 16;
+    let batch: string[] = [];
+    for await (const file of walkFiles(query.target, rules, query.signal)) {
+      if (!accepts(file.relPath)) continue;
+      batch.push(file.absPath);
+      if (batch.length >= batchSize) {
+        await searchBatch(batch);
+        batch = [];
+      }
+    }
+    await searchBatch(batch);
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof PatternTimeoutError) return { ok: false, message: error.message };
+    if (query.signal.aborted) return { ok: true };
+    throw error;
+  } finally {
+    await worker.close();
   }
-  await flush();
 }
 
-async function searchFile(absPath: string, regex: RegExp, contextLines: number): Promise<GrepLine[]> {
+/** The text of a file worth searching; undefined for a directory, a file over 2 MiB, a binary
+ * file, or one that vanished or cannot be read (skipped like rg does). */
+async function readSearchable(absPath: string): Promise<string | undefined> {
   try {
     const info = await stat(absPath);
-    if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) return [];
+    if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) return undefined;
     const bytes = await readFile(absPath);
-    if (looksBinary(bytes)) return [];
-    return searchText(bytes.toString('utf8'), regex, contextLines);
+    return looksBinary(bytes) ? undefined : bytes.toString('utf8');
   } catch {
-    return []; // vanished or unreadable: skip like rg does
+    return undefined;
   }
 }
 
@@ -146,7 +148,7 @@ export function ripgrepAvailable(): Promise<boolean> {
   return ripgrepProbe;
 }
 
-export type RipgrepOutcome = { ok: true } | { ok: false; message: string };
+export type RipgrepOutcome = SearchOutcome;
 
 /**
  * Search with ripgrep's JSON output, so paths, line numbers and context arrive structured and the

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import {
   compilePattern,
+  DEFAULT_GREP_TIMEOUT_MS,
   ripgrepAvailable,
   searchBuiltin,
   searchRipgrep,
@@ -34,11 +35,22 @@ export interface GrepToolDeps {
   /** 'auto' (default) uses ripgrep when it is on PATH, else the built-in search; 'builtin' never
    * uses ripgrep; `{ ripgrepPath }` always uses that executable. */
   engine?: 'auto' | 'builtin' | { ripgrepPath: string };
+  /** How long the built-in search may spend matching, in all, before it stops with an error for
+   * the model; default env `SEEK_GREP_TIMEOUT_MS`, else 10 s. ripgrep needs none: its regex
+   * engine runs in linear time. */
+  timeoutMs?: number;
+}
+
+/** `SEEK_GREP_TIMEOUT_MS` when it is a positive number, else the default. */
+function timeoutFromEnv(): number {
+  const value = Number(process.env['SEEK_GREP_TIMEOUT_MS']);
+  return Number.isFinite(value) && value > 0 ? value : DEFAULT_GREP_TIMEOUT_MS;
 }
 
 /** grep: regex search over files, `path:line:text` output grouped by file in path order. */
 export function createGrepTool(deps: GrepToolDeps = {}): Tool<GrepArgs> {
   const engine = deps.engine ?? 'auto';
+  const timeoutMs = deps.timeoutMs ?? timeoutFromEnv();
   return {
     name: 'grep',
     description: 'Search file contents with a regex (gitignored and binary files skipped). Output: path:line:text, context lines path-line-text.',
@@ -48,11 +60,11 @@ export function createGrepTool(deps: GrepToolDeps = {}): Tool<GrepArgs> {
       const target = resolvePath(ctx, args.path ?? '.');
       return { kind: 'read', paths: [target], summary: `grep ${args.pattern} in ${displayPath(ctx, target)}` };
     },
-    execute: (args, ctx) => grepTool(args, ctx, engine),
+    execute: (args, ctx) => grepTool(args, ctx, engine, timeoutMs),
   };
 }
 
-async function grepTool(args: GrepArgs, ctx: ToolContext, engine: NonNullable<GrepToolDeps['engine']>): Promise<ToolResult> {
+async function grepTool(args: GrepArgs, ctx: ToolContext, engine: NonNullable<GrepToolDeps['engine']>, timeoutMs: number): Promise<ToolResult> {
   const target = resolvePath(ctx, args.path ?? '.');
   const shownTarget = displayPath(ctx, target);
   let targetIsFile: boolean;
@@ -77,7 +89,8 @@ async function grepTool(args: GrepArgs, ctx: ToolContext, engine: NonNullable<Gr
     } else {
       const compiled = compilePattern(args.pattern);
       if (!compiled.ok) return { content: compiled.message, isError: true };
-      await searchBuiltin(query, compiled.regex, sink);
+      const outcome = await searchBuiltin(query, compiled.regex, sink, timeoutMs);
+      if (!outcome.ok) return { content: outcome.message, isError: true };
     }
   } catch (error) {
     return { content: `grep failed: ${errorMessage(error)}`, isError: true };

@@ -11,23 +11,40 @@
  *   git stash apply --index refs/seek/discarded/<ts>    (restores changes, staged state, new files)
  *   git show refs/seek/discarded/<ts>:<path>            (one file, new files included)
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { GitClient } from './git.js';
 
 export const DISCARDED_PREFIX = 'refs/seek/discarded/';
 
-/** Runs `fn` with `GIT_INDEX_FILE` set to a private copy of the worktree's index. */
+/** How much older than the worktree's index its private copy is made (see withTempIndex). */
+const RACY_MARGIN_MS = 1000;
+
+/**
+ * Runs `fn` with `GIT_INDEX_FILE` set to a private copy of the worktree's index.
+ *
+ * The copy keeps git's racy-timestamp protection: git trusts an entry's cached stat data only when
+ * the file was last modified before the index file itself was written; an entry modified in the
+ * same second (git built without nanosecond timestamps, as Debian's is) is compared by content.
+ * A fresh copy is written now, which would make every such entry look safely older, so an edit
+ * that kept the file's size, made in the second the worktree was created, would be missed. The
+ * copy therefore gets the original's mtime minus one second: every entry that was racy in the
+ * original is racy in the copy (a few more may be re-read, which only costs a hash).
+ */
 async function withTempIndex<T>(git: GitClient, worktree: string, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
   const indexPath = resolve(worktree, await git.value(worktree, ['rev-parse', '--git-path', 'index']));
   const dir = await mkdtemp(join(tmpdir(), 'seek-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
     try {
+      const original = await stat(indexPath);
       await copyFile(indexPath, env.GIT_INDEX_FILE);
+      await utimes(env.GIT_INDEX_FILE, original.atime, new Date(original.mtimeMs - RACY_MARGIN_MS));
     } catch {
-      await git.ok(worktree, ['read-tree', 'HEAD'], { env }); // no index yet: start from HEAD
+      // No index yet, or no faithful copy: start from HEAD. Such an index caches no stat data, so
+      // every file is compared by content.
+      await git.ok(worktree, ['read-tree', 'HEAD'], { env });
     }
     return await fn(env);
   } finally {

@@ -124,7 +124,8 @@ describe('memory end to end', () => {
     ]);
     expect((await store.loadArchive()).entries.map((e) => [e.name, e.archived_reason])).toEqual([['use-pnpm', 'superseded by "use-bun"']]);
 
-    const empty = await addInTerminal(root, env(home, { EDITOR: 'true' }), 'nothing-written');
+    // seek keeps the unusable text in a temp dir of its own: inside the test's dir, so it goes with it.
+    const empty = await addInTerminal(root, env(home, { EDITOR: 'true', TMPDIR: join(root, '..') }), 'nothing-written');
     expect(empty).toMatch(/^seek: .*tagline.*; nothing was saved, your text is in \S+nothing-written\.md\n\[seek exited 1\]/);
   });
 

@@ -8,7 +8,7 @@ import { MemoryStore } from '../../src/memory/store.js';
 import { WorktreeManager } from '../../src/worktree/manager.js';
 import { ScriptedServer } from '../support/scripted-server/index.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
-import { TmuxSeek } from '../support/tmux.js';
+import { TmuxSeek, waitUntil } from '../support/tmux.js';
 
 const hasTmux = (() => {
   try {
@@ -121,6 +121,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     t.type('this will hang');
     t.keys('Enter');
     await t.waitFor('esc to cancel');
+    await waitUntil(() => server.requests.length === 1, 'the hanging request reached the server'); // else Esc cancels before it is sent
     t.keys('Escape');
     await t.waitFor('cancelled');
     t.type('try again');
@@ -188,7 +189,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     await t.waitFor('ask seek');
     t.type('/memory');
     t.keys('Enter');
-    const panel = await t.waitFor('Project memory');
+    const panel = await t.waitFor(/2 active · 0 stale · 0 archived/); // loaded, not just opened
     expect(panel).toContain('use-pnpm');
     expect(panel).toContain('Errors are plain strings');
     expect(panel).toMatch(/2 active · 0 stale · 0 archived/);
@@ -246,8 +247,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     await t.waitFor('ask seek');
     t.type('/worktrees');
     t.keys('Enter');
-    const panel = await t.waitFor('m merge');
-    expect(panel).toContain(worktree.id);
+    const panel = await t.waitFor(worktree.id); // loaded, not just opened
+    expect(panel).toContain('m merge');
     expect(panel).toContain(worktree.branch);
     t.type('d');
     await t.waitFor('+made in the worktree');

@@ -3,16 +3,16 @@
  * worktrees are made by the test with the WorktreeManager itself (no model involved).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectId } from '../../src/config/paths.js';
 import { WorktreeManager } from '../../src/worktree/manager.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 /** Hermetic git for the test and for seek: no global or system config. */
-const gitConfig = join(realpathSync(mkdtempSync(join(tmpdir(), 'seek-wt-cli-'))), 'gitconfig');
+const gitConfig = join(tempDir('seek-wt-cli-'), 'gitconfig');
 writeFileSync(gitConfig, '');
 const GIT_ENV = { GIT_CONFIG_GLOBAL: gitConfig, GIT_CONFIG_NOSYSTEM: '1' };
 
@@ -39,7 +39,7 @@ function fixture(files: Record<string, string> = FILES) {
 
 describe('seek worktree list', () => {
   it('refuses outside a git repository with exit 1', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'seek-nogit-')));
+    const dir = tempDir('seek-nogit-');
     const run = await runSeek(['worktree', 'list'], { cwd: dir, env: { SEEK_HOME: join(dir, 'home'), ...GIT_ENV } });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`seek: ${dir} is not a git repository; seek worktrees need one (run git init, or cd into a repository)\n`);

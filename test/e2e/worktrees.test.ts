@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const suite = useScriptedServer();
 const env = (home: string) => suite.env(home);
@@ -248,11 +249,10 @@ describe('seek --worktree', () => {
     expect(git(root, 'worktree', 'list', '--porcelain')).not.toContain(home);
     expect(git(root, 'branch', '--list', 'seek/*')).toBe('');
 
-    const plain = realpathSync(mkdtempSync(join(tmpdir(), 'seek-nogit-')));
+    const plain = tempDir('seek-nogit-');
     const refused = await runSeek(['-p', 'look', '--worktree'], { cwd: plain, env: env(join(plain, 'home')) });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`seek: --worktree needs a git repository; ${plain} is not one\n`);
     expect(existsSync(join(plain, 'home', 'projects'))).toBe(false);
-    rmSync(plain, { recursive: true, force: true });
   });
 });

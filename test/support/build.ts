@@ -1,6 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Why `scripts/build.mjs` failed in this run; empty when dist/ is fresh. */
+    seekBuildFailure: string;
+  }
+}
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -14,21 +22,26 @@ function newestMtime(dir: string): number {
 }
 
 /** Vitest global setup: end-to-end tests run the built `bin/seek.js`, so rebuild dist/ when any
- * source file is newer than the last build (a fresh clone builds in `npm ci` already). */
-export default function setup(): void {
+ * source file is newer than the last build (a fresh clone builds in `npm ci` already). A failed
+ * build does not stop the unit tests, but every end-to-end file then fails at its start with the
+ * build's errors (test-file-guards.ts) instead of testing the previous, stale dist/. */
+export default function setup(project: TestProject): void {
   let built = 0;
   try {
     built = statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
   } catch {
     built = 0;
   }
+  let failure = '';
   if (newestMtime(join(ROOT, 'src')) > built) {
-    try {
-      execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
-    } catch {
-      // Unit tests can still run; end-to-end tests then use the previous build (CI builds in
-      // `npm ci` and fails there first).
-      process.stderr.write('\n*** build failed: end-to-end tests run against the previous dist/ ***\n\n');
+    const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+    const output = (build.stderr ?? '').trim();
+    if (build.status !== 0) {
+      failure = output || build.error?.message || `scripts/build.mjs ended with ${build.signal ?? `exit code ${build.status}`}`;
+      process.stderr.write(`\n*** build failed: the end-to-end tests will fail ***\n${failure}\n\n`);
+    } else if (output) {
+      process.stderr.write(`${output}\n`); // esbuild's warnings
     }
   }
+  project.provide('seekBuildFailure', failure);
 }

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp-dirs.js';
 
 export const SEEK_BIN = new URL('../../bin/seek.js', import.meta.url).pathname;
 
@@ -46,9 +46,10 @@ export function runSeek(args: string[], options: SeekRunOptions): Promise<SeekRu
   });
 }
 
-/** A temporary git repository with one committed file, and a temporary SEEK_HOME. */
+/** A temporary git repository with one committed file, and a temporary SEEK_HOME; both are
+ * removed after the test file (see temp-dirs.ts). */
 export function makeProject(files: Record<string, string> = { 'README.md': '# demo\n' }): { root: string; home: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'seek-e2e-')));
+  const base = tempDir('seek-e2e-');
   const root = join(base, 'repo');
   const home = join(base, 'home');
   mkdirSync(root);

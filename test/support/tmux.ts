@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { SEEK_BIN } from './seek-process.js';
+import { tempDir } from './temp-dirs.js';
 
 export interface TmuxOptions {
   cwd: string;
@@ -15,16 +17,21 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 /**
  * The real `seek` in a real terminal: a tmux session on a private socket, driven with send-keys
  * and read with capture-pane. The environment is built from scratch so nothing of the developer's
- * (keys, CI, SEEK_*) leaks in.
+ * (keys, CI, SEEK_*) leaks in. The socket lives in a temp dir of its own, removed by `kill` (tmux
+ * leaves a dead server's socket file behind).
  */
 export class TmuxSeek {
   private constructor(
-    private readonly socket: string,
+    private readonly socketDir: string,
     readonly width: number,
   ) {}
 
+  private get socket(): string {
+    return join(this.socketDir, 'socket');
+  }
+
   static start(options: TmuxOptions): TmuxSeek {
-    const socket = `seek-test-${randomBytes(4).toString('hex')}`;
+    const socketDir = tempDir('seek-tmux-');
     const width = options.width ?? 100;
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm-256color', LANG: 'C.UTF-8', ...options.env };
     const command = [
@@ -37,12 +44,13 @@ export class TmuxSeek {
       // Keep the pane open after seek exits so the final screen can still be read.
       '; echo "[seek exited $?]"; sleep 30',
     ].join(' ');
-    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(width), '-y', String(options.height ?? 40), '-c', options.cwd, command]);
-    return new TmuxSeek(socket, width);
+    const terminal = new TmuxSeek(socketDir, width);
+    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-x', String(width), '-y', String(options.height ?? 40), '-c', options.cwd, command);
+    return terminal;
   }
 
   private tmux(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
   }
 
   /** Key names as tmux knows them: 'Enter', 'Escape', 'C-c', 'BTab' (shift+tab), 'Up'. */
@@ -62,36 +70,24 @@ export class TmuxSeek {
 
   /**
    * Waits until the screen matches; throws with the screen's content when it does not in time.
-   * Returns a moment after the match: Ink draws a component before its effects attach its key
-   * handler, so a key sent the instant a prompt appears could reach nobody.
+   * Returns as soon as it matches: keys sent right then must reach whatever the screen shows (the
+   * app never draws a prompt it is not yet listening to), so tests neither wait nor retry.
    */
   async waitFor(pattern: RegExp | string, timeoutMs = 10_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let screen = '';
     while (Date.now() < deadline) {
       screen = this.screen();
-      if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) {
-        await sleep(SETTLE_MS);
-        return screen;
-      }
-      await sleep(50);
+      if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) return screen;
+      await sleep(POLL_MS);
     }
     throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${screen}`);
   }
 
-  /**
-   * Answers a prompt with `text` until `done` shows (at most 3 tries): for answers that are safe to
-   * repeat (a second key after the prompt closed only lands in the input box).
-   */
+  /** Answers a prompt with `text`, once, and waits until `done` shows. */
   async answer(text: string, done: RegExp | string): Promise<string> {
-    for (let attempt = 1; ; attempt++) {
-      this.type(text);
-      try {
-        return await this.waitFor(done, attempt < 3 ? 3_000 : 10_000);
-      } catch (error) {
-        if (attempt >= 3) throw error;
-      }
-    }
+    this.type(text);
+    return this.waitFor(done);
   }
 
   kill(): void {
@@ -100,10 +96,22 @@ export class TmuxSeek {
     } catch {
       // already gone
     }
+    rmSync(this.socketDir, { recursive: true, force: true });
   }
 }
 
-const SETTLE_MS = 100;
+/** How often the screen is read while waiting. */
+const POLL_MS = 50;
+
+/** Waits until `condition()` holds (state outside the screen, such as what the model server has
+ * received); throws naming `what` when it does not in time. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() >= deadline) throw new Error(`timed out waiting until ${what}`);
+    await sleep(POLL_MS);
+  }
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useRef, useState } from 'react';
 import { formatCost, formatTokens } from '../../cost/format.js';
@@ -76,6 +77,8 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
     },
     { isActive: active },
   );
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const accent = color ? 'cyan' : undefined;
   const footer = confirm ? (

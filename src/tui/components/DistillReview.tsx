@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { cleanInput, EntryInputError, type EntryInput } from '../../memory/entry.js';
@@ -69,6 +70,8 @@ export function DistillReview({ candidates, width, color, onSave, onDone }: Dist
     },
     { isActive: !ui.current.editing },
   );
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const now = ui.current;
   if (now.index >= candidates.length) return null;

@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatAge } from '../../util/age.js';
@@ -108,6 +109,8 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
     },
     { isActive: active },
   );
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const now = ui.current;
   const accent = color ? 'cyan' : undefined;

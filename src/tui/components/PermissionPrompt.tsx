@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput, useStdout } from 'ink';
 import stringWidth from 'string-width';
 import { useEffect, useRef, useState } from 'react';
@@ -115,6 +116,8 @@ export function PermissionPrompt({
     if (key.downArrow || key.tab) setSelected((index) => (index + 1) % CHOICES.length);
     if (key.return) choose(CHOICES[selected]!.answer);
   });
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const accent = color ? 'yellow' : undefined;
   const shown = body.slice(top, top + shownCount);

@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { visible } from '../../frontends/approval.js';
@@ -144,6 +145,8 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
     },
     { isActive: active },
   );
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const now = ui.current;
   const snapshot = source.snapshot();

@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import type { PickerSpec } from '../commands/types.js';
@@ -29,6 +30,8 @@ export function Picker({ spec, width, color, onDone }: { spec: PickerSpec; width
       setSelected(0);
     }
   });
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
   const start = Math.max(0, Math.min(selected - Math.floor(VISIBLE / 2), items.length - VISIBLE));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color ? 'cyan' : undefined} paddingX={1} width={width}>

@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import { dropTask, nextRole, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../../orchestrator/review.js';
@@ -56,6 +57,8 @@ export function PlanReviewPrompt({ request, width, color, onDecide }: PlanReview
       edit(setRole(now.specs, task.id, role), `${task.id} is now ${role}`);
     }
   });
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const { request: current, specs, selected, message } = ui.current;
   const plan = { ...current.plan, isolatedWriters: current.isolatedWriters, tasks: current.plan.tasks.map((task) => ({ ...task, status: 'pending' as const })) };

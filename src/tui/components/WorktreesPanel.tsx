@@ -1,3 +1,4 @@
+import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { shortSubSid } from '../../subagents/result-format.js';
@@ -163,6 +164,8 @@ export function WorktreesPanel({ source, width, color, active = true, onClose, n
     },
     { isActive: active },
   );
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null; // the question appears only once it can hear its answer
 
   const { rows, confirm, busy, view, message } = ui.current;
   const footer = busy ? (

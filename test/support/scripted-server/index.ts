@@ -3,7 +3,7 @@
  * Chat Completions (DeepSeek flavour) and Anthropic Messages wire formats, answering each request
  * with the next scripted reply. Used by unit tests, end-to-end tests that spawn the real `seek`
  * process, and benchmarks. It never throws at the test: anything wrong with a request is recorded in
- * `violations`.
+ * `violations`, and test-file-guards.ts fails each test that leaves new ones behind.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +42,11 @@ export class ScriptedServer {
   readonly requests: RecordedRequest[] = [];
   readonly violations: string[] = [];
 
+  /** Servers started and not yet closed, for the per-test violation check (test/support/test-file-guards.ts). */
+  private static readonly open = new Set<ScriptedServer>();
+  /** How many of `violations` `takeNewViolations` has handed out. */
+  private reportedViolations = 0;
+
   private queue: Responder[] = [];
   private fallback: Responder | undefined;
   private previousCanonical: Partial<Record<Wire, string>> = {};
@@ -66,6 +71,7 @@ export class ScriptedServer {
       server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
     });
     const instance = new ScriptedServer(server);
+    ScriptedServer.open.add(instance);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void instance.handle(req, res));
     return instance;
   }
@@ -89,6 +95,18 @@ export class ScriptedServer {
     return this.busyMs + (this.activeResponses > 0 ? performance.now() - this.busySince : 0);
   }
 
+  /** Every server started and not closed yet. */
+  static openServers(): ScriptedServer[] {
+    return [...ScriptedServer.open];
+  }
+
+  /** Violations recorded since the last call or `reset()`. */
+  takeNewViolations(): string[] {
+    const fresh = this.violations.slice(this.reportedViolations);
+    this.reportedViolations = this.violations.length;
+    return fresh;
+  }
+
   /** Clears the queue, recorded requests, violations, the simulated prefix cache, server time and
    * the id sequence (generated ids restart at 1). The fallback stays. */
   reset(): void {
@@ -96,6 +114,7 @@ export class ScriptedServer {
     this.sequence = 0;
     this.requests.length = 0;
     this.violations.length = 0;
+    this.reportedViolations = 0;
     this.previousCanonical = {};
     this.busyMs = 0;
     if (this.activeResponses > 0) this.busySince = performance.now();
@@ -105,6 +124,7 @@ export class ScriptedServer {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    ScriptedServer.open.delete(this);
     for (const wake of this.pendingWaits) wake();
     this.pendingWaits.clear();
     const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -1,6 +1,7 @@
+import { tempDir } from '../../support/temp-dirs.js';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { subagentIndexFile } from '../../../src/config/paths.js';
@@ -15,7 +16,7 @@ import type { SubagentIndexEvent } from '../../../src/subagents/types.js';
 const PID = '0123456789abcdef';
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'seek-index-'));
+  home = tempDir('seek-index-');
 });
 
 const tokens = { prompt: 100, completion: 20, cache_hit: 50 };

@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../../support/temp-dirs.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { subagentKillRequestFile } from '../../../src/config/paths.js';
 import { createKillWatcher, requestKill, type KillWatcher } from '../../../src/subagents/kill-requests.js';
@@ -9,7 +8,7 @@ const PID = '0123456789abcdef';
 let home: string;
 let watcher: KillWatcher | undefined;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'seek-kill-'));
+  home = tempDir('seek-kill-');
 });
 afterEach(() => watcher?.stop());
 

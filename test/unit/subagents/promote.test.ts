@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../../support/temp-dirs.js';
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sessionFile, subagentTranscriptFile } from '../../../src/config/paths.js';
 import { isSessionId } from '../../../src/session/format.js';
@@ -16,7 +15,7 @@ const PARENT = '20250101-000000-aaaaaa';
 const CHILD = '20250101-000100-bbbbbb';
 let home: string;
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'seek-promote-'));
+  home = tempDir('seek-promote-');
 });
 
 /** A finished child: prompt, a tool round trip, a compaction, an answer, the end marker. */

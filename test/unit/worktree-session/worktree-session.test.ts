@@ -2,9 +2,9 @@
  * Worktrees from the agent's side, with real git: enter_worktree / exit_worktree move a session's
  * tools and permission scope, and `isolation: "worktree"` gives each child its own copy.
  */
+import { tempDir } from '../../support/temp-dirs.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSession, type AgentSession } from '../../../src/runtime/session.js';
@@ -148,7 +148,7 @@ describe('isolation: "worktree" on agent', () => {
   });
 
   it('fails with spawn_error outside a git repository, where the worktree tools are not offered', async () => {
-    const base = realpathSync(mkdtempSync(join(tmpdir(), 'seek-nogit-')));
+    const base = tempDir('seek-nogit-');
     const root = join(base, 'plain');
     const home = join(base, 'home');
     execFileSync('mkdir', ['-p', root, home]);

@@ -1,10 +1,9 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/runtime/tool-gate.js';
 import { PermissionPrompt } from '../../../../src/tui/components/PermissionPrompt.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { widestLine } from '../conversation/ink-at-width.js';
-import { flush, KEYS } from '../input/helpers.js';
+import { flush, KEYS, renderAttached } from '../input/helpers.js';
 
 const BASH: PermissionRequest = {
   tool: 'bash',
@@ -17,9 +16,9 @@ const BASH: PermissionRequest = {
 
 const FILES = { local: '.seek/config.local.json', project: '.seek/config.json', user: '/tmp/seek-home/config.json' };
 
-function setup(request: PermissionRequest = BASH, rows = 40) {
+async function setup(request: PermissionRequest = BASH, rows = 40) {
   const answers: AskAnswer[] = [];
-  const view = render(<PermissionPrompt request={request} width={100} rows={rows} color={false} files={FILES} onAnswer={(answer) => answers.push(answer)} />);
+  const view = await renderAttached(<PermissionPrompt request={request} width={100} rows={rows} color={false} files={FILES} onAnswer={(answer) => answers.push(answer)} />);
   const inner = () =>
     stripAnsi(view.lastFrame() ?? '')
       .split('\n')
@@ -36,7 +35,7 @@ function setup(request: PermissionRequest = BASH, rows = 40) {
 
 describe('PermissionPrompt: where "always" saves the rule', () => {
   it('a asks where, showing the exact rule and each file before anything is answered', async () => {
-    const { answers, inner, press, view } = setup();
+    const { answers, inner, press, view } = await setup();
     expect(inner().join('\n')).toContain('a) Yes, and always, then choose where — adds bash(npm test)');
     await press('a');
     expect(answers).toEqual([]);
@@ -62,21 +61,21 @@ describe('PermissionPrompt: where "always" saves the rule', () => {
     ['u', 'always-user'],
     ['U', 'always-user'],
   ] as const)('a then %j answers %s', async (key, expected) => {
-    const { answers, press, view } = setup();
+    const { answers, press, view } = await setup();
     await press('a', key);
     expect(answers).toEqual([expected]);
     view.unmount();
   });
 
   it('chooses the scope with the arrows and Enter (↑ from the first wraps to the last)', async () => {
-    const { answers, inner, press, view } = setup();
+    const { answers, inner, press, view } = await setup();
     await press(KEYS.down, KEYS.enter); // Enter on "always" opens the second step
     expect(answers).toEqual([]);
     await press(KEYS.down);
     expect(inner().find((line) => line.startsWith('❯'))).toMatch(/^❯ l\) this project, only me/);
     await press(KEYS.enter);
     expect(answers).toEqual(['always-local']);
-    const second = setup();
+    const second = await setup();
     await second.press('a', KEYS.up, KEYS.enter);
     expect(second.answers).toEqual(['always-user']);
     second.view.unmount();
@@ -84,7 +83,7 @@ describe('PermissionPrompt: where "always" saves the rule', () => {
   });
 
   it('Esc goes back to the question without answering; y, n and chords do nothing in the second step', async () => {
-    const { answers, inner, press, view } = setup();
+    const { answers, inner, press, view } = await setup();
     await press('a', 'y', 'n', KEYS.ctrlA, '\u001bl' /* Alt+L */, '\u000c' /* Ctrl+L */);
     expect(answers).toEqual([]);
     expect(inner().join('\n')).toContain('— for:');
@@ -99,7 +98,7 @@ describe('PermissionPrompt: where "always" saves the rule', () => {
   it('keeps the second step inside the width and the height, windowing a long command', async () => {
     const lines = Array.from({ length: 30 }, (_, index) => `echo "line ${index + 1}" >> out.txt`);
     const request: PermissionRequest = { ...BASH, action: { ...BASH.action, command: lines.join('\n') }, alwaysRule: { ...BASH.alwaysRule, pattern: lines.join('\n') } };
-    const { inner, press, view } = setup(request, 24);
+    const { inner, press, view } = await setup(request, 24);
     await press('a');
     const rows = inner();
     expect(rows.length).toBeLessThanOrEqual(24 - 4);

@@ -6,7 +6,7 @@ import { Picker } from '../../../../src/tui/components/Picker.js';
 import { TodoPanel } from '../../../../src/tui/components/TodoPanel.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { widestLine } from '../conversation/ink-at-width.js';
-import { flush, KEYS } from '../input/helpers.js';
+import { flush, KEYS, renderAttached } from '../input/helpers.js';
 
 describe('TodoPanel', () => {
   const TODOS: TodoItem[] = [
@@ -57,11 +57,11 @@ describe('Picker', () => {
     { value: 'claude-opus-4-7', label: 'claude-opus-4-7', description: 'anthropic, slow' },
   ];
 
-  function setup(items: PickerSpec['items'] = MODELS) {
+  async function setup(items: PickerSpec['items'] = MODELS) {
     const selected: string[] = [];
     let done = 0;
     const spec: PickerSpec = { title: 'Model', items, onSelect: (value) => void selected.push(value) };
-    const view = render(<Picker spec={spec} width={60} color={false} onDone={() => (done += 1)} />);
+    const view = await renderAttached(<Picker spec={spec} width={60} color={false} onDone={() => (done += 1)} />);
     const lines = () =>
       stripAnsi(view.lastFrame() ?? '')
         .split('\n')
@@ -80,8 +80,8 @@ describe('Picker', () => {
     return { selected, doneCount: () => done, view, lines, rows, highlighted, press };
   }
 
-  it('lists every item with the first highlighted and the usage hint in the title', () => {
-    const { lines, rows, highlighted, view } = setup();
+  it('lists every item with the first highlighted and the usage hint in the title', async () => {
+    const { lines, rows, highlighted, view } = await setup();
     expect(lines()[0]).toBe('Model type to filter · enter to pick · esc to close');
     expect(rows()).toEqual([
       '❯ deepseek-v4-flash fast, cheap',
@@ -94,7 +94,7 @@ describe('Picker', () => {
   });
 
   it('filters by typed text over labels and descriptions, case-insensitively, and Backspace widens again', async () => {
-    const { lines, rows, press, view } = setup();
+    const { lines, rows, press, view } = await setup();
     await press('C', 'l');
     expect(lines()[0]).toBe('Model filter: Cl');
     expect(rows()).toEqual(['❯ claude-sonnet-4-6 anthropic', '  claude-opus-4-7 anthropic, slow']);
@@ -108,7 +108,7 @@ describe('Picker', () => {
   });
 
   it('moves with the arrows, stopping at both ends', async () => {
-    const { highlighted, press, view } = setup();
+    const { highlighted, press, view } = await setup();
     await press(KEYS.down, KEYS.down);
     expect(highlighted()).toEqual(['❯ claude-sonnet-4-6 anthropic']);
     await press(KEYS.down, KEYS.down, KEYS.down);
@@ -119,7 +119,7 @@ describe('Picker', () => {
   });
 
   it('Enter picks the highlighted value and closes', async () => {
-    const { selected, doneCount, press, view } = setup();
+    const { selected, doneCount, press, view } = await setup();
     await press(KEYS.down, KEYS.enter);
     expect(selected).toEqual(['deepseek-v4-pro']);
     expect(doneCount()).toBe(1);
@@ -127,7 +127,7 @@ describe('Picker', () => {
   });
 
   it('Enter picks within the filtered list', async () => {
-    const { selected, doneCount, press, view } = setup();
+    const { selected, doneCount, press, view } = await setup();
     await press('o', 'p', 'u', 's', KEYS.enter);
     expect(selected).toEqual(['claude-opus-4-7']);
     expect(doneCount()).toBe(1);
@@ -135,7 +135,7 @@ describe('Picker', () => {
   });
 
   it('Enter on an empty filtered list only closes', async () => {
-    const { selected, doneCount, press, view } = setup();
+    const { selected, doneCount, press, view } = await setup();
     await press('z', 'z', KEYS.down, KEYS.enter);
     expect(selected).toEqual([]);
     expect(doneCount()).toBe(1);
@@ -143,7 +143,7 @@ describe('Picker', () => {
   });
 
   it('Esc closes without picking', async () => {
-    const { selected, doneCount, press, view } = setup();
+    const { selected, doneCount, press, view } = await setup();
     await press(KEYS.down, KEYS.escape);
     expect(doneCount()).toBe(1);
     expect(selected).toEqual([]);
@@ -152,7 +152,7 @@ describe('Picker', () => {
 
   it('shows ten rows at a time and scrolls to keep the selection visible', async () => {
     const items = Array.from({ length: 15 }, (_, index) => ({ value: `s${index}`, label: `session ${String(index).padStart(2, '0')}` }));
-    const { rows, highlighted, press, view } = setup(items);
+    const { rows, highlighted, press, view } = await setup(items);
     const labels = () => rows().map((row) => row.slice(2));
     expect(labels()).toEqual(items.slice(0, 10).map((item) => item.label));
 
@@ -175,7 +175,7 @@ describe('Picker', () => {
   });
 
   it('ignores Ctrl and Alt chords rather than typing them into the filter', async () => {
-    const { lines, rows, press, view } = setup();
+    const { lines, rows, press, view } = await setup();
     await press(KEYS.ctrlA, '\u001bf');
     expect(lines()[0]).toBe('Model type to filter · enter to pick · esc to close');
     expect(rows()).toHaveLength(4);

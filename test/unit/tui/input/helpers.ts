@@ -1,4 +1,6 @@
 import type { Key } from 'ink';
+import { render } from 'ink-testing-library';
+import type { ReactElement } from 'react';
 import type { Completer, Completion, InputHistory } from '../../../../src/tui/types.js';
 
 /** Key sequences as a terminal sends them (verified against Ink 6.8's parser in the tests). */
@@ -30,7 +32,37 @@ export const KEYS = {
 
 /** Lets Ink deliver pending input (a lone ESC waits one setImmediate) and re-render. */
 export async function flush(): Promise<void> {
-  for (let round = 0; round < 3; round++) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let round = 0; round < 3; round++) await tick();
+}
+
+/** One turn of the event loop: what a passive effect (and the render it causes) waits for. */
+export function tick(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/** The most event-loop turns `attached` waits: far more than the few a component's effects take,
+ * so a component that never draws fails here, at once, rather than in a later assertion. */
+export const ATTACH_TICKS = 50;
+
+/**
+ * Waits until a component that draws only once it can hear keys (`useInputAttached`: its first
+ * frame is empty, its question appears after its effects ran) has drawn something: checks
+ * `lastFrame()` now and after each event-loop turn, at most ATTACH_TICKS turns; throws if nothing
+ * was drawn by then. Resolves the turn the frame is seen, with the number of turns it took.
+ */
+export async function attached(view: { lastFrame: () => string | undefined }): Promise<number> {
+  for (let turns = 0; ; turns++) {
+    if ((view.lastFrame() ?? '') !== '') return turns;
+    if (turns === ATTACH_TICKS) throw new Error(`nothing drawn after ${ATTACH_TICKS} event-loop turns: the component never attached its input`);
+    await tick();
+  }
+}
+
+/** `render`, then `attached`: the view of a component that can already hear keys. */
+export async function renderAttached(element: ReactElement): Promise<ReturnType<typeof render>> {
+  const view = render(element);
+  await attached(view);
+  return view;
 }
 
 /** Polls until `check` stops throwing (for timers such as the paste settle delay). */

@@ -1,4 +1,3 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { EntryInput, MemoryEntry } from '../../../../src/memory/entry.js';
 import { DistillReview } from '../../../../src/tui/components/DistillReview.js';
@@ -6,7 +5,7 @@ import { MemoryPanel } from '../../../../src/tui/components/MemoryPanel.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { memoryPanelSource, type MemoryPanelSource, type MemoryRow } from '../../../../src/tui/state/memory.js';
 import { rememberEntry, setPinned } from '../../../../src/memory/operations.js';
-import { flush, KEYS, waitFor } from '../input/helpers.js';
+import { flush, KEYS, renderAttached, waitFor } from '../input/helpers.js';
 import { tempStore } from '../../memory/helpers.js';
 
 const row = (name: string, over: Partial<MemoryRow> = {}): MemoryRow => ({
@@ -38,7 +37,7 @@ function fakeSource(rows: MemoryRow[]) {
 describe('/memory panel', () => {
   it('lists entries with score, recalls, age and flags; Enter shows one in full', async () => {
     const { source } = fakeSource([row('use-pnpm', { pinned: true }), row('old', { status: 'stale', score: 0.3 }), row('gone', { status: 'archived', score: undefined, reason: 'replaced' })]);
-    const view = render(<MemoryPanel source={source} width={90} color={false} onClose={() => {}} />);
+    const view = await renderAttached(<MemoryPanel source={source} width={90} color={false} onClose={() => {}} />);
     const frame = () => stripAnsi(view.lastFrame() ?? '');
     await waitFor(() => expect(frame()).toContain('Project memory 1 active · 1 stale · 1 archived'));
     expect(frame()).toMatch(/❯ use-pnpm\s+0\.90\s+2×\s+0s \[pinned\] use-pnpm tagline/);
@@ -51,7 +50,7 @@ describe('/memory panel', () => {
 
   it('/ filters, p pins, a archives with a typed reason, r restores an archived entry', async () => {
     const { source, calls } = fakeSource([row('use-pnpm'), row('api-errors'), row('gone', { status: 'archived', score: undefined })]);
-    const view = render(<MemoryPanel source={source} width={90} color={false} onClose={() => {}} />);
+    const view = await renderAttached(<MemoryPanel source={source} width={90} color={false} onClose={() => {}} />);
     const frame = () => stripAnsi(view.lastFrame() ?? '');
     await waitFor(() => expect(frame()).toContain('use-pnpm'));
     for (const key of ['/', 'a', 'p', 'i', KEYS.enter]) {
@@ -105,10 +104,9 @@ describe('/distill review', () => {
   it('y saves, n drops, e edits the content before saving, q skips the rest', async () => {
     const saved: EntryInput[] = [];
     let done = '';
-    const view = render(<DistillReview candidates={CANDIDATES} width={90} color={false} onSave={async (c) => void saved.push(c)} onDone={(s) => (done = s)} />);
+    const view = await renderAttached(<DistillReview candidates={CANDIDATES} width={90} color={false} onSave={async (c) => void saved.push(c)} onDone={(s) => (done = s)} />);
     const frame = () => stripAnsi(view.lastFrame() ?? '');
     expect(frame()).toContain('⚡ distill candidate 1/3: use-pnpm');
-    await flush();
     view.stdin.write('e');
     await flush();
     view.stdin.write(' and pnpm is faster');

@@ -90,7 +90,10 @@ describe('/permissions', () => {
     view.stdin.write(KEYS.enter);
     await flush();
     view.stdin.write('s');
-    await waitFor(() => expect(frame()).toMatch(/allow +bash\(npm test\) +this session/));
+    // The row shows as soon as the policy changes, before the panel's action ends and it hears keys
+    // again: wait for the action's own message, or the Esc below could land while it is still busy.
+    await waitFor(() => expect(frame()).toContain('allow bash(npm test) added for this session'));
+    expect(frame()).toMatch(/allow +bash\(npm test\) +this session/);
     expect(policy.rules).toMatchObject([{ tool: 'bash', pattern: 'npm test', decision: 'allow', source: 'session' }]);
     view.stdin.write(KEYS.escape);
     await waitFor(() => expect(frame()).not.toContain('Permissions mode'));

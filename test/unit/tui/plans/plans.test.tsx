@@ -1,4 +1,3 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../../../src/orchestrator/plan.js';
 import { reviewRequest, type PlanDecision, type PlanReviewRequest } from '../../../../src/orchestrator/review.js';
@@ -11,7 +10,7 @@ import { AgentsPanel } from '../../../../src/tui/components/AgentsPanel.js';
 import { PlanReviewPrompt } from '../../../../src/tui/components/PlanReviewPrompt.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { initialSubagents, reduceSubagentEvents } from '../../../../src/tui/state/subagents.js';
-import { flush, KEYS } from '../input/helpers.js';
+import { flush, KEYS, renderAttached } from '../input/helpers.js';
 
 const catalog = roleCatalog(BUILTIN_SUBAGENT_TYPES);
 const SPECS: TaskSpec[] = [
@@ -76,9 +75,9 @@ describe('plans in the terminal UI', () => {
     ]);
   });
 
-  it('/agents shows the latest plan as a graph with live status above the children', () => {
+  it('/agents shows the latest plan as a graph with live status above the children', async () => {
     const state = reduceSubagentEvents(initialSubagents(), [START, task('a', 'completed', record('a', 'explorer')), task('b', 'running')], 0);
-    const view = render(<AgentsPanel state={state} width={90} color={false} onKill={() => true} onClose={() => {}} />);
+    const view = await renderAttached(<AgentsPanel state={state} width={90} color={false} onKill={() => true} onClose={() => {}} />);
     const lines = stripAnsi(view.lastFrame() ?? '').split('\n').map((line) => line.replace(/^│ /, '').replace(/ *│$/, ''));
     expect(lines.slice(2, 7)).toEqual([
       'Plan · graph · 1/4 done',
@@ -91,11 +90,10 @@ describe('plans in the terminal UI', () => {
 
   it('the review prompt runs the plan as shown on Enter', async () => {
     const decisions: PlanDecision[] = [];
-    const view = render(<PlanReviewPrompt request={request(SPECS)} width={90} color={false} onDecide={(d) => decisions.push(d)} />);
+    const view = await renderAttached(<PlanReviewPrompt request={request(SPECS)} width={90} color={false} onDecide={(d) => decisions.push(d)} />);
     const frame = stripAnsi(view.lastFrame() ?? '');
     expect(frame).toContain('Run this plan? (4 subagent tasks)');
     expect(frame).toContain('runs as: [a ∥ b] → fix → check');
-    await flush();
     view.stdin.write(KEYS.enter);
     await flush();
     // A graph keeps every task's depends_on, an empty one too (see specsOf).
@@ -104,8 +102,7 @@ describe('plans in the terminal UI', () => {
 
   it('d drops the selected task (its dependants stop waiting for it), r changes a role, n rejects', async () => {
     const decisions: PlanDecision[] = [];
-    const view = render(<PlanReviewPrompt request={request(SPECS)} width={90} color={false} onDecide={(d) => decisions.push(d)} />);
-    await flush();
+    const view = await renderAttached(<PlanReviewPrompt request={request(SPECS)} width={90} color={false} onDecide={(d) => decisions.push(d)} />);
     view.stdin.write(KEYS.down); // b
     await flush();
     view.stdin.write('d');
@@ -127,8 +124,7 @@ describe('plans in the terminal UI', () => {
         { id: 'check', task: 'review it', role: 'general-purpose', depends_on: ['fix'] },
       ],
     });
-    const second = render(<PlanReviewPrompt request={request(SPECS)} width={90} color={false} onDecide={(d) => decisions.push(d)} />);
-    await flush();
+    const second = await renderAttached(<PlanReviewPrompt request={request(SPECS)} width={90} color={false} onDecide={(d) => decisions.push(d)} />);
     second.stdin.write('n');
     await flush();
     expect(decisions[1]).toEqual({ kind: 'reject' });

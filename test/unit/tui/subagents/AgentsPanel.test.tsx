@@ -1,9 +1,8 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { AgentsPanel } from '../../../../src/tui/components/AgentsPanel.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import type { SubagentsState } from '../../../../src/tui/state/subagents.js';
-import { flush, KEYS } from '../input/helpers.js';
+import { flush, KEYS, renderAttached } from '../input/helpers.js';
 import { widestLine } from '../conversation/ink-at-width.js';
 import { end, fold, start, SUB_A, SUB_B, text, toolEnd, toolStart, turn, usage } from './events.js';
 
@@ -22,7 +21,7 @@ const EVENTS = [
   toolStart(SUB_B, 'b1', 'read', { path: 'src/runtime/session.ts' }),
 ];
 
-function setup(state: SubagentsState = fold(EVENTS)) {
+async function setup(state: SubagentsState = fold(EVENTS)) {
   const killed: string[] = [];
   let closed = 0;
   let running = true;
@@ -35,7 +34,7 @@ function setup(state: SubagentsState = fold(EVENTS)) {
   const element = (next: SubagentsState) => (
     <AgentsPanel state={next} width={80} color={false} onKill={(subSid) => session.killSubagent(subSid)} onClose={() => (closed += 1)} />
   );
-  const view = render(element(state));
+  const view = await renderAttached(element(state));
   const frame = () => stripAnsi(view.lastFrame() ?? '');
   /** The rows inside the border. */
   const rows = () =>
@@ -54,8 +53,8 @@ function setup(state: SubagentsState = fold(EVENTS)) {
 }
 
 describe('/agents panel', () => {
-  it('lists children newest first with id, type, status, turns, tokens, cost and description, cut at the width', () => {
-    const { rows, frame, view } = setup();
+  it('lists children newest first with id, type, status, turns, tokens, cost and description, cut at the width', async () => {
+    const { rows, frame, view } = await setup();
     expect(rows()[0]).toBe('Subagents 2 · 1 running');
     expect(rows()[1]).toBe('❯ d4e5f6 plan    running          1t 1.7k tok $0.0042 plan the refactor of …');
     expect(rows()[2]).toBe('  a1b2c3 explore failed: timeout  2t  12k tok $0.0123 find the parser');
@@ -65,7 +64,7 @@ describe('/agents panel', () => {
   });
 
   it('moves the selection with the arrows and keeps it on its child when a new one starts', async () => {
-    const { rows, press, update, view } = setup();
+    const { rows, press, update, view } = await setup();
     update(fold([...EVENTS, start('20261122-101750-666666')]));
     await flush();
     expect(rows()[2]!.startsWith('❯ d4e5f6')).toBe(true); // still the child selected at opening
@@ -80,7 +79,7 @@ describe('/agents panel', () => {
   });
 
   it('Enter opens the live transcript of the selected child; it follows the child; Esc goes back', async () => {
-    const { rows, press, update, closedCount, view } = setup();
+    const { rows, press, update, closedCount, view } = await setup();
     await press(KEYS.enter);
     expect(rows()).toEqual([
       'plan d4e5f6 · running · 1 turn · $0.0042',
@@ -101,7 +100,7 @@ describe('/agents panel', () => {
   });
 
   it('shows a finished child\'s transcript with its end', async () => {
-    const { rows, press, view } = setup();
+    const { rows, press, view } = await setup();
     await press(KEYS.down, KEYS.enter);
     expect(rows()).toEqual([
       'explore a1b2c3 · failed: timeout · 2 turns · $0.0123',
@@ -115,7 +114,7 @@ describe('/agents panel', () => {
   });
 
   it('k asks to confirm, y calls killSubagent with the selected sub-sid', async () => {
-    const { rows, press, killed, view } = setup();
+    const { rows, press, killed, view } = await setup();
     await press('k');
     expect(rows()).toContain('kill d4e5f6? y/n');
     expect(killed).toEqual([]);
@@ -127,7 +126,7 @@ describe('/agents panel', () => {
   });
 
   it('handles keys typed faster than a frame in order (k, y, Esc)', async () => {
-    const { press, killed, closedCount, view } = setup();
+    const { press, killed, closedCount, view } = await setup();
     await flush();
     for (const sequence of ['k', 'y', KEYS.escape]) view.stdin.write(sequence);
     await press();
@@ -137,7 +136,7 @@ describe('/agents panel', () => {
   });
 
   it('n or Esc cancels the kill; a finished child cannot be killed', async () => {
-    const { rows, press, killed, closedCount, view } = setup();
+    const { rows, press, killed, closedCount, view } = await setup();
     await press('k', 'n');
     await press('k', KEYS.escape);
     expect(killed).toEqual([]);
@@ -149,7 +148,7 @@ describe('/agents panel', () => {
   });
 
   it('kills from the transcript too, and says when the child had already stopped', async () => {
-    const { rows, press, killed, stopRunning, view } = setup();
+    const { rows, press, killed, stopRunning, view } = await setup();
     stopRunning();
     await press(KEYS.enter, 'k', 'y');
     expect(killed).toEqual([SUB_B]);

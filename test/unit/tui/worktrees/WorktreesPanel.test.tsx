@@ -1,11 +1,10 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { WorktreesPanel } from '../../../../src/tui/components/WorktreesPanel.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import type { WorktreePanelSource } from '../../../../src/tui/state/worktrees.js';
 import { WorktreeError } from '../../../../src/worktree/errors.js';
 import type { CleanupOutcome, WorktreeListing } from '../../../../src/worktree/types.js';
-import { flush, KEYS, waitFor } from '../input/helpers.js';
+import { flush, KEYS, renderAttached, waitFor } from '../input/helpers.js';
 
 const HOME = '/home/u/.seek/projects/0123456789abcdef/worktrees';
 const DIRTY: WorktreeListing = { id: '20250103-120000-cccccc', path: `${HOME}/20250103-120000-cccccc`, branch: 'feature/x', changes: 2, createdAt: '2025-01-03T12:00:00.000Z' };
@@ -53,7 +52,7 @@ function fakeSource(rows: WorktreeListing[] = [DIRTY, CLEAN, GONE]) {
 
 async function setup(fake = fakeSource()) {
   let closed = 0;
-  const view = render(<WorktreesPanel source={fake.source} width={100} color={false} now={() => NOW} onClose={() => (closed += 1)} />);
+  const view = await renderAttached(<WorktreesPanel source={fake.source} width={100} color={false} now={() => NOW} onClose={() => (closed += 1)} />);
   const rows = () =>
     stripAnsi(view.lastFrame() ?? '')
       .split('\n')
