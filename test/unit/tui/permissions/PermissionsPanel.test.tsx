@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../../../support/temp-dirs.js';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { flush, KEYS, waitFor } from '../input/helpers.js';
 
 /** A project (with a .git directory) and a SEEK_HOME, with config files written as given. */
 async function project(files: { user?: object; project?: object; local?: object } = {}) {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'seek-perm-panel-')));
+  const base = tempDir('seek-perm-panel-');
   const root = join(base, 'repo');
   const home = join(base, 'home');
   mkdirSync(join(root, '.git'), { recursive: true });

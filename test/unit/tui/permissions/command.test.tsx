@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tempDir } from '../../../support/temp-dirs.js';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ function command(name: string) {
 
 /** A session with a real policy, over a temporary project and SEEK_HOME. */
 function session() {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'seek-perm-app-')));
+  const base = tempDir('seek-perm-app-');
   const projectRoot = join(base, 'repo');
   const seekHome = join(base, 'home');
   mkdirSync(projectRoot);
