@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, constants, lstatSync, mkdtempSync, openSync } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandSpawn } from '../agent/types.js';
@@ -8,8 +8,9 @@ import { signalCommandProcesses } from './process-group.js';
 /**
  * Background jobs started by `bash` with `run_in_background: true`. Each runs detached in its own
  * process group with stdout and stderr written to one file in a private per-process temp
- * directory; the model reads that file with read_file. Jobs are killed when this process exits
- * (see `killBackgroundJobs`, also registered on `process.on('exit')` when the first job starts).
+ * directory; the model reads that file with read_file. Jobs are killed, and that directory removed,
+ * when this process exits (`killBackgroundJobs`, registered on `process.on('exit')` when the first
+ * job starts).
  */
 export interface BackgroundJob {
   id: string;
@@ -146,5 +147,9 @@ export function killBackgroundJobs(signal: NodeJS.Signals = 'SIGTERM'): number {
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once('exit', () => killBackgroundJobs());
+  process.once('exit', () => {
+    killBackgroundJobs();
+    // The logs are private temp space: they go with the process (and the jobs) that made them.
+    if (outputDir !== undefined) rmSync(outputDir, { recursive: true, force: true });
+  });
 }

@@ -160,3 +160,33 @@ describe('a full disk', () => {
     }
   }, 120_000);
 });
+
+describe('background jobs', () => {
+  it('end with seek, and their private log directory goes with them', async () => {
+    const { root, home } = makeProject();
+    const marker = `sleep 1000.${randomInt(1_000_000)}`;
+    server.enqueue(
+      { toolCalls: [{ name: 'bash', arguments: { command: `${marker}`, run_in_background: true } }] },
+      { text: 'started' },
+    );
+    const run = await runSeek(['-p', 'start a server', '--yolo'], { cwd: root, env: { ...deepseekEnv(home), TMPDIR: home } });
+    expect(run.code).toBe(0);
+    const started = server.requests[1]!.body.messages.at(-1).content as string;
+    const logFile = /output is written to (\S+)/.exec(started)![1]!;
+    expect(logFile.startsWith(home)).toBe(true);
+    // Gone once seek has exited: the directory, and the job (found by its unique argument).
+    expect(readdirSync(home).filter((name) => name.startsWith('seek-bg-'))).toEqual([]);
+    const alive = (): boolean =>
+      readdirSync('/proc')
+        .filter((pid) => /^\d+$/.test(pid))
+        .some((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(marker);
+          } catch {
+            return false;
+          }
+        });
+    // SIGTERM was sent before seek exited; the job may take a moment to be scheduled and die.
+    await expect.poll(alive, { timeout: 10_000 }).toBe(false);
+  });
+});
