@@ -1,56 +1,19 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedServer } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
 import { makeProject } from '../support/seek-process.js';
-import { TmuxSeek } from '../support/tmux.js';
+import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-let server: ScriptedServer;
-let tui: TmuxSeek | undefined;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.setFallback(undefined);
-});
-afterEach(() => {
-  tui?.kill();
-  tui = undefined;
-});
-
-const env = (home: string) => ({
-  SEEK_HOME: home,
-  DEEPSEEK_API_KEY: 'k',
-  DEEPSEEK_BASE_URL: server.url,
-  SEEK_RETRY_BASE_MS: '1',
-});
-
-function start(root: string, home: string): TmuxSeek {
-  tui = TmuxSeek.start({ cwd: root, env: env(home), width: 120 });
-  return tui;
-}
+const h = tuiHarness();
 
 const localConfig = (root: string) => JSON.parse(readFileSync(join(root, '.seek', 'config.local.json'), 'utf8')) as { permissions?: { allow?: string[] } };
 
 describe.skipIf(!hasTmux)('permissions in the terminal UI (tmux)', () => {
   it('"always" for this project, only me: saves the rule to .seek/config.local.json (excluded from git); /permissions lists it', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash' } }] }, { text: 'Touched it.' });
-    const t = start(root, home);
+    h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash' } }] }, { text: 'Touched it.' });
+    const t = h.start(root, home, { width: 120 });
     await t.waitFor('ask seek');
     t.type('make a file');
     t.keys('Enter');
@@ -82,7 +45,7 @@ describe.skipIf(!hasTmux)('permissions in the terminal UI (tmux)', () => {
 
   it('a rule added in /permissions applies to the next call at once, and one removed there stops applying', async () => {
     const { root, home } = makeProject();
-    const t = start(root, home);
+    const t = h.start(root, home, { width: 120 });
     await t.waitFor('ask seek');
     t.type('/permissions');
     t.keys('Enter');
@@ -102,7 +65,7 @@ describe.skipIf(!hasTmux)('permissions in the terminal UI (tmux)', () => {
     t.keys('Escape');
     await t.waitFor('ask seek');
 
-    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch from-panel' } }] }, { text: 'Ran without asking.' });
+    h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch from-panel' } }] }, { text: 'Ran without asking.' });
     t.type('touch it');
     t.keys('Enter');
     const ran = await t.waitFor('Ran without asking.');
@@ -118,7 +81,7 @@ describe.skipIf(!hasTmux)('permissions in the terminal UI (tmux)', () => {
     await t.waitFor('removed allow bash(touch from-panel) from this session');
     t.keys('Escape');
     await t.waitFor('ask seek');
-    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch from-panel' } }] }, { text: 'Asked this time.' });
+    h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch from-panel' } }] }, { text: 'Asked this time.' });
     t.type('again');
     t.keys('Enter');
     await t.waitFor('Allow bash: touch from-panel?');

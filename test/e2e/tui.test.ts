@@ -1,59 +1,21 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectId } from '../../src/config/paths.js';
 import { rememberEntry } from '../../src/memory/operations.js';
 import { MemoryStore } from '../../src/memory/store.js';
 import { WorktreeManager } from '../../src/worktree/manager.js';
-import { ScriptedServer } from '../support/scripted-server/index.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
-import { TmuxSeek, waitUntil } from '../support/tmux.js';
+import { waitUntil } from '../support/tmux.js';
+import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
-const hasTmux = (() => {
-  try {
-    execFileSync('tmux', ['-V']);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-let server: ScriptedServer;
-let tui: TmuxSeek | undefined;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.reset();
-  server.setFallback(undefined);
-});
-afterEach(() => {
-  tui?.kill();
-  tui = undefined;
-});
-
-const env = (home: string, extra: Record<string, string> = {}) => ({
-  SEEK_HOME: home,
-  DEEPSEEK_API_KEY: 'k',
-  DEEPSEEK_BASE_URL: server.url,
-  SEEK_RETRY_BASE_MS: '1',
-  ...extra,
-});
-
-function start(root: string, home: string, extra: Record<string, string> = {}, args: string[] = []): TmuxSeek {
-  tui = TmuxSeek.start({ cwd: root, env: env(home, extra), args });
-  return tui;
-}
+const h = tuiHarness();
 
 describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   it('streams a Markdown answer and shows model, cost and mode in the status bar', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ text: '# Result\n\nThe answer is **42**.\n\n```ts\nconst answer = 42;\n```\n', chunkDelayMs: 5 });
-    const t = start(root, home);
+    h.server.enqueue({ text: '# Result\n\nThe answer is **42**.\n\n```ts\nconst answer = 42;\n```\n', chunkDelayMs: 5 });
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('what is the answer?');
     t.keys('Enter');
@@ -69,8 +31,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('shows the diff of a write and applies it when approved', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello world\n' } }] }, { text: 'Created hello.txt.' });
-    const t = start(root, home);
+    h.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'hello.txt', content: 'hello world\n' } }] }, { text: 'Created hello.txt.' });
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('create hello.txt');
     t.keys('Enter');
@@ -83,8 +45,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('denies a bash call when the user says no', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash' } }] }, { text: 'Understood, not running it.' });
-    const t = start(root, home);
+    h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash' } }] }, { text: 'Understood, not running it.' });
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('make a file');
     t.keys('Enter');
@@ -92,15 +54,14 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     expect(prompt).toContain(root);
     await t.answer('n', 'Understood, not running it.');
     expect(existsSync(join(root, 'made-by-bash'))).toBe(false);
-    expect(server.requests[1]!.body.messages.at(-1).content).toMatch(/declined/);
+    expect(h.server.requests[1]!.body.messages.at(-1).content).toMatch(/declined/);
   });
 
   it('shows every line of a 10-line command in the approval box at 80x24, the last one included', async () => {
     const { root, home } = makeProject();
     const lines = [...Array.from({ length: 9 }, (_, index) => `echo "step ${index + 1}" >> build.log`), 'rm -rf something-marker'];
-    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: lines.join('\n') } }] }, { text: 'Left it alone.' });
-    tui = TmuxSeek.start({ cwd: root, env: env(home), width: 80, height: 24 });
-    const t = tui;
+    h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: lines.join('\n') } }] }, { text: 'Left it alone.' });
+    const t = h.start(root, home, { width: 80, height: 24 });
     await t.waitFor('ask seek');
     t.type('clean up');
     t.keys('Enter');
@@ -115,28 +76,28 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('cancels a long turn with Esc and carries on with the next prompt', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ hang: true }, { text: 'second answer' });
-    const t = start(root, home);
+    h.server.enqueue({ hang: true }, { text: 'second answer' });
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('this will hang');
     t.keys('Enter');
     await t.waitFor('esc to cancel');
-    await waitUntil(() => server.requests.length === 1, 'the hanging request reached the server'); // else Esc cancels before it is sent
+    await waitUntil(() => h.server.requests.length === 1, 'the hanging request reached the server'); // else Esc cancels before it is sent
     t.keys('Escape');
     await t.waitFor('cancelled');
     t.type('try again');
     t.keys('Enter');
     await t.waitFor('second answer');
-    const last = server.requests.at(-1)!.body.messages;
+    const last = h.server.requests.at(-1)!.body.messages;
     expect(last.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual(['this will hang', 'try again']);
   });
 
   it('resumes an earlier session with /resume', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ text: 'remembered answer' });
-    const first = await runSeek(['-p', 'the earlier question'], { cwd: root, env: env(home) });
+    h.server.enqueue({ text: 'remembered answer' });
+    const first = await runSeek(['-p', 'the earlier question'], { cwd: root, env: h.env(home) });
     expect(first.code).toBe(0);
-    const t = start(root, home);
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('/resume');
     t.keys('Enter');
@@ -144,34 +105,34 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     await t.waitFor('the earlier question');
     t.keys('Enter');
     await t.waitFor('remembered answer');
-    server.enqueue({ text: 'continued' });
+    h.server.enqueue({ text: 'continued' });
     t.type('and now?');
     t.keys('Enter');
     await t.waitFor('continued');
-    const contents = server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content);
+    const contents = h.server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content);
     expect(contents.slice(1)).toEqual(['the earlier question', 'remembered answer', 'and now?']);
   });
 
   it('compacts automatically when a long session fills the window', async () => {
     const { root, home } = makeProject();
-    server.enqueue(
+    h.server.enqueue(
       { toolCalls: [{ name: 'list_dir', arguments: {} }] },
       { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }], usage: { input: 900_000, output: 10 } },
       { text: 'Summary: the user asked to read the README; it was read. Next: answer.' },
       { text: 'All done after compaction.' },
     );
-    const t = start(root, home);
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('read the readme');
     t.keys('Enter');
     const screen = await t.waitFor('All done after compaction.');
     expect(screen).toMatch(/compacted/i);
-    expect(server.requests[2]!.body.tools ?? []).toEqual([]);
+    expect(h.server.requests[2]!.body.tools ?? []).toEqual([]);
   });
 
   it('cycles the permission mode with shift+tab', async () => {
     const { root, home } = makeProject();
-    const t = start(root, home);
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.keys('BTab');
     await t.waitFor('auto (sandboxed)');
@@ -185,7 +146,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     const store = new MemoryStore({ seekHome: home, projectId: projectId(root), projectRoot: root });
     await rememberEntry(store, { name: 'use-pnpm', tagline: 'The repo uses pnpm workspaces', content: 'Hoisting broke npm.', tags: ['tooling'] });
     await rememberEntry(store, { name: 'old-api', tagline: 'Errors are plain strings', content: 'Before RFC 7807.', tags: ['api'] });
-    const t = start(root, home);
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('/memory');
     t.keys('Enter');
@@ -211,7 +172,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
 
   it('shows a delegate_tasks plan for review; d drops the selected task and enter runs the rest', async () => {
     const { root, home } = makeProject();
-    server.setFallback((request) => {
+    h.server.setFallback((request) => {
       const messages = request.body.messages as Array<{ role: string; content?: string }>;
       const prompt = String(messages.find((m) => m.role === 'user')?.content ?? '');
       const task = /^## Your task \(([^,]+),/m.exec(prompt)?.[1];
@@ -224,7 +185,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
         ] } }],
       };
     });
-    const t = start(root, home);
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('study this');
     t.keys('Enter');
@@ -236,14 +197,14 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     await t.waitFor('dropped map');
     t.keys('Enter');
     await t.waitFor('the plan ran');
-    const ran = server.requests.map((r) => /^## Your task \(([^,]+),/m.exec(String((r.body.messages as Array<{ role: string; content?: string }>).find((m) => m.role === 'user')?.content ?? ''))?.[1]).filter(Boolean);
+    const ran = h.server.requests.map((r) => /^## Your task \(([^,]+),/m.exec(String((r.body.messages as Array<{ role: string; content?: string }>).find((m) => m.role === 'user')?.content ?? ''))?.[1]).filter(Boolean);
     expect(ran).toEqual(['docs']);
   });
   it('/worktrees shows a worktree with its changes, opens its diff, and merges it into the working tree', async () => {
     const { root, home } = makeProject();
     const worktree = await new WorktreeManager({ projectRoot: root, seekHome: home, projectId: projectId(root) }).create();
     writeFileSync(join(worktree.path, 'feature.txt'), 'made in the worktree\n');
-    const t = start(root, home);
+    const t = h.start(root, home);
     await t.waitFor('ask seek');
     t.type('/worktrees');
     t.keys('Enter');
@@ -263,8 +224,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
   });
   it('seek -w starts in a fresh worktree: the status bar shows its branch, a write lands only there, /clear stays in it', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'wt.txt', content: 'isolated\n' } }] }, { text: 'Wrote wt.txt.' });
-    const t = start(root, home, {}, ['-w', '--yolo']);
+    h.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'wt.txt', content: 'isolated\n' } }] }, { text: 'Wrote wt.txt.' });
+    const t = h.start(root, home, { args: ['-w', '--yolo'] });
     const screen = await t.waitFor(/⎇ seek\/wt\/\d{8}-\d{6}-[0-9a-f]{6}/);
     t.type('write it');
     t.keys('Enter');
