@@ -49,11 +49,24 @@ const providerEntrySchema = z.looseObject({
   model: z.string().optional(),
 });
 
+const price = z.number().nonnegative();
+
+/** A model's prices in $ per million tokens and its context window (CONTRACT.md `models`). */
+const modelEntrySchema = z.looseObject({
+  input: price.optional(),
+  output: price.optional(),
+  cache_read: price.optional(),
+  cache_write: price.optional(),
+  context_window: z.number().int().positive().optional(),
+});
+
 /** Unknown fields are kept (loose objects) so a newer seek's settings survive a rewrite by this one. */
 const configSchema = z.looseObject({
   default_provider: z.enum(PROVIDER_NAMES).optional(),
   providers: z.record(z.string(), providerEntrySchema).optional(),
   model: z.string().optional(),
+  /** Prices and windows per model id, for models the catalog does not know or prices it has wrong. */
+  models: z.record(z.string(), modelEntrySchema).optional(),
 });
 
 export type SeekConfig = z.infer<typeof configSchema>;
@@ -145,6 +158,10 @@ export interface ProviderSettings {
    * serves only that one). */
   flashModel: string;
   apiKey: string;
+  /** Where the key came from, as a user would fix it: "the DEEPSEEK_API_KEY environment
+   * variable", "providers.deepseek.api_key in ~/.seek/config.json", or that none was set.
+   * Named in authentication errors. */
+  keySource: string;
   baseUrl: string;
 }
 
@@ -178,6 +195,11 @@ export function resolveProviderSettings(input: ResolveProviderInput = {}): Provi
     DEFAULT_BASE_URLS[provider];
 
   let apiKey = keyFor(provider);
+  const keySource = nonEmpty(env[apiKeyVariable(provider)])
+    ? `the ${apiKeyVariable(provider)} environment variable`
+    : apiKey !== undefined
+      ? `providers.${provider}.api_key in ${configPath}`
+      : `no key (neither ${apiKeyVariable(provider)} nor providers.${provider}.api_key in ${configPath} is set)`;
   if (apiKey === undefined) {
     const localServer =
       provider === 'openai-compatible' || (provider === 'openai' && !sameUrl(baseUrl, DEFAULT_BASE_URLS.openai));
@@ -194,7 +216,7 @@ export function resolveProviderSettings(input: ResolveProviderInput = {}): Provi
     providerDefault;
   const flashModel = nonEmpty(env.SEEK_FLASH_MODEL) ?? (provider === 'openai-compatible' ? model : providerDefault);
 
-  return { provider, providerSource: choice.source, model, flashModel, apiKey, baseUrl };
+  return { provider, providerSource: choice.source, model, flashModel, apiKey, keySource, baseUrl };
 }
 
 function chooseProvider(

@@ -1,12 +1,17 @@
 /** Compact renderings of money and token counts for status lines, lists and summaries. */
 
+/** How a cost that nobody priced is shown. */
+export const UNKNOWN_COST = '—';
+
 /**
  * Dollars: `$0.00` for zero, four decimals under one dollar (DeepSeek turns cost fractions of a
  * cent, so two decimals would show `$0.00` for real spend; below that, `<$0.0001`), two decimals
  * from one dollar on.
- * Non-finite or negative amounts (never produced by the catalog) render as `$0.00`.
+ * Non-finite or negative amounts (never produced by the catalog) render as `$0.00`. An unknown
+ * cost (`known` false: a model without prices) renders as `—`, never as a made-up `$0.00`.
  */
-export function formatCost(usd: number): string {
+export function formatCost(usd: number, known = true): string {
+  if (!known) return UNKNOWN_COST;
   if (!Number.isFinite(usd) || usd <= 0) return '$0.00';
   if (usd < 0.0001) return '<$0.0001';
   if (usd < 1) return `$${usd.toFixed(4)}`;

@@ -8,18 +8,25 @@
  * are checked when adopting. Children are live objects summed on read, so turns a child records
  * after adoption are counted too.
  */
+import { isPriced } from '../providers/catalog.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 
 export interface TurnRecord {
   usage: Usage;
   /** Fixed when recorded (model and price at that moment), never recomputed. */
   costUsd: number;
+  /** False when the model's prices are unknown: `costUsd` is then a placeholder 0, not a price. */
+  costKnown: boolean;
   model: string;
 }
 
 export interface CostTotals {
   usage: Usage;
+  /** The sum of the known parts. */
   costUsd: number;
+  /** False if any part is unknown: the real total is then more than `costUsd`, by an unknown
+   * amount, and must be shown as unknown ("—", or null in JSON). */
+  costKnown: boolean;
   /** Model responses counted in these totals. */
   turns: number;
 }
@@ -30,9 +37,14 @@ export class CostTracker {
   private base: CostTotals = emptyTotals();
   private parent: CostTracker | undefined;
 
-  /** Records one model response. `costUsd` defaults to 0 (unknown model: shown as $0, not guessed). */
-  record(turn: { usage: Usage; costUsd?: number; model: string }): void {
-    this.ownTurns.push({ usage: { ...turn.usage }, costUsd: turn.costUsd ?? 0, model: turn.model });
+  /**
+   * Records one model response. Its cost is known when given and either positive (only real prices
+   * produce one) or from a model whose prices are known (configured or in the catalog); `costKnown`
+   * overrides that. An unknown cost counts as 0 in sums and makes every total including it unknown.
+   */
+  record(turn: { usage: Usage; costUsd?: number; costKnown?: boolean; model: string }): void {
+    const costKnown = turn.costKnown ?? isCostKnown(turn.costUsd, turn.model);
+    this.ownTurns.push({ usage: { ...turn.usage }, costUsd: turn.costUsd ?? 0, costKnown, model: turn.model });
   }
 
   /** Own turns, oldest first (base and children excluded). */
@@ -48,7 +60,12 @@ export class CostTracker {
   /** Totals of own turns only. */
   own(): CostTotals {
     return this.ownTurns.reduce<CostTotals>(
-      (sum, t) => ({ usage: addUsage(sum.usage, t.usage), costUsd: sum.costUsd + t.costUsd, turns: sum.turns + 1 }),
+      (sum, t) => ({
+        usage: addUsage(sum.usage, t.usage),
+        costUsd: sum.costUsd + t.costUsd,
+        costKnown: sum.costKnown && t.costKnown,
+        turns: sum.turns + 1,
+      }),
       emptyTotals(),
     );
   }
@@ -56,10 +73,10 @@ export class CostTracker {
   /**
    * Sets what this agent billed before this process started (the resumed transcript's totals).
    * Replaces any earlier base. Whatever the base covers must not also be adopted as children, or
-   * it would be counted twice.
+   * it would be counted twice. `costKnown` false: part of that cost was never priced.
    */
-  setBase(usage: Usage, costUsd: number, turns = 0): void {
-    this.base = { usage: { ...usage }, costUsd, turns };
+  setBase(usage: Usage, costUsd: number, turns = 0, costKnown = true): void {
+    this.base = { usage: { ...usage }, costUsd, costKnown, turns };
   }
 
   /** own + base + Σ children, read live. */
@@ -98,10 +115,21 @@ export class CostTracker {
   }
 }
 
+/** Whether a response's cost is a real price: given, and positive (only real prices produce one)
+ * or from a model whose prices are known (configured or in the catalog). */
+export function isCostKnown(costUsd: number | undefined, model: string): boolean {
+  return costUsd !== undefined && (costUsd > 0 || isPriced(model));
+}
+
 function emptyTotals(): CostTotals {
-  return { usage: { ...ZERO_USAGE }, costUsd: 0, turns: 0 };
+  return { usage: { ...ZERO_USAGE }, costUsd: 0, costKnown: true, turns: 0 };
 }
 
 function sumTotals(a: CostTotals, b: CostTotals): CostTotals {
-  return { usage: addUsage(a.usage, b.usage), costUsd: a.costUsd + b.costUsd, turns: a.turns + b.turns };
+  return {
+    usage: addUsage(a.usage, b.usage),
+    costUsd: a.costUsd + b.costUsd,
+    costKnown: a.costKnown && b.costKnown,
+    turns: a.turns + b.turns,
+  };
 }

@@ -16,7 +16,7 @@ export function resultObject(summary: RunSummary): Record<string, unknown> {
     num_turns: summary.turns,
     duration_ms: Math.round(summary.durationMs),
     usage: usageObject(summary.usage),
-    total_cost_usd: summary.costUsd,
+    ...costFields(summary.costUsd, summary.costKnown ?? true),
     subagents: summary.subagents.map((child) => ({
       id: child.id,
       type: child.type,
@@ -71,6 +71,12 @@ export function orchestrationObject(run: OrchestrationSummary): Record<string, u
     },
     ...(run.notes ? { notes: run.notes } : {}),
   };
+}
+
+/** `total_cost_usd`, null when unknown (a model without known prices), and `cost_known`: an
+ * unknown cost is never reported as a number, which would read as a price. */
+export function costFields(costUsd: number, known: boolean, key = 'total_cost_usd'): Record<string, number | boolean | null> {
+  return { [key]: known ? costUsd : null, cost_known: known };
 }
 
 export function usageObject(usage: Usage): Record<string, number> {

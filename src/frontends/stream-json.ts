@@ -1,7 +1,8 @@
 import type { Writable } from 'node:stream';
+import { isCostKnown } from '../cost/tracker.js';
 import type { Message } from '../providers/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
-import { exitCodeFor, orchestrationObject, resultObject, usageObject } from './result.js';
+import { costFields, exitCodeFor, orchestrationObject, resultObject, usageObject } from './result.js';
 
 /** Cap on tool output copied into stream-json lines; the full text is in the session file. */
 const MAX_TOOL_CONTENT = 4000;
@@ -51,7 +52,7 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
         content: event.message.content.length > MAX_TOOL_CONTENT ? `${event.message.content.slice(0, MAX_TOOL_CONTENT)}…` : event.message.content,
       };
     case 'usage':
-      return { type: 'usage', turn: event.turn, model: event.model, usage: usageObject(event.usage), cost_usd: event.costUsd };
+      return { type: 'usage', turn: event.turn, model: event.model, usage: usageObject(event.usage), ...costFields(event.costUsd, isCostKnown(event.costUsd, event.model), 'cost_usd') };
     case 'turn_end':
       return { type: 'turn_end', turn: event.turn, stop_reason: event.message.stopReason };
     case 'error':
@@ -113,7 +114,9 @@ export function publicMessage(message: Message): Record<string, unknown> {
         ...(message.reasoning ? { reasoning: message.reasoning } : {}),
         tool_calls: message.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
         stop_reason: message.stopReason,
-        ...(message.usage ? { usage: usageObject(message.usage), cost_usd: message.costUsd ?? 0 } : {}),
+        ...(message.usage
+          ? { usage: usageObject(message.usage), ...costFields(message.costUsd ?? 0, isCostKnown(message.costUsd, message.model ?? ''), 'cost_usd') }
+          : {}),
       };
   }
 }

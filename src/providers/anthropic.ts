@@ -9,6 +9,7 @@ import { buildMessagesRequest } from './anthropic-convert.js';
 import { streamAttempt, type WireEnd } from './attempt.js';
 import type { SdkErrorClasses } from './errors.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
+import { watchedFetch, type WireActivity } from './watched-fetch.js';
 import type { ModelRequest, Provider, StopReason, StreamEvent, Usage } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -39,19 +40,19 @@ interface UsageTally {
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const baseUrl = options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
-  let sdk: Promise<LoadedSdk> | undefined;
 
-  // The SDK is imported on the first request, not at startup: CLI cold start is measured.
-  const loadSdk = (): Promise<LoadedSdk> =>
-    (sdk ??= import('@anthropic-ai/sdk').then((module) => ({
+  // The SDK is imported on the first request, not at startup: CLI cold start is measured. Each
+  // attempt gets its own (cheap) client, whose fetch feeds that attempt's idle watchdog.
+  const loadSdk = (activity: WireActivity): Promise<LoadedSdk> =>
+    import('@anthropic-ai/sdk').then((module) => ({
       client: new module.default({
         apiKey: options.apiKey,
         baseURL: baseUrl,
         maxRetries: 0,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: watchedFetch(options.fetch ?? globalThis.fetch, activity),
       }),
       errors: module,
-    })));
+    }));
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
     streamAttempt({

@@ -1,6 +1,15 @@
-import { abortedError, idleTimeoutError, mapSdkError, streamCutError, type SdkErrorClasses } from './errors.js';
+import {
+  abortedError,
+  idleTimeoutError,
+  mapSdkError,
+  notAnApiEndpointError,
+  streamCutError,
+  type IdleTimeoutCircumstances,
+  type SdkErrorClasses,
+} from './errors.js';
 import { AttemptSignal, MessageAssembler } from './stream-support.js';
 import type { ModelRequest, ProviderError, StopReason, StreamEvent, Usage } from './types.js';
+import type { WireActivity } from './watched-fetch.js';
 
 /** How a wire's event stream ended: with its final event, or cut short. */
 export type WireEnd = { complete: true; stopReason: StopReason; usage?: Usage } | { complete: false; detail: string };
@@ -12,10 +21,14 @@ export interface AttemptSpec<Sdk extends { errors: SdkErrorClasses }> {
   /** "DeepSeek API", "Anthropic API": used in error messages. */
   label: string;
   baseUrl: string;
-  loadSdk: () => Promise<Sdk>;
+  /**
+   * The SDK client for this attempt. Its `fetch` must report to `activity` (see watchedFetch), so
+   * that the idle watchdog counts every byte received, keep-alive comments and pings included.
+   */
+  loadSdk: (activity: WireActivity) => Promise<Sdk>;
   /**
    * Sends the request and translates the wire's events into StreamEvents through `assembler`,
-   * calling `attempt.touch()` for every chunk and `streaming()` once the response has started.
+   * calling `attempt.touch()` for every parsed chunk and `streaming()` once the response has started.
    * Returns how the stream ended; may throw SDK errors (mapped here).
    */
   run: (sdk: Sdk, attempt: AttemptSignal, assembler: MessageAssembler, streaming: () => void) => AsyncGenerator<StreamEvent, WireEnd>;
@@ -28,11 +41,11 @@ export interface AttemptSpec<Sdk extends { errors: SdkErrorClasses }> {
  * Keeps the provider contract: never throws, ends with exactly one `done` or `error`.
  */
 export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(spec: AttemptSpec<Sdk>): AsyncGenerator<StreamEvent> {
-  const attempt = new AttemptSignal(spec.signal, spec.idleTimeoutMs);
+  const attempt = new WatchedAttempt(spec.signal, spec.idleTimeoutMs);
   const assembler = new MessageAssembler(spec.request.model);
   const errorContext = { label: spec.label, baseUrl: spec.baseUrl, streaming: false };
   const interrupted = (): ProviderError | undefined =>
-    attempt.userAborted ? abortedError() : attempt.idleTimedOut ? idleTimeoutError(spec.label, spec.idleTimeoutMs) : undefined;
+    attempt.userAborted ? abortedError() : attempt.idleTimedOut ? idleTimeoutError(spec.label, spec.idleTimeoutMs, attempt.seen()) : undefined;
   let finished = false;
   let errors: SdkErrorClasses | undefined;
   try {
@@ -40,14 +53,16 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
       yield assembler.failure(abortedError());
       return;
     }
-    const sdk = await spec.loadSdk();
+    const sdk = await spec.loadSdk(attempt);
     errors = sdk.errors;
-    attempt.touch();
+    attempt.requestSent();
     // The SDKs end their iteration quietly when our signal aborts them: ask why it ended.
     const end = yield* spec.run(sdk, attempt, assembler, () => (errorContext.streaming = true));
     const stopped = interrupted();
     if (stopped) {
       yield assembler.failure(stopped);
+    } else if (attempt.htmlAnswer) {
+      yield assembler.failure(notAnApiEndpointError(spec.label, spec.baseUrl, attempt.htmlAnswer));
     } else if (!end.complete) {
       yield assembler.failure(streamCutError(spec.label, end.detail));
     } else {
@@ -60,10 +75,55 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
     finished = true;
     const stopped = interrupted();
     if (stopped) yield assembler.failure(stopped);
+    else if (attempt.htmlAnswer) yield assembler.failure(notAnApiEndpointError(spec.label, spec.baseUrl, attempt.htmlAnswer));
     else if (errors) yield assembler.failure(mapSdkError(error, errors, errorContext));
     else yield assembler.failure(setupError(spec.label, error));
   } finally {
     attempt.dispose(!finished);
+  }
+}
+
+/**
+ * The attempt's signal, its idle watchdog fed by raw wire activity (response head, every body
+ * chunk) as well as by parsed chunks, and remembering which of those it saw so that an idle
+ * timeout can say what really happened.
+ */
+class WatchedAttempt extends AttemptSignal implements WireActivity {
+  private answered = false;
+  private bytes = 0;
+  private contentChunks = 0;
+  /** Set when the server answered with a web page (not an overload page): the base URL is not an
+   * API endpoint. */
+  htmlAnswer: { status: number; url: string } | undefined;
+
+  /** The request goes out: the watchdog starts. */
+  requestSent(): void {
+    super.touch();
+  }
+
+  /** A parsed chunk arrived (called by the provider's `run`). */
+  override touch(): void {
+    this.contentChunks++;
+    super.touch();
+  }
+
+  responded(response: Response): void {
+    this.answered = true;
+    // A web page where the API should be. Overload pages (5xx, 429, 408 from a CDN in front of a
+    // real API) are HTML too, but passing: those keep their usual, retried, mapping.
+    const { status } = response;
+    const transient = status >= 500 || status === 429 || status === 408;
+    if (!transient && /\btext\/html\b/i.test(response.headers.get('content-type') ?? '')) this.htmlAnswer = { status, url: response.url };
+    super.touch();
+  }
+
+  bytesReceived(count: number): void {
+    this.bytes += count;
+    super.touch();
+  }
+
+  seen(): IdleTimeoutCircumstances {
+    return { responded: this.answered, bytes: this.bytes, contentChunks: this.contentChunks };
   }
 }
 

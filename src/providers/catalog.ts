@@ -13,7 +13,8 @@ export interface ModelPricing {
 
 export interface ModelInfo {
   id: string;
-  provider: 'deepseek' | 'openai' | 'anthropic';
+  /** Who serves it; 'xai' and 'groq' models are reached through the openai-compatible provider. */
+  provider: 'deepseek' | 'openai' | 'anthropic' | 'xai' | 'groq';
   contextWindow: number;
   maxOutputTokens: number;
   pricing: ModelPricing;
@@ -31,6 +32,18 @@ function anthropicModels(rows: Array<[id: string, input: number, output: number]
     contextWindow: 200_000,
     maxOutputTokens: 32_000,
     pricing: { inputMiss: input, inputHit: input / 10, output, cacheWrite: input * 1.25 },
+  }));
+}
+
+function openAIModels(
+  rows: Array<[id: string, contextWindow: number, maxOutputTokens: number, input: number, cachedInput: number, output: number]>,
+): ModelInfo[] {
+  return rows.map(([id, contextWindow, maxOutputTokens, input, cachedInput, output]) => ({
+    id,
+    provider: 'openai',
+    contextWindow,
+    maxOutputTokens,
+    pricing: { inputMiss: input, inputHit: cachedInput, output },
   }));
 }
 
@@ -90,6 +103,41 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     maxOutputTokens: 16_384,
     pricing: { inputMiss: 0.15, inputHit: 0.075, output: 0.6 },
   },
+  // OpenAI, prices: https://platform.openai.com/docs/pricing (standard tier; "cached input" is
+  // inputHit); windows and output limits: https://platform.openai.com/docs/models/<id>.
+  ...openAIModels([
+    ['gpt-5-nano', 400_000, 128_000, 0.05, 0.005, 0.4],
+    ['gpt-4.1-mini', 1_047_576, 32_768, 0.4, 0.1, 1.6],
+    ['gpt-4.1-nano', 1_047_576, 32_768, 0.1, 0.025, 0.4],
+    ['gpt-4o', 128_000, 16_384, 2.5, 1.25, 10],
+    ['o3', 200_000, 100_000, 2, 0.5, 8],
+    ['o4-mini', 200_000, 100_000, 1.1, 0.275, 4.4],
+  ]),
+  // Earlier Anthropic models: https://docs.anthropic.com/en/docs/about-claude/pricing and
+  // https://docs.anthropic.com/en/docs/about-claude/models/overview (200K windows).
+  ...anthropicModels([
+    ['claude-opus-4-1', 15, 75],
+    ['claude-opus-4', 15, 75],
+    ['claude-sonnet-4', 3, 15],
+    ['claude-3-7-sonnet', 3, 15],
+  ]),
+  { ...anthropicModels([['claude-3-5-haiku', 0.8, 4]])[0]!, maxOutputTokens: 8_192 },
+  // xAI, prices and windows: https://docs.x.ai/docs/models ("cached input" is inputHit).
+  { id: 'grok-4', provider: 'xai', contextWindow: 256_000, maxOutputTokens: 16_384, pricing: { inputMiss: 3, inputHit: 0.75, output: 15 } },
+  {
+    id: 'grok-code-fast-1',
+    provider: 'xai',
+    contextWindow: 256_000,
+    maxOutputTokens: 16_384,
+    pricing: { inputMiss: 0.2, inputHit: 0.02, output: 1.5 },
+    reasoning: true,
+  },
+  // Groq-hosted, prices: https://groq.com/pricing; windows: https://console.groq.com/docs/models.
+  // No cache discount is assumed (cache hits priced as misses).
+  { id: 'llama-3.3-70b-versatile', provider: 'groq', contextWindow: 131_072, maxOutputTokens: 8_192, pricing: { inputMiss: 0.59, inputHit: 0.59, output: 0.79 } },
+  { id: 'llama-3.1-8b-instant', provider: 'groq', contextWindow: 131_072, maxOutputTokens: 8_192, pricing: { inputMiss: 0.05, inputHit: 0.05, output: 0.08 } },
+  // Left unknown on purpose (cost shown as "—" unless set in config `models`): Mistral, Qwen and
+  // other hosted or local models, whose published prices we could not confirm.
 ];
 
 export const DEFAULT_MODELS = {
@@ -101,19 +149,74 @@ export const DEFAULT_MODELS = {
 /** Window assumed for models we do not know (local servers, new releases). */
 export const UNKNOWN_CONTEXT_WINDOW = 128_000;
 
-/** Finds a model by exact id, then by prefix (dated snapshots such as claude-sonnet-4-5-20250929).
- * Unknown models get a 128K window and zero prices: cost shows $0 rather than a guess. */
-export function lookupModel(id: string): ModelInfo {
+/** A model's prices ($ per million tokens) and window as the user sets them in config
+ * (`models: {"<id>": {...}}`). Prices count only when both `input` and `output` are given. */
+export interface ConfiguredModel {
+  input?: number | undefined;
+  output?: number | undefined;
+  /** Prompt tokens served from cache; defaults to `input`. */
+  cache_read?: number | undefined;
+  /** Prompt tokens written to cache; defaults to `input`. */
+  cache_write?: number | undefined;
+  context_window?: number | undefined;
+}
+
+/** The config's model table, process-wide: set once at startup by `configureModels`, read by
+ * every lookup (cost of each response, context window) without threading config through. */
+let configuredModels: ReadonlyMap<string, ConfiguredModel> = new Map();
+
+/** Installs the config's `models` table; it wins over the catalog, field by field. */
+export function configureModels(models: Readonly<Record<string, ConfiguredModel>> | undefined): void {
+  configuredModels = new Map(Object.entries(models ?? {}));
+}
+
+function configuredPricing(entry: ConfiguredModel | undefined): ModelPricing | undefined {
+  if (entry?.input === undefined || entry.output === undefined) return undefined;
+  return {
+    inputMiss: entry.input,
+    inputHit: entry.cache_read ?? entry.input,
+    output: entry.output,
+    ...(entry.cache_write !== undefined ? { cacheWrite: entry.cache_write } : {}),
+  };
+}
+
+/** What may follow a catalog id in the name of the same model: a dated snapshot (-20250929,
+ * -2024-08-06, -0709) or -latest. Anything else is another model (o3-pro is not o3, grok-4-fast is
+ * not grok-4) and must not inherit its prices. */
+const SNAPSHOT_SUFFIX = /^-(?:\d{8}|\d{4}-\d{2}-\d{2}|\d{4}|latest)$/;
+
+/** The catalog entry for `id`: exact, else the one whose snapshot it is (claude-sonnet-4-5-20250929,
+ * gpt-4o-2024-08-06); undefined for a model the catalog does not know. */
+function catalogEntry(id: string): ModelInfo | undefined {
   const exact = MODEL_CATALOG.find((m) => m.id === id);
   if (exact) return exact;
-  const prefixed = MODEL_CATALOG.filter((m) => id.startsWith(m.id)).sort((a, b) => b.id.length - a.id.length)[0];
-  if (prefixed) return { ...prefixed, id };
-  return {
+  const snapshot = MODEL_CATALOG.find((m) => id.startsWith(m.id) && SNAPSHOT_SUFFIX.test(id.slice(m.id.length)));
+  return snapshot ? { ...snapshot, id } : undefined;
+}
+
+/** Whether `id`'s prices are known. An unknown model's cost must be shown as unknown, not as the
+ * $0 that its zero placeholder prices in `lookupModel` compute. */
+export function isPriced(id: string): boolean {
+  return configuredPricing(configuredModels.get(id)) !== undefined || catalogEntry(id) !== undefined;
+}
+
+/** Finds a model by exact id, then as a snapshot of a catalog id (claude-sonnet-4-5-20250929).
+ * Unknown models get a 128K window and zero placeholder prices: `isPriced` tells them apart, so
+ * that their cost is reported as unknown rather than as $0. */
+export function lookupModel(id: string): ModelInfo {
+  const base: ModelInfo = catalogEntry(id) ?? {
     id,
     provider: 'openai',
     contextWindow: UNKNOWN_CONTEXT_WINDOW,
     maxOutputTokens: 8_192,
     pricing: { inputMiss: 0, inputHit: 0, output: 0 },
+  };
+  const configured = configuredModels.get(id);
+  if (!configured) return base;
+  return {
+    ...base,
+    pricing: configuredPricing(configured) ?? base.pricing,
+    ...(configured.context_window !== undefined ? { contextWindow: configured.context_window } : {}),
   };
 }
 

@@ -77,10 +77,45 @@ export function abortedError(): ProviderError {
   return providerError('aborted', 'Request cancelled', undefined, { retryable: false });
 }
 
-export function idleTimeoutError(label: string, idleTimeoutMs: number): ProviderError {
-  return providerError('timeout', `${label} sent no data for ${formatSeconds(idleTimeoutMs)} (idle timeout)`, undefined, {
-    retryable: true,
-  });
+/** What the wire had delivered when the idle watchdog fired. */
+export interface IdleTimeoutCircumstances {
+  /** The response head (status, headers) arrived. */
+  responded: boolean;
+  /** Body bytes received, keep-alive comments and pings included. */
+  bytes: number;
+  /** Chunks the SDK parsed into events: content, usage, the end. */
+  contentChunks: number;
+}
+
+/** The idle timeout, named for what really happened: silence from the start, keep-alives that
+ * stopped before any content, or a response that stalled partway. */
+export function idleTimeoutError(label: string, idleTimeoutMs: number, seen?: IdleTimeoutCircumstances): ProviderError {
+  const quiet = formatSeconds(idleTimeoutMs);
+  let summary: string;
+  if (!seen || (!seen.responded && seen.bytes === 0)) summary = `${label} sent no data for ${quiet} (idle timeout)`;
+  else if (seen.bytes === 0) summary = `${label} answered but sent no body for ${quiet} (idle timeout)`;
+  else if (seen.contentChunks === 0) {
+    summary = `${label} sent ${seen.bytes} bytes of keep-alives but no content, then nothing for ${quiet} (idle timeout)`;
+  } else summary = `${label} stopped sending in the middle of the response: nothing for ${quiet} (idle timeout)`;
+  return providerError('timeout', summary, undefined, { retryable: true });
+}
+
+/** The server answered with an HTML page: a website, a proxy's login page, a wrong path. */
+export function notAnApiEndpointError(label: string, baseUrl: string, answer: { status: number; url: string }): ProviderError {
+  const where = answer.url || baseUrl;
+  return providerError(
+    'bad_request',
+    `${label} at ${baseUrl} answered with an HTML page (HTTP ${answer.status}), not an API response`,
+    `${where} is not an API endpoint. Check the base URL (--base-url, the <PROVIDER>_BASE_URL variable or providers.<name>.base_url in the config): OpenAI-style servers usually end in /v1`,
+    { retryable: false, status: answer.status },
+  );
+}
+
+/** Adds what the user can do about `error` after its detail: the message stays `summary: detail`. */
+export function withAdvice(error: ProviderError, advice: string): ProviderError {
+  const detail = error.detail ? `${error.detail.replace(/[.\s]*$/, '')}. ${advice}` : advice;
+  const summary = error.summary ?? error.message;
+  return { ...error, detail, message: `${summary}: ${detail}` };
 }
 
 export function streamCutError(label: string, detail?: string): ProviderError {

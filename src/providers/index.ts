@@ -4,8 +4,9 @@
  */
 import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from './anthropic.js';
 import { createOpenAICompatibleProvider } from './openai-compatible.js';
+import { withAdvice } from './errors.js';
 import { withRetries, type RetryOptions } from './retry.js';
-import type { Provider } from './types.js';
+import type { ModelRequest, Provider, ProviderError, StreamEvent, StreamFn } from './types.js';
 
 export type ProviderName = 'deepseek' | 'openai' | 'openai-compatible' | 'anthropic';
 
@@ -26,6 +27,9 @@ export interface CreateProviderOptions {
   /** For tests; env `SEEK_MAX_RETRIES` and `SEEK_RETRY_BASE_MS` set them otherwise. */
   retry?: RetryOptions;
   fetch?: typeof fetch;
+  /** Where `apiKey` came from ("the DEEPSEEK_API_KEY environment variable"): named when the
+   * server rejects the key (401/403), so the user knows what to fix. */
+  keySource?: string;
 }
 
 /** A provider for `options.provider`, with retries. Never throws: an OpenAI-compatible provider
@@ -45,8 +49,46 @@ export function createProvider(options: CreateProviderOptions): Provider {
       ? createOpenAICompatibleProvider({ ...common, name: options.provider, baseUrl })
       : missingBaseUrlProvider(options.provider);
   }
-  const stream = withRetries((request, signal) => inner.stream(request, signal), options.retry);
+  const advised = withErrorAdvice((request, signal) => inner.stream(request, signal), options, baseUrl);
+  const stream = withRetries(advised, options.retry);
   return { name: inner.name, stream };
+}
+
+/** Passes `inner`'s events through, adding to a rejected key or a missing model what to do. */
+function withErrorAdvice(inner: StreamFn, options: CreateProviderOptions, baseUrl: string | undefined): StreamFn {
+  return async function* advising(request, signal): AsyncGenerator<StreamEvent> {
+    for await (const event of inner(request, signal)) {
+      if (event.type !== 'error') {
+        yield event;
+        continue;
+      }
+      const advice = adviceFor(event.error, request, options, baseUrl);
+      if (!advice) yield event;
+      else {
+        const error = withAdvice(event.error, advice);
+        yield { ...event, error, message: { ...event.message, errorMessage: error.message } };
+      }
+    }
+  };
+}
+
+function adviceFor(error: ProviderError, request: ModelRequest, options: CreateProviderOptions, baseUrl: string | undefined): string | undefined {
+  if (error.kind === 'auth') {
+    const source = options.keySource ?? `the API key given for the ${options.provider} provider`;
+    return `The key in use comes from ${source}: check that it is valid for ${baseUrl ?? 'this server'} and has access to model "${request.model}"`;
+  }
+  if (error.status === 404 && baseUrl) {
+    const list =
+      options.provider === 'anthropic'
+        ? `curl ${joinUrl(baseUrl, 'v1/models')} -H "x-api-key: $ANTHROPIC_API_KEY" -H "anthropic-version: 2023-06-01"`
+        : `curl ${joinUrl(baseUrl, 'models')} -H "Authorization: Bearer <your key>"`;
+    return `Model "${request.model}" may not exist there, or the base URL is wrong. List the models it serves with: ${list}; then pick one with --model or SEEK_MODEL`;
+  }
+  return undefined;
+}
+
+function joinUrl(base: string, path: string): string {
+  return `${base.replace(/\/+$/, '')}/${path}`;
 }
 
 function missingBaseUrlProvider(name: ProviderName): Provider {

@@ -26,6 +26,9 @@ export interface RunSummary {
   /** Everything this run billed: the session's turns and all of its subagents'. */
   usage: Usage;
   costUsd: number;
+  /** False when some of it was billed by a model without known prices: `costUsd` is then only a
+   * lower bound, reported as unknown. Absent means known. */
+  costKnown?: boolean;
   subagents: SubagentSummary[];
   /** delegate_tasks calls that ran in this prompt, with per-task statistics. */
   orchestrations: OrchestrationSummary[];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { toToolSchemas } from '../agent/tool-schema.js';
 import type { Tool } from '../agent/types.js';
-import { createProvider, lookupModel } from '../providers/index.js';
+import { configureModels, createProvider, lookupModel } from '../providers/index.js';
 import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
@@ -135,6 +135,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const flagged = options.worktree !== undefined && options.worktree !== false;
   if (flagged && !inGit) throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
   const config = await readConfig(home);
+  configureModels(config.models); // prices and windows set in config win over the catalog
   startSandboxDetection(options.env, config, configFile(home)); // overlaps the rest of start-up
   // Hooks fail closed: an unusable hooks file stops seek here (HooksConfigError, exit status 2),
   // before a session starts or a model is called.
@@ -426,7 +427,7 @@ async function loadResumeTarget(home: string, pid: string, options: OpenSessionO
 }
 
 function providerStream(settings: ReturnType<typeof resolveProviderSettings>): StreamFn {
-  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl, keySource: settings.keySource });
   return (request, signal) => provider.stream(request, signal);
 }
 

@@ -216,6 +216,7 @@ export class AgentSession {
       durationMs: performance.now() - mark.started,
       usage: subtractUsage(after.usage, mark.cost.usage),
       costUsd: roundCost(after.costUsd - mark.cost.costUsd),
+      costKnown: after.costKnown,
       subagents: this.prepared.subagents.outcomes().slice(mark.children).map(childSummary),
       orchestrations: this.orchestrations.slice(mark.orchestrations),
     };
@@ -289,7 +290,7 @@ export class AgentSession {
   costReport(): string {
     const total = this.tracker.cumulative();
     const share = this.tracker.cacheHitShare();
-    return `${formatTokens(total.usage.inputTokens)} in (${Math.round(share * 100)}% cache hits) · ${formatTokens(total.usage.outputTokens)} out · ${formatCost(total.costUsd)}`;
+    return `${formatTokens(total.usage.inputTokens)} in (${Math.round(share * 100)}% cache hits) · ${formatTokens(total.usage.outputTokens)} out · ${formatCost(total.costUsd, total.costKnown)}`;
   }
 
   /** Lines for the user once the session closed (what became of a `--worktree` worktree). */

@@ -5,7 +5,7 @@
  */
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, resolveProject, seekHome } from '../config/paths.js';
-import { createProvider } from '../providers/index.js';
+import { configureModels, createProvider } from '../providers/index.js';
 import type { StreamFn } from '../providers/types.js';
 
 export interface SideModel {
@@ -22,13 +22,14 @@ export interface SideModel {
 export async function openSideModel(options: { cwd: string; env: Readonly<Record<string, string | undefined>>; provider?: string; model?: string; baseUrl?: string }): Promise<SideModel> {
   const home = seekHome(options.env);
   const config = await readConfig(home);
+  configureModels(config.models); // prices and windows set in config win over the catalog
   const settings = resolveProviderSettings({
     flags: { ...(options.provider ? { provider: options.provider } : {}), ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) },
     env: options.env,
     config,
     configPath: configFile(home),
   });
-  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl });
+  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl, keySource: settings.keySource });
   const { root, pid } = resolveProject(options.cwd, home);
   return {
     stream: (request, signal) => provider.stream(request, signal),

@@ -353,6 +353,7 @@ export function App(props: AppProps) {
           outputTokens: total.usage.outputTokens,
           cacheHitShare: session.tracker.cacheHitShare(),
           costUsd: total.costUsd,
+          costKnown: total.costKnown,
           mode: session.policy.mode,
           running: conversation.running || Boolean(busy),
           compactions: conversation.compactions,

@@ -15,12 +15,12 @@ export const costCommand: SlashCommand = {
     const rows = turns.slice(-20).map((turn, index) => {
       const number = turns.length - Math.min(20, turns.length) + index + 1;
       const hit = turn.usage.inputTokens ? Math.round((100 * turn.usage.cacheReadTokens) / turn.usage.inputTokens) : 0;
-      return `  ${String(number).padStart(4)}  ${turn.model.padEnd(20)} ${formatTokens(turn.usage.inputTokens).padStart(7)} in (${String(hit).padStart(3)}% cached) ${formatTokens(turn.usage.outputTokens).padStart(6)} out  ${formatCost(turn.costUsd)}`;
+      return `  ${String(number).padStart(4)}  ${turn.model.padEnd(20)} ${formatTokens(turn.usage.inputTokens).padStart(7)} in (${String(hit).padStart(3)}% cached) ${formatTokens(turn.usage.outputTokens).padStart(6)} out  ${formatCost(turn.costUsd, turn.costKnown)}`;
     });
     const labels = subagentLabels(tracker, context.subagents());
     const children = tracker.children().map((child, index) => {
       const total = child.cumulative();
-      return `  ${labels[index]}: ${formatTokens(total.usage.inputTokens)} in ${formatTokens(total.usage.outputTokens)} out  ${formatCost(total.costUsd)}`;
+      return `  ${labels[index]}: ${formatTokens(total.usage.inputTokens)} in ${formatTokens(total.usage.outputTokens)} out  ${formatCost(total.costUsd, total.costKnown)}`;
     });
     const own = tracker.own();
     const all = tracker.cumulative();
@@ -29,7 +29,7 @@ export const costCommand: SlashCommand = {
       ...rows,
       ...(children.length ? ['Subagents', ...children] : []),
       ...planLines(context.subagents()),
-      `This session: ${formatCost(own.costUsd)} · with subagents and earlier runs: ${formatCost(all.costUsd)} · cache hits ${Math.round(tracker.cacheHitShare() * 100)}%`,
+      `This session: ${formatCost(own.costUsd, own.costKnown)} · with subagents and earlier runs: ${formatCost(all.costUsd, all.costKnown)} · cache hits ${Math.round(tracker.cacheHitShare() * 100)}%`,
     ];
     context.notice(lines.join('\n'));
   },

@@ -12,6 +12,8 @@ export interface StatusInfo {
   outputTokens: number;
   cacheHitShare: number;
   costUsd: number;
+  /** False when a model without known prices was used: the cost shows as "—", not as $0. */
+  costKnown?: boolean;
   mode: PermissionMode;
   running: boolean;
   compactions: number;
@@ -45,7 +47,7 @@ export function StatusBar({ info, width, color }: { info: StatusInfo; width: num
     { text: MODE_LABEL[info.mode], color: MODE_COLOR[info.mode], priority: 0 },
     { text: info.model, priority: 1 },
     { text: `ctx ${contextPct}%${info.compactions ? ` (compacted ×${info.compactions})` : ''}`, color: contextColor, priority: 2 },
-    { text: formatCost(info.costUsd), priority: 3 },
+    { text: formatCost(info.costUsd, info.costKnown ?? true), priority: 3 },
     { text: `↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}`, priority: 4 },
     { text: `cache ${Math.round(info.cacheHitShare * 100)}%`, priority: 5 },
   ];

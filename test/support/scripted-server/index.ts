@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { anthropicErrorBody, anthropicJsonBody, anthropicStreamFrames } from './anthropic-wire.js';
 import { canonicalPrompt, isRecord, resolveUsage } from './canonical.js';
 import { checkAnthropicRequest, checkOpenAIRequest } from './checks.js';
+import { injectFailures } from './injection.js';
 import { openaiErrorBody, openaiJsonBody, openaiStreamFrames } from './openai-wire.js';
 import type { RecordedRequest, RenderContext, Responder, ScriptedReply, Wire } from './types.js';
 
@@ -206,7 +207,7 @@ export class ScriptedServer {
       sendJson(res, 200, wire === 'openai' ? openaiJsonBody(reply, ctx) : anthropicJsonBody(reply, ctx));
       return;
     }
-    const frames = wire === 'openai' ? openaiStreamFrames(reply, ctx) : anthropicStreamFrames(reply, ctx);
+    const frames = injectFailures(wire, wire === 'openai' ? openaiStreamFrames(reply, ctx) : anthropicStreamFrames(reply, ctx), reply);
     await this.sendFrames(res, frames, reply);
   }
 

@@ -26,6 +26,14 @@ export interface ScriptedHttpError {
   retryAfterSeconds?: number;
 }
 
+export interface ScriptedStreamError {
+  afterChunks: number;
+  /** OpenAI `error.type` / Anthropic `error.type`, e.g. 'server_error', 'invalid_request_error'. */
+  type: string;
+  code?: string | number;
+  message?: string;
+}
+
 export interface ScriptedReply {
   reasoning?: string;
   text?: string;
@@ -43,6 +51,16 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Wait this long between SSE chunks. */
   chunkDelayMs?: number;
+  /** After this many SSE chunks, send an error object inside the 200 stream and end it: OpenAI's
+   * `data: {"error": {...}}`, Anthropic's `event: error` (see injection.ts). */
+  streamError?: ScriptedStreamError;
+  /** After this many SSE chunks, send a `data:` line that is not valid JSON, then the rest. */
+  invalidJsonAfterChunks?: number;
+  /** OpenAI wire: how parallel tool-call fragments are framed. 'interleaved' alternates the calls'
+   * fragments; 'no-index' drops `index`; 'no-index-no-id' drops both (ids stay on no fragment). */
+  toolCallFraming?: 'interleaved' | 'no-index' | 'no-index-no-id';
+  /** OpenAI wire: send `finish_reason: null` throughout (OpenRouter → kimi-k2), usage and [DONE] kept. */
+  omitFinishReason?: boolean;
 }
 
 export type Responder = ScriptedReply | ((req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);

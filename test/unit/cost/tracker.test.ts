@@ -15,9 +15,9 @@ describe('CostTracker', () => {
     expect(t.lastTurn()).toBeUndefined();
     expect(t.own()).toMatchObject({ costUsd: 0, turns: 0, usage: { inputTokens: 0 } });
     t.record({ usage: usage(100, 10, 50), costUsd: 0.01, model: 'm' });
-    t.record({ usage: usage(200, 20, 150), model: 'm' }); // unknown cost counts as 0
+    t.record({ usage: usage(200, 20, 150), model: 'm' }); // unknown cost counts as 0, and is marked unknown
     expect(t.turns()).toHaveLength(2);
-    expect(t.lastTurn()).toEqual({ usage: usage(200, 20, 150), costUsd: 0, model: 'm' });
+    expect(t.lastTurn()).toEqual({ usage: usage(200, 20, 150), costUsd: 0, costKnown: false, model: 'm' });
     expect(t.own()).toMatchObject({ turns: 2, costUsd: 0.01, usage: { inputTokens: 300, outputTokens: 30, cacheReadTokens: 200 } });
   });
 

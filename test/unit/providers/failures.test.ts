@@ -122,7 +122,7 @@ describe.each(['deepseek', 'anthropic'] as const)('failure handling over the %s 
     server.enqueue({ httpError: { status: 401, message: 'invalid api key' } });
     const events = await harness(provider).stream();
     expect(events).toHaveLength(1);
-    expect(last(events)).toMatchObject({ error: { kind: 'auth', status: 401, message: expect.stringMatching(/HTTP 401 \(authentication failed\): invalid api key$/) } });
+    expect(last(events)).toMatchObject({ error: { kind: 'auth', status: 401, message: expect.stringMatching(/HTTP 401 \(authentication failed\): invalid api key\. The key in use comes from /) } });
   });
 
   it('recognises context overflow and does not retry it', async () => {

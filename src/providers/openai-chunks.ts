@@ -1,0 +1,182 @@
+/**
+ * Reading Chat Completions stream chunks as real servers send them, not only as OpenAI documents
+ * them: content as a string or as typed parts (Mistral Magistral), reasoning under two names, tool
+ * calls with or without `index` and `id`, usage in its own chunk, and no `finish_reason` at all
+ * (OpenRouter → kimi-k2).
+ */
+import type { WireEnd } from './attempt.js';
+import type { MessageAssembler } from './stream-support.js';
+import type { StopReason, StreamEvent, Usage } from './types.js';
+
+/** The parts of a chunk this reader looks at; everything is optional because servers differ. */
+export interface WireChunk {
+  choices?: readonly WireChoice[] | null;
+  usage?: WireUsage | null;
+}
+
+interface WireChoice {
+  index?: number;
+  delta?: Record<string, unknown> | null;
+  finish_reason?: string | null;
+}
+
+interface WireToolCallFragment {
+  index?: number;
+  id?: string | null;
+  function?: { name?: string | null; arguments?: string | null } | null;
+}
+
+/** Usage as the OpenAI-style servers report it: OpenAI's fields, DeepSeek's prefix-cache counter. */
+export interface WireUsage {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  total_tokens?: number | null;
+  prompt_cache_hit_tokens?: number | null;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+}
+
+/**
+ * Maps usage to seek's meaning, where `outputTokens` is everything billed as output, reasoning
+ * included. Servers disagree on whether `completion_tokens` contains the reasoning tokens: OpenAI,
+ * DeepSeek and most others include them (total = prompt + completion), xAI excludes them
+ * (total = prompt + completion + reasoning). The rule is read off each usage object rather than a
+ * provider table, so it also holds behind gateways: when `total_tokens` equals prompt + completion
+ * + reasoning and not prompt + completion, the reasoning tokens are added to the output.
+ */
+export function mapOpenAIUsage(usage: WireUsage): Usage {
+  const input = usage.prompt_tokens ?? 0;
+  const completion = usage.completion_tokens ?? 0;
+  const reasoningTokens = usage.completion_tokens_details?.reasoning_tokens;
+  const total = usage.total_tokens;
+  const reasoningOutsideCompletion =
+    typeof reasoningTokens === 'number' &&
+    reasoningTokens > 0 &&
+    typeof total === 'number' &&
+    total !== input + completion &&
+    total === input + completion + reasoningTokens;
+  return {
+    inputTokens: input,
+    outputTokens: reasoningOutsideCompletion ? completion + reasoningTokens : completion,
+    cacheReadTokens: usage.prompt_cache_hit_tokens ?? usage.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: 0,
+    ...(typeof reasoningTokens === 'number' ? { reasoningTokens } : {}),
+  };
+}
+
+/** Text and reasoning carried by one delta, whatever shape its content has. */
+export function contentOf(delta: Record<string, unknown>): { text: string; reasoning: string } {
+  let reasoning = '';
+  // DeepSeek and vLLM stream reasoning as `reasoning_content`; Ollama and OpenRouter as `reasoning`.
+  for (const key of ['reasoning_content', 'reasoning']) {
+    const value = delta[key];
+    if (typeof value === 'string' && value) {
+      reasoning = value;
+      break;
+    }
+  }
+  const content = delta['content'];
+  if (typeof content === 'string') return { text: content, reasoning };
+  let text = '';
+  // Mistral Magistral: [{type:'text', text}, {type:'thinking', thinking:[{type:'text', text}]}].
+  for (const part of Array.isArray(content) ? (content as unknown[]) : []) {
+    if (!isRecord(part)) continue;
+    if (part['type'] === 'text' && typeof part['text'] === 'string') text += part['text'];
+    else if (part['type'] === 'thinking') reasoning += textOfParts(part['thinking']);
+  }
+  return { text, reasoning };
+}
+
+function textOfParts(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return '';
+  return value.map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+}
+
+/**
+ * Turns the chunks of one response into StreamEvents through the assembler, and decides at the end
+ * whether the response was complete.
+ */
+export class OpenAIChunkReader {
+  private readonly callByWireIndex = new Map<number, number>();
+  private readonly callById = new Map<string, number>();
+  private readonly callHasName: boolean[] = [];
+  private lastCall: number | undefined;
+  private finishReason: string | undefined;
+  private usage: Usage | undefined;
+
+  constructor(private readonly assembler: MessageAssembler) {}
+
+  *read(chunk: WireChunk): Generator<StreamEvent> {
+    if (chunk.usage) this.usage = mapOpenAIUsage(chunk.usage);
+    for (const choice of chunk.choices ?? []) {
+      if ((choice.index ?? 0) !== 0) continue;
+      const delta = choice.delta ?? {};
+      const { text, reasoning } = contentOf(delta);
+      if (reasoning) yield this.assembler.reasoningDelta(reasoning);
+      if (text) yield this.assembler.textDelta(text);
+      const calls = delta['tool_calls'];
+      for (const fragment of Array.isArray(calls) ? (calls as unknown[]) : []) {
+        if (isRecord(fragment)) yield* this.toolCallFragment(fragment as WireToolCallFragment);
+      }
+      if (choice.finish_reason) {
+        this.finishReason = choice.finish_reason;
+        yield* this.assembler.endAllToolCalls();
+      }
+    }
+  }
+
+  /**
+   * A stream is complete when it said so: a `finish_reason`, or the usage chunk, which servers send
+   * after the last choice chunk (OpenRouter → kimi-k2 sends usage and [DONE] but no finish_reason).
+   * The SDK hides `[DONE]` itself, so usage is the latest sign of a normal end we can see. Without a
+   * finish_reason the stop reason is inferred: tool_calls when calls were made, else stop.
+   */
+  end(): WireEnd {
+    if (this.finishReason === undefined && this.usage === undefined) {
+      return { complete: false, detail: 'no finish_reason or usage received' };
+    }
+    return {
+      complete: true,
+      stopReason: stopReasonOf(this.finishReason, this.assembler.toolCallCount),
+      ...(this.usage ? { usage: this.usage } : {}),
+    };
+  }
+
+  /**
+   * Which call a fragment continues, in this order: its `id` (a new id starts a new call, even at an
+   * index already used), its `index`, else the latest call, unless the fragment names a function
+   * while the latest call already has a name (parallel calls with neither id nor index).
+   */
+  private *toolCallFragment(fragment: WireToolCallFragment): Generator<StreamEvent> {
+    const id = typeof fragment.id === 'string' && fragment.id ? fragment.id : undefined;
+    const wireIndex = typeof fragment.index === 'number' ? fragment.index : undefined;
+    const name = fragment.function?.name ?? '';
+    let call: number | undefined;
+    if (id !== undefined) call = this.callById.get(id);
+    else if (wireIndex !== undefined) call = this.callByWireIndex.get(wireIndex);
+    else if (this.lastCall !== undefined && !(name && this.callHasName[this.lastCall])) call = this.lastCall;
+
+    if (call === undefined) {
+      const started = this.assembler.startToolCall(id ?? `call_${wireIndex ?? this.assembler.toolCallCount}`, name);
+      call = started.index;
+      this.callHasName[call] = name !== '';
+      if (id !== undefined) this.callById.set(id, call);
+      yield started.event;
+    }
+    if (wireIndex !== undefined) this.callByWireIndex.set(wireIndex, call);
+    this.lastCall = call;
+    const argumentsDelta = this.assembler.toolCallDelta(call, fragment.function?.arguments ?? '');
+    if (argumentsDelta) yield argumentsDelta;
+  }
+}
+
+/** Servers that answer tool calls with finish_reason "stop" (Ollama) still made tool calls. */
+function stopReasonOf(finishReason: string | undefined, toolCallCount: number): StopReason {
+  if (finishReason === 'length') return 'length';
+  return toolCallCount > 0 ? 'tool_calls' : 'stop';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

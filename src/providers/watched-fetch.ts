@@ -1,0 +1,36 @@
+/**
+ * A `fetch` that reports raw wire activity. The SDKs parse SSE themselves and drop what carries no
+ * event for them (`: keep-alive` comments, Anthropic `ping` events), so a watchdog fed only by
+ * parsed chunks would call a request that the server keeps alive "idle". Handing the SDK client
+ * this fetch lets the watchdog see every byte that arrives instead.
+ */
+
+/** Told about each response that starts and each body chunk that arrives, for one attempt. */
+export interface WireActivity {
+  /** The response head arrived (its body is still to come). */
+  responded(response: Response): void;
+  bytesReceived(count: number): void;
+}
+
+/** `base` wrapped so that `activity` hears of the response head and every body chunk. The
+ * response keeps its status, headers and URL; only its body is passed through a counter. */
+export function watchedFetch(base: typeof fetch, activity: WireActivity): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    activity.responded(response);
+    if (!response.body) return response;
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        activity.bytesReceived(chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    });
+    const watched = new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    Object.defineProperty(watched, 'url', { value: response.url });
+    return watched;
+  };
+}
