@@ -16,16 +16,17 @@ export async function listSessionsCommand(options: RootOptions): Promise<number>
   }
   const lines = [`${'SESSION'.padEnd(24)} ${'UPDATED'.padEnd(16)} ${'TURNS'.padStart(5)} ${'TOKENS'.padStart(7)} ${'COST'.padStart(8)}  TITLE`];
   for (const session of sessions) {
-    lines.push(row(session, ''));
-    for (const child of session.subagents ?? []) lines.push(row(child, '  └ '));
+    lines.push(sessionRow(session, ''));
+    for (const child of session.subagents ?? []) lines.push(sessionRow(child, '  └ '));
   }
   process.stdout.write(`${lines.join('\n')}\nresume with: seek --resume <session>\n`);
   return 0;
 }
 
-function row(session: SessionSummary, indent: string): string {
+/** One line of the list; the cost is "—" when a model without known prices billed part of it. */
+export function sessionRow(session: SessionSummary, indent: string): string {
   const updated = session.updated_at.slice(0, 16).replace('T', ' ');
   const tokens = formatTokens(session.usage.inputTokens + session.usage.outputTokens);
   const title = session.subagent ? `[${session.subagent.type}] ${session.subagent.description}` : session.title;
-  return `${(indent + session.id).padEnd(24)} ${updated.padEnd(16)} ${String(session.turns).padStart(5)} ${tokens.padStart(7)} ${formatCost(session.cost_usd).padStart(8)}  ${title}`;
+  return `${(indent + session.id).padEnd(24)} ${updated.padEnd(16)} ${String(session.turns).padStart(5)} ${tokens.padStart(7)} ${formatCost(session.cost_usd, session.cost_known).padStart(8)}  ${title}`;
 }

@@ -81,7 +81,7 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
         ...(event.outcome.reason ? { reason: event.outcome.reason } : {}),
         turns: event.outcome.turns,
         usage: usageObject(event.outcome.usage),
-        cost_usd: event.outcome.costUsd,
+        ...costFields(event.outcome.costUsd, event.outcome.costKnown ?? true, 'cost_usd'),
       };
     case 'orchestration_start':
       return {

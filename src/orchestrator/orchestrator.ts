@@ -224,6 +224,7 @@ function toRecord(task: PlanTask, report: ChildReport): TaskRecord {
     toolCalls: report.toolCalls,
     tokens: report.tokens,
     costUsd: report.costUsd,
+    ...(report.costKnown === false ? { costKnown: false } : {}),
     ...(completed && task.reviews ? { verdict: parseVerdict(report.summary ?? '') } : {}),
     ...(report.transcriptPath ? { transcriptPath: report.transcriptPath } : {}),
   };
@@ -273,6 +274,7 @@ export function totalsOf(records: readonly TaskRecord[]): OrchestrationTotals {
     totals.tokens.completion += record.tokens.completion;
     totals.tokens.cache_hit += record.tokens.cache_hit;
     totals.costUsd += record.costUsd;
+    if (record.costKnown === false) totals.costKnown = false;
   }
   return totals;
 }

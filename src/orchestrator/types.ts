@@ -82,6 +82,8 @@ export interface OrchestrationTotals {
   toolCalls: number;
   tokens: SubagentTokens;
   costUsd: number;
+  /** False when some task's cost is unknown (a model without known prices); absent means known. */
+  costKnown?: boolean;
 }
 
 export interface OrchestrationSummary {

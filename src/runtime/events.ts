@@ -44,6 +44,8 @@ export interface SubagentSummary {
   turns: number;
   usage: Usage;
   costUsd: number;
+  /** False when part of it was billed by a model without known prices; absent means known. */
+  costKnown?: boolean;
   /** The orchestration task it ran (delegate_tasks). */
   label?: string;
 }

@@ -375,6 +375,7 @@ function childSummary(child: SubagentOutcome): RunSummary['subagents'][number] {
     turns: child.turns,
     usage: child.usage,
     costUsd: roundCost(child.costUsd),
+    ...(child.costKnown === false ? { costKnown: false } : {}),
     ...(child.label ? { label: child.label } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { isSessionId, parseEntry, SessionError, type SessionHeader } from './format.js';
 import { parseHeaderLine, tryParseJson } from './reader.js';
 import { mapLimit } from '../util/map-limit.js';
+import { isCostKnown } from '../cost/tracker.js';
 import { isInjectedContext } from './context.js';
 
 export interface SessionSummary {
@@ -30,6 +31,8 @@ export interface SessionSummary {
   /** Own usage and cost; a subagent's are in its own summary. */
   usage: Usage;
   cost_usd: number;
+  /** False when some response was billed by a model without known prices: `cost_usd` is then not a price. */
+  cost_known: boolean;
   /** Set for subagent transcripts. */
   parent_sid?: string;
   subagent?: { type: string; description: string };
@@ -210,6 +213,7 @@ export async function summarizeSessionFile(path: string, onUnreadable?: (path: s
   let turns = 0;
   let usage: Usage = { ...ZERO_USAGE };
   let costUsd = 0;
+  let costKnown = true;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (!line.startsWith('{"type":"message"')) continue; // events, compactions, corrupt lines
@@ -228,6 +232,7 @@ export async function summarizeSessionFile(path: string, onUnreadable?: (path: s
       turns += 1;
       if (message.usage) usage = addUsage(usage, message.usage);
       costUsd += message.costUsd ?? 0;
+      if (message.usage && !isCostKnown(message.costUsd, message.model ?? header.model)) costKnown = false;
     }
   }
   const summary: SessionSummary = {
@@ -242,6 +247,7 @@ export async function summarizeSessionFile(path: string, onUnreadable?: (path: s
     turns,
     usage,
     cost_usd: costUsd,
+    cost_known: costKnown,
   };
   if (header.parent_sid !== undefined) summary.parent_sid = header.parent_sid;
   if (header.subagent !== undefined) summary.subagent = { type: header.subagent.type, description: header.subagent.description };

@@ -327,6 +327,7 @@ export class SubagentManager {
       toolCalls: counts.toolCalls,
       tokens: end.tokens,
       costUsd: tracker.cumulative().costUsd,
+      costKnown: tracker.cumulative().costKnown,
       ...(isolation && request.keepWorktree ? { worktree: isolation.worktree } : {}),
       ...(transcriptPath ? { transcriptPath } : {}),
     };
@@ -367,6 +368,7 @@ export class SubagentManager {
       turns: end.turns,
       usage: totals.usage ?? { ...ZERO_USAGE },
       costUsd: totals.costUsd,
+      costKnown: totals.costKnown,
       ...(child.transcriptPath ? { transcriptPath: child.transcriptPath } : {}),
       ...(child.label ? { label: child.label } : {}),
     };

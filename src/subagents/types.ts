@@ -72,6 +72,9 @@ export interface ChildRunStatistics {
   toolCalls: number;
   tokens: SubagentTokens;
   costUsd: number;
+  /** False when part of it was billed by a model without known prices: `costUsd` is then not a
+   * price (front ends show "—", JSON gives null). Absent means known (older journals lack it). */
+  costKnown?: boolean;
 }
 
 /** One line of `projects/<pid>/subagents.jsonl`. Written in a single append; never rewritten. */
@@ -129,6 +132,8 @@ export interface SubagentOutcome {
   turns: number;
   usage: Usage;
   costUsd: number;
+  /** False when part of it was billed by a model without known prices; absent means known. */
+  costKnown?: boolean;
   transcriptPath?: string;
   /** The orchestration task it ran, when it ran one. */
   label?: string;

@@ -42,9 +42,9 @@ export function planLines(state: SubagentsState): string[] {
   const lines = ['Plans (delegate_tasks)'];
   for (const plan of ended) {
     const { totals, records, status } = plan.summary!;
-    lines.push(`  ${plan.mode} plan, ${status}: ${totals.completed}/${totals.tasks} completed · ${totals.modelCalls} model calls · ${totals.toolCalls} tool calls · ${formatTokens(totals.tokens.prompt + totals.tokens.completion)} tok · ${formatCost(totals.costUsd)}`);
+    lines.push(`  ${plan.mode} plan, ${status}: ${totals.completed}/${totals.tasks} completed · ${totals.modelCalls} model calls · ${totals.toolCalls} tool calls · ${formatTokens(totals.tokens.prompt + totals.tokens.completion)} tok · ${formatCost(totals.costUsd, totals.costKnown ?? true)}`);
     for (const task of records) {
-      const numbers = task.reused ? 'reused from an earlier run' : `${task.modelCalls} model calls · ${task.toolCalls} tool calls · ${formatTokens(task.tokens.prompt + task.tokens.completion)} tok · ${formatCost(task.costUsd)}`;
+      const numbers = task.reused ? 'reused from an earlier run' : `${task.modelCalls} model calls · ${task.toolCalls} tool calls · ${formatTokens(task.tokens.prompt + task.tokens.completion)} tok · ${formatCost(task.costUsd, task.costKnown ?? true)}`;
       lines.push(`    ${task.id} ${task.role} ${task.status}${task.reason ? ` (${task.reason})` : ''}: ${task.status === 'skipped' ? 'not run' : numbers}`);
     }
   }

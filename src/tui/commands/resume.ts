@@ -25,7 +25,7 @@ export const resumeCommand: SlashCommand = {
       items: sessions.slice(0, 50).map((entry) => ({
         value: entry.id,
         label: `${entry.updated_at.slice(0, 16).replace('T', ' ')}  ${entry.title || '(no prompt)'}`,
-        description: `${entry.turns} turns · ${formatCost(entry.cost_usd)} · ${entry.id}`,
+        description: `${entry.turns} turns · ${formatCost(entry.cost_usd, entry.cost_known)} · ${entry.id}`,
       })),
       onSelect: (value) => context.switchSession({ resume: value }),
     });

@@ -95,7 +95,7 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
     return (
       <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
         <Text bold wrap="truncate-end">
-          {shown.type} {shortSubSid(shown.subSid)} · {statusText(shown)} · {count(shown.turns, 'turn')} · {formatCost(shown.costUsd)}
+          {shown.type} {shortSubSid(shown.subSid)} · {statusText(shown)} · {count(shown.turns, 'turn')} · {formatCost(shown.costUsd, shown.costKnown ?? true)}
         </Text>
         <Text dimColor wrap="truncate-end">
           {clean(shown.description)}
@@ -199,7 +199,7 @@ interface Columns {
 
 function numbersOf(child: SubagentView): string {
   const tokens = `${formatTokens(child.inputTokens + child.outputTokens)} tok`;
-  return `${`${child.turns}t`.padStart(3)} ${tokens.padStart(8)} ${formatCost(child.costUsd).padStart(7)}`;
+  return `${`${child.turns}t`.padStart(3)} ${tokens.padStart(8)} ${formatCost(child.costUsd, child.costKnown ?? true).padStart(7)}`;
 }
 
 /** Column widths from the rows shown, capped so the description keeps room at 80 columns. */

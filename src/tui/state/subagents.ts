@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../agent/types.js';
+import { isCostKnown } from '../../cost/tracker.js';
 import type { SessionEvent } from '../../runtime/events.js';
 import type { SubagentOutcome } from '../../subagents/types.js';
 import { keyArgument } from './key-argument.js';
@@ -42,6 +43,8 @@ export interface SubagentView {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** False once a request was billed by a model without known prices (shown as "—"); absent: known. */
+  costKnown?: boolean;
   /** The tool the child is running now (the latest started of those still running), with its
    * key argument on one line; absent while it thinks or writes. */
   currentTool?: ToolRef;
@@ -152,10 +155,10 @@ function applyChildEvent(open: SubagentView, event: AgentEvent): SubagentView {
     case 'turn_start':
       return { ...child, turns: child.turns + 1 };
     case 'usage':
-      return addUsage(child, event.usage.inputTokens, event.usage.outputTokens, event.costUsd);
+      return addUsage(child, event.usage.inputTokens, event.usage.outputTokens, event.costUsd, isCostKnown(event.costUsd, event.model));
     case 'compaction':
       // Billed like a turn by the child's tracker, so counted here too.
-      return event.usage ? addUsage(child, event.usage.inputTokens, event.usage.outputTokens, event.costUsd ?? 0) : child;
+      return event.usage ? addUsage(child, event.usage.inputTokens, event.usage.outputTokens, event.costUsd ?? 0, isCostKnown(event.costUsd, event.model ?? child.model)) : child;
     case 'tool_start': {
       const summary = keyArgument(event.toolCall.name, event.args ?? event.toolCall.arguments);
       const tool: ToolRef = { callId: event.toolCall.id, name: event.toolCall.name, summary };
@@ -194,6 +197,7 @@ function endChild(child: SubagentView, outcome: SubagentOutcome, now: number): S
     inputTokens: outcome.usage.inputTokens,
     outputTokens: outcome.usage.outputTokens,
     costUsd: outcome.costUsd,
+    costKnown: outcome.costKnown ?? true,
     endedAt: now,
     ...(outcome.transcriptPath ? { transcriptPath: outcome.transcriptPath } : {}),
     transcript: push(rest.transcript, { kind: outcome.status === 'completed' ? 'info' : 'error', text: summary }),
@@ -207,8 +211,9 @@ function withRunning(child: SubagentView, running: readonly ToolRef[]): Subagent
   return { ...rest, runningTools: running, ...(current ? { currentTool: current } : {}) };
 }
 
-function addUsage(child: SubagentView, input: number, output: number, cost: number): SubagentView {
-  return { ...child, inputTokens: child.inputTokens + input, outputTokens: child.outputTokens + output, costUsd: child.costUsd + cost };
+function addUsage(child: SubagentView, input: number, output: number, cost: number, known: boolean): SubagentView {
+  const costKnown = (child.costKnown ?? true) && known;
+  return { ...child, inputTokens: child.inputTokens + input, outputTokens: child.outputTokens + output, costUsd: child.costUsd + cost, costKnown };
 }
 
 const TEXT_ENDERS = new Set<AgentEvent['type']>(['turn_start', 'tool_start', 'tool_end', 'retry', 'error']);

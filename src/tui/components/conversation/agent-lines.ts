@@ -52,7 +52,7 @@ export function agentHintLine(item: ToolItem, agents: readonly SubagentView[], w
 }
 
 function childStats(child: SubagentView): string[] {
-  return [count(child.turns, 'turn'), `${formatTokens(child.inputTokens + child.outputTokens)} tokens`, formatCost(child.costUsd)];
+  return [count(child.turns, 'turn'), `${formatTokens(child.inputTokens + child.outputTokens)} tokens`, formatCost(child.costUsd, child.costKnown ?? true)];
 }
 
 /** `— sub-sid: a1b2c3 · turns: 3 · tokens: 12345` (result-format.ts) → `3 turns`, `12k tokens`. */
