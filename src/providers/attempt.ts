@@ -88,7 +88,12 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
  * chunk) as well as by parsed chunks, and remembering which of those it saw so that an idle
  * timeout can say what really happened.
  */
+/** OpenAI-style servers end a stream with `data: [DONE]` on a line of its own. */
+const DONE_MARKER = /(^|\n)data: ?\[DONE\]\r?(\n|$)/;
+const DONE_TAIL = 16;
+
 class WatchedAttempt extends AttemptSignal implements WireActivity {
+  private wireTail = '';
   private answered = false;
   private bytes = 0;
   private contentChunks = 0;
@@ -117,8 +122,14 @@ class WatchedAttempt extends AttemptSignal implements WireActivity {
     super.touch();
   }
 
-  bytesReceived(count: number): void {
+  bytesReceived(count: number, chunk?: Uint8Array): void {
     this.bytes += count;
+    if (chunk !== undefined && !this.wireDone) {
+      // The marker may straddle two chunks: search the end of the previous one too.
+      const text = this.wireTail + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+      if (DONE_MARKER.test(text)) this.wireDone = true;
+      this.wireTail = text.slice(-DONE_TAIL);
+    }
     super.touch();
   }
 

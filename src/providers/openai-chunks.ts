@@ -127,14 +127,15 @@ export class OpenAIChunkReader {
   }
 
   /**
-   * A stream is complete when it said so: a `finish_reason`, or the usage chunk, which servers send
-   * after the last choice chunk (OpenRouter → kimi-k2 sends usage and [DONE] but no finish_reason).
-   * The SDK hides `[DONE]` itself, so usage is the latest sign of a normal end we can see. Without a
-   * finish_reason the stop reason is inferred: tool_calls when calls were made, else stop.
+   * A stream is complete when it said so: a `finish_reason`, the usage chunk (servers send it after
+   * the last choice chunk), or `data: [DONE]` on the wire (`wireDone`: the SDK hides the marker, the
+   * attempt's watched fetch sees it). OpenRouter → kimi-k2 sends usage and [DONE] but no
+   * finish_reason. Without a finish_reason the stop reason is inferred: tool_calls when calls were
+   * made, else stop.
    */
-  end(): WireEnd {
-    if (this.finishReason === undefined && this.usage === undefined) {
-      return { complete: false, detail: 'no finish_reason or usage received' };
+  end(wireDone = false): WireEnd {
+    if (this.finishReason === undefined && this.usage === undefined && !wireDone) {
+      return { complete: false, detail: 'no finish_reason, usage or [DONE] received' };
     }
     return {
       complete: true,

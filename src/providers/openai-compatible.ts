@@ -75,7 +75,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
           if (error instanceof SyntaxError) return { complete: false, detail: `a chunk was not valid JSON (${error.message})` };
           throw error;
         }
-        return reader.end();
+        return reader.end(attempt.wireDone);
       },
     });
 

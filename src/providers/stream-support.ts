@@ -21,6 +21,9 @@ export function resolveIdleTimeoutMs(option: number | undefined): number {
  * the first request does not eat into the timeout.
  */
 export class AttemptSignal {
+  /** The raw stream carried OpenAI's end marker (`data: [DONE]`), which the SDK hides from its
+   * chunks: the server ended the response normally. Set by the attempt that watches the wire. */
+  wireDone = false;
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastActivity = 0;

@@ -9,7 +9,8 @@
 export interface WireActivity {
   /** The response head arrived (its body is still to come). */
   responded(response: Response): void;
-  bytesReceived(count: number): void;
+  /** `chunk` is the raw bytes (read only; they go on to the SDK unchanged). */
+  bytesReceived(count: number, chunk?: Uint8Array): void;
 }
 
 /** `base` wrapped so that `activity` hears of the response head and every body chunk. The
@@ -21,7 +22,7 @@ export function watchedFetch(base: typeof fetch, activity: WireActivity): typeof
     if (!response.body) return response;
     const counter = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        activity.bytesReceived(chunk.byteLength);
+        activity.bytesReceived(chunk.byteLength, chunk);
         controller.enqueue(chunk);
       },
     });

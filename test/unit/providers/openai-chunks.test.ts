@@ -26,7 +26,8 @@ describe('OpenAIChunkReader', () => {
 
   it('still calls a stream with neither finish_reason nor usage cut', () => {
     const { reader } = readAll([delta({ content: 'half an ans' })]);
-    expect(reader.end()).toEqual({ complete: false, detail: 'no finish_reason or usage received' });
+    expect(reader.end()).toEqual({ complete: false, detail: 'no finish_reason, usage or [DONE] received' });
+    expect(reader.end(true)).toMatchObject({ complete: true });
   });
 
   it('routes typed content parts: text to text, thinking to reasoning', () => {

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProvider } from '../../../src/providers/index.js';
+import type { StreamEvent } from '../../../src/providers/types.js';
+import { collect } from '../../support/scripted-server/index.js';
+import { SSE_HEADERS, WireLoopback } from './wire-loopback.js';
+
+/**
+ * A stream whose only sign of a normal end is `data: [DONE]` (no finish_reason, no usage chunk):
+ * the SDK hides the marker, the attempt's watched fetch sees it on the wire. Without the marker the
+ * same stream is a cut one and is retried.
+ */
+let server: WireLoopback;
+beforeAll(async () => {
+  server = await WireLoopback.start();
+});
+afterAll(() => server.close());
+
+const CONTENT = ['data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}\n\n', 'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"lo"}}]}\n\n'];
+
+function stream(): Promise<StreamEvent[]> {
+  const provider = createProvider({ provider: 'deepseek', apiKey: 'k', baseUrl: `${server.url}/v1`, retry: { maxAttempts: 2, baseDelayMs: 1, sleep: async () => {} } });
+  return collect(provider.stream({ model: 'deepseek-v4-flash', system: 's', messages: [{ role: 'user', content: 'hi' }], tools: [] }));
+}
+
+describe('[DONE] on the wire ends a stream normally', () => {
+  it('accepts a stream with neither finish_reason nor usage when [DONE] arrives, even split across packets', async () => {
+    server.serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (const chunk of CONTENT) res.write(chunk);
+      res.write('data: [DO'); // the marker straddles two writes
+      setImmediate(() => res.end('NE]\n\n'));
+    });
+    const events = await stream();
+    const last = events.at(-1)!;
+    expect(last.type).toBe('done');
+    if (last.type !== 'done') return;
+    expect(last.message.content).toBe('Hello');
+    expect(last.message.stopReason).toBe('stop');
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries the same stream cut before [DONE]', async () => {
+    let served = 0;
+    server.serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (const chunk of CONTENT) res.write(chunk);
+      res.end(served++ === 0 ? '' : 'data: [DONE]\n\n');
+    });
+    const events = await stream();
+    expect(events.some((event) => event.type === 'retry')).toBe(true);
+    expect(events.at(-1)!.type).toBe('done');
+    expect(server.requests).toHaveLength(2);
+  });
+});
