@@ -120,9 +120,10 @@ interface GitLayout {
 /**
  * Where a root's git metadata lives, read from the files git itself writes (no git process): a
  * main checkout has `.git/`; a worktree has a `.git` file naming its gitdir, whose `commondir`
- * names the shared repository. A missing hooks directory is created (empty, as `git init` makes
- * it) so that it can be mounted read-only: otherwise a sandboxed command could create it and plant
- * a hook that git runs later, outside the sandbox.
+ * names the shared repository. A worktree's git dirs count only when git's back-pointer there names
+ * this checkout, so a planted `.git` file cannot make another directory writable. A missing hooks
+ * directory is created (empty, as `git init` makes it) so that it can be mounted read-only:
+ * otherwise a sandboxed command could create it and plant a hook that git runs later, outside.
  */
 function gitLayout(root: string): GitLayout {
   const dotGit = path.join(root, '.git');
@@ -135,8 +136,12 @@ function gitLayout(root: string): GitLayout {
       commonDir = dotGit;
     } else if (stat.isFile()) {
       const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-      if (match) {
-        gitDir = realOrSelf(path.resolve(root, match[1]!.trim()));
+      const candidate = match ? realOrSelf(path.resolve(root, match[1]!.trim())) : undefined;
+      // The `.git` file is the project's (a hostile repository writes what it likes there); git's
+      // own back-pointer in the worktree's gitdir, outside the project, must name this checkout.
+      const backPointer = candidate ? readOptional(path.join(candidate, 'gitdir'))?.trim() : undefined;
+      if (candidate && backPointer && realOrSelf(path.resolve(candidate, backPointer)) === realOrSelf(dotGit)) {
+        gitDir = candidate;
         const common = readOptional(path.join(gitDir, 'commondir'));
         commonDir = common ? realOrSelf(path.resolve(gitDir, common.trim())) : gitDir;
       }

@@ -83,7 +83,6 @@ describe.skipIf(!hasSandbox)('read-only profile: a command misclassified as read
     expect(existsSync(path.join(m.project, 'src/new.ts'))).toBe(false);
     expect(existsSync(path.join(m.outside, 'planted.txt'))).toBe(false);
     expect(existsSync(path.join(m.home, '.bashrc'))).toBe(false);
-    expect(r.isError).toBe(true);
     expect(r.text).toMatch(/ran in the read-only sandbox/);
   });
 
@@ -204,3 +203,16 @@ describe.skipIf(!hasSandbox)('a worktree root: the shared repository is writable
     expect(r.text).toMatch(/Read-only file system/);
   });
 });
+
+describe.skipIf(!hasSandbox)('a hostile repository', () => {
+  it('a planted .git file naming another directory does not make that directory writable', async () => {
+    const m = machine();
+    const project = path.join(m.outside, 'hostile');
+    writeTree(project, { '.git': `gitdir: ${m.home}\n` });
+    await sandboxed(m, 'workspace-write', `echo planted > ${m.home}/planted.txt; echo ok > inside.txt`, { root: project });
+    expect(existsSync(path.join(m.home, 'planted.txt'))).toBe(false);
+    expect(existsSync(path.join(m.home, 'hooks'))).toBe(false);
+    expect(readFileSync(path.join(project, 'inside.txt'), 'utf8')).toBe('ok\n');
+  });
+});
+
