@@ -114,7 +114,7 @@ export function createPermissionsCommand(io: CommandIO = processIO): Command {
     .addOption(new Option('--mode <mode>', 'the mode to decide in (default: as seek -p would start)').choices([...PREFERENCES, 'plan']))
     .action(
       guarded(async (toolName: string, arg: string, opts: { mode?: string }) => {
-        const tool = seekToolNames().includes(toolName) ? toolName : (CLAUDE_CODE_TOOL_ALIASES.get(toolName) ?? (toolName === 'Write' ? 'write_file' : undefined));
+        const tool = seekToolNames().includes(toolName) ? toolName : CLAUDE_CODE_TOOL_ALIASES.get(toolName);
         if (!tool) {
           io.err(`seek: unknown tool ${toolName}; known: ${seekToolNames().join(', ')} (or Claude Code's Bash, Read, Edit, Write…)\n`);
           io.setExitCode(2);
