@@ -22,9 +22,9 @@ describe.skipIf(!hasTmux)('permissions in the terminal UI (tmux)', () => {
     const scopes = await t.waitFor('— for:');
     // The exact rule and every file, before anything is saved.
     expect(scopes).toContain('Yes, and always allow bash(touch made-by-bash) — for:');
-    expect(scopes).toContain('l) this project, only me  — saves to .seek/config.local.json (kept out of git)');
-    expect(scopes).toContain('p) this project, everyone — saves to .seek/config.json');
-    expect(scopes).toContain(`u) me, in every project   — saves to ${join(home, 'config.json')}`);
+    expect(scopes).toContain('l) this project, only me  — .seek/config.local.json (kept out of git)');
+    expect(scopes).toContain('p) this project, everyone — .seek/config.json');
+    expect(scopes).toContain(`u) me, in every project   — ${join(home, 'config.json')}`);
     expect(existsSync(join(root, '.seek', 'config.local.json'))).toBe(false);
     t.type('l');
     await t.waitFor('Touched it.');

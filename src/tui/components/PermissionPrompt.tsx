@@ -163,7 +163,7 @@ export function PermissionPrompt({
               {choice.key}) {choice.file ? choice.label.padEnd(labelWidth) : choice.label}
               {choice.file ? (
                 <Text dimColor={index !== scopeSelected}>
-                  {' '}— saves to {choice.file}
+                  {' '}— {choice.file}
                   {choice.note ? ` (${choice.note})` : ''}
                 </Text>
               ) : null}

@@ -260,7 +260,7 @@ function AddFormView({ form, files, color }: { form: AddForm; files: SaveFiles; 
         <Text key={choice.scope} wrap="wrap" bold={index === form.scopeSelected}>
           {index === form.scopeSelected ? '❯ ' : '  '}
           {choice.key}) {choice.file ? choice.label.padEnd(labelWidth) : choice.label}
-          {choice.file ? <Text dimColor={index !== form.scopeSelected}> — saves to {choice.file}{choice.note ? ` (${choice.note})` : ''}</Text> : null}
+          {choice.file ? <Text dimColor={index !== form.scopeSelected}> — {choice.file}{choice.note ? ` (${choice.note})` : ''}</Text> : null}
         </Text>
       ))}
     </Box>

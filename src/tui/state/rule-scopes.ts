@@ -73,8 +73,8 @@ export function alwaysAnswer(scope: RuleScope): AskAnswer {
   return scope === 'session' ? 'always' : `always-${scope}`;
 }
 
-/** One row of a scope list: `l) this project, only me — saves to .seek/config.local.json (kept out of git)`. */
+/** One row of a scope list: `l) this project, only me — .seek/config.local.json (kept out of git)`. */
 export function scopeRowText(choice: ScopeChoice, labelWidth = 0): string {
-  const where = choice.file ? ` — saves to ${choice.file}${choice.note ? ` (${choice.note})` : ''}` : '';
+  const where = choice.file ? ` — ${choice.file}${choice.note ? ` (${choice.note})` : ''}` : '';
   return `${choice.key}) ${where ? choice.label.padEnd(labelWidth) : choice.label}${where}`;
 }

@@ -44,9 +44,9 @@ describe('PermissionPrompt: where "always" saves the rule', () => {
     expect(header).toBeGreaterThan(-1);
     expect(rows.slice(header + 1, header + 6).map((line) => line.trimEnd())).toEqual([
       '❯ a) this session only',
-      '  l) this project, only me  — saves to .seek/config.local.json (kept out of git)',
-      '  p) this project, everyone — saves to .seek/config.json (commit it to share)',
-      '  u) me, in every project   — saves to /tmp/seek-home/config.json',
+      '  l) this project, only me  — .seek/config.local.json (kept out of git)',
+      '  p) this project, everyone — .seek/config.json (commit it to share)',
+      '  u) me, in every project   — /tmp/seek-home/config.json',
       '↑↓ enter · esc back to the question',
     ]);
     expect(rows.some((line) => line.includes('y) Yes'))).toBe(false); // the first step's choices are gone

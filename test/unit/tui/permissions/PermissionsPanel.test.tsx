@@ -119,7 +119,7 @@ describe('/permissions panel: adding a rule', () => {
     expect(frame()).toContain('rule: Read(./.env)▏');
     await press(KEYS.enter);
     expect(rows()).toContain('Add deny Read(./.env) for:');
-    expect(frame()).toContain('l) this project, only me  — saves to .seek/config.local.json (kept out of git)');
+    expect(frame()).toContain('l) this project, only me  — .seek/config.local.json (kept out of git)');
     expect(setup.policy.rules).toEqual([]); // nothing happens before the scope is chosen
     await press('s');
     await waitFor(() => expect(frame()).toContain('deny Read(./.env) added for this session'));

@@ -118,8 +118,8 @@ describe('/permissions', () => {
     await flush(); // the prompt's key handler attaches after its first frame
     view.stdin.write('a');
     await waitFor(() => expect(frame()).toContain('— for:'));
-    expect(frame()).toContain('saves to .seek/config.local.json (kept out of git)');
-    expect(frame()).toContain(`saves to ${join(seekHome, 'config.json')}`);
+    expect(frame()).toContain('— .seek/config.local.json (kept out of git)');
+    expect(frame()).toContain(`— ${join(seekHome, 'config.json')}`);
     view.stdin.write('l');
     await expect(answer).resolves.toBe('always-local');
     view.unmount();
