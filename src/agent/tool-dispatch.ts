@@ -1,5 +1,6 @@
 import type { ZodError } from 'zod';
 import type { ToolCall, ToolResultMessage } from '../providers/types.js';
+import { repairArguments } from './argument-repair.js';
 import type { AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
 
 export interface DispatchOptions {
@@ -20,6 +21,8 @@ interface PreparedCall {
   call: ToolCall;
   tool: Tool;
   args: unknown;
+  /** Corrections made to the arguments (see argument-repair.ts), stated in the result. */
+  notes?: string[];
 }
 
 type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCall; error: string };
@@ -79,6 +82,8 @@ function prepare(call: ToolCall, byName: ReadonlyMap<string, Tool>): Prepared {
   }
   const parsed = tool.schema.safeParse(raw);
   if (!parsed.success) {
+    const repaired = repairArguments(raw, parsed.error, tool.schema);
+    if (repaired) return { ok: true, prepared: { call, tool, args: repaired.args, notes: repaired.notes } };
     return { ok: false, call, error: `Invalid arguments for ${call.name}: ${describeIssues(parsed.error)}. Fix the arguments and call the tool again.` };
   }
   return { ok: true, prepared: { call, tool, args: parsed.data } };
@@ -95,7 +100,9 @@ async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolRe
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
   const started = performance.now();
-  const finish = (result: ToolResult): ToolResultMessage => {
+  const finish = (outcome: ToolResult): ToolResultMessage => {
+    const notes = entry.ok ? entry.prepared.notes : undefined;
+    const result = notes ? { ...outcome, content: `${outcome.content}\n(Arguments corrected: ${notes.join('; ')}. Use the schema's names and types.)` } : outcome;
     const message: ToolResultMessage = {
       role: 'tool',
       toolCallId: call.id,

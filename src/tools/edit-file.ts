@@ -3,35 +3,45 @@ import { z } from 'zod';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { makeDiffDisplay } from './diff-display.js';
+import { applyEdits, type EditOutcome, type EditSpec } from './edit/apply.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
+
+const editSchema = z.object({
+  old_string: z.string(),
+  new_string: z.string(),
+  replace_all: z.boolean().optional(),
+});
 
 const schema = z
   .object({
     path: z.string().describe('File path'),
-    old_string: z.string().describe('Exact text to replace'),
-    new_string: z.string().describe('Replacement ("" deletes)'),
+    old_string: z.string().optional().describe('Text to replace'),
+    new_string: z.string().optional().describe('Replacement ("" deletes)'),
     replace_all: z.boolean().optional().describe('Replace every occurrence'),
+    // minItems dropped from the JSON schema (bytes on every request); validation keeps it.
+    edits: z.array(editSchema).min(1).meta({ minItems: undefined }).optional().describe('Instead of old/new_string: edits applied in order, all or none'),
   })
   .strict();
 
 export type EditFileArgs = z.infer<typeof schema>;
 
-/** edit_file: exact string replacement in an existing file, keeping its line endings, its mode and
- * any symlink in front of it; the file is replaced atomically (see writeFileAtomic). */
+/**
+ * edit_file: string replacement in an existing file, keeping its line endings, its mode and any
+ * symlink in front of it; the file is replaced atomically (see writeFileAtomic). Matching is exact
+ * first, then tolerant of the ways models drift (see edit/apply.ts), never ambiguous.
+ */
 export function createEditFileTool(): Tool<EditFileArgs> {
   return {
     name: 'edit_file',
     description:
-      'Replace exact text in a file. old_string must match the file exactly (whitespace included) and be unique unless replace_all is set.',
+      'Replace text in a file. old_string must match one place unless replace_all.',
     schema,
     readOnly: false,
     describe: describeEdit,
     execute: editFileTool,
   };
 }
-
-type EditOutcome = { ok: true; updated: string; replacements: number } | { ok: false; message: string };
 
 type LoadedFile = { ok: true; text: string } | { ok: false; message: string };
 
@@ -56,42 +66,24 @@ async function loadEditable(ctx: ToolContext, absPath: string, shown: string): P
   return { ok: true, text };
 }
 
-/**
- * Applies the edit to `original` in memory. A file whose every line ends in CRLF is edited in LF
- * form and converted back, so a model that sends LF text still matches and the file stays CRLF.
- * Exported for tests and for previews.
- */
-export function computeEdit(original: string, args: EditFileArgs, shown: string): EditOutcome {
-  if (args.old_string === args.new_string) {
-    return { ok: false, message: 'old_string and new_string are identical; the edit would change nothing.' };
+/** The edits the arguments ask for: the `edits` array, or the single old_string/new_string. */
+function editsOf(args: EditFileArgs): { ok: true; edits: EditSpec[] } | { ok: false; message: string } {
+  const single = args.old_string !== undefined || args.new_string !== undefined;
+  if (args.edits && single) {
+    return { ok: false, message: 'Send either old_string/new_string or edits, not both.' };
   }
-  if (args.old_string === '') {
-    return { ok: false, message: 'old_string is empty. To create a file or replace all of it, use write_file.' };
+  if (args.edits) return { ok: true, edits: args.edits };
+  if (args.old_string === undefined || args.new_string === undefined) {
+    return { ok: false, message: `Missing ${args.old_string === undefined ? 'old_string' : 'new_string'}: edit_file needs old_string and new_string (or an edits array).` };
   }
-  const crlf = usesCrlfOnly(original);
-  const toLf = (text: string): string => (crlf ? text.replace(/\r\n/g, '\n') : text);
-  const text = toLf(original);
-  const oldString = toLf(args.old_string);
-  const newString = toLf(args.new_string);
+  return { ok: true, edits: [{ old_string: args.old_string, new_string: args.new_string, replace_all: args.replace_all }] };
+}
 
-  const positions = occurrences(text, oldString);
-  if (positions.length === 0) return { ok: false, message: notFoundMessage(text, oldString, shown) };
-  if (positions.length > 1 && args.replace_all !== true) {
-    const lines = positions.slice(0, 5).map((position) => lineNumberAt(text, position));
-    const more = positions.length > 5 ? ', …' : '';
-    return {
-      ok: false,
-      message:
-        `old_string occurs ${positions.length} times in ${shown} (lines ${lines.join(', ')}${more}). ` +
-        'Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.',
-    };
-  }
-  const first = positions[0]!;
-  const updated =
-    args.replace_all === true
-      ? text.split(oldString).join(newString)
-      : text.slice(0, first) + newString + text.slice(first + oldString.length);
-  return { ok: true, updated: crlf ? updated.replace(/\n/g, '\r\n') : updated, replacements: args.replace_all ? positions.length : 1 };
+/** Applies the edit to `original` in memory. Exported for tests and for previews. */
+export function computeEdit(original: string, args: EditFileArgs, shown: string): EditOutcome {
+  const edits = editsOf(args);
+  if (!edits.ok) return edits;
+  return applyEdits(original, edits.edits, shown);
 }
 
 async function describeEdit(args: EditFileArgs, ctx: ToolContext): Promise<ActionRequest> {
@@ -120,59 +112,6 @@ async function editFileTool(args: EditFileArgs, ctx: ToolContext): Promise<ToolR
   }
   const display = makeDiffDisplay(shown, loaded.text, outcome.updated);
   const what = outcome.replacements === 1 ? '1 occurrence' : `${outcome.replacements} occurrences`;
-  return { content: `Edited ${shown}: replaced ${what} (+${display.added} -${display.removed} lines).`, display };
-}
-
-/** True when the text has line breaks and every one of them is CRLF. */
-function usesCrlfOnly(text: string): boolean {
-  return text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
-}
-
-function occurrences(text: string, needle: string): number[] {
-  const positions: number[] = [];
-  let index = text.indexOf(needle);
-  while (index !== -1) {
-    positions.push(index);
-    index = text.indexOf(needle, index + needle.length);
-  }
-  return positions;
-}
-
-function lineNumberAt(text: string, position: number): number {
-  let line = 1;
-  for (let index = text.indexOf('\n'); index !== -1 && index < position; index = text.indexOf('\n', index + 1)) line += 1;
-  return line;
-}
-
-/** Explains a miss in a way the model can act on: whitespace drift, pasted line numbers, or stale text. */
-function notFoundMessage(text: string, oldString: string, shown: string): string {
-  const normalise = (line: string): string => line.trim().replace(/\s+/g, ' ');
-  const wanted = trimBlankEnds(oldString.split('\n')).map(normalise);
-  const fileLines = text.split('\n').map(normalise);
-  if (wanted.length > 0) {
-    for (let start = 0; start + wanted.length <= fileLines.length; start += 1) {
-      if (wanted.every((line, offset) => fileLines[start + offset] === line)) {
-        return (
-          `old_string was not found in ${shown}, but lines ${start + 1}-${start + wanted.length} match it when whitespace is ignored: ` +
-          'the indentation or spacing differs. Copy those lines exactly as read_file shows them.'
-        );
-      }
-    }
-  }
-  const squash = (value: string): string => value.replace(/\s+/g, '');
-  if (squash(oldString) !== '' && squash(text).includes(squash(oldString))) {
-    return `old_string was not found in ${shown}, but it matches when whitespace is ignored: the spacing or indentation differs. Re-read the file and copy the text exactly.`;
-  }
-  if (/^\s*\d+\t/m.test(oldString)) {
-    return `old_string was not found in ${shown}. It seems to include read_file line-number prefixes; send only the file text after the tab.`;
-  }
-  return `old_string was not found in ${shown}. Re-read the file with read_file and copy the text exactly, including whitespace.`;
-}
-
-function trimBlankEnds(lines: string[]): string[] {
-  let start = 0;
-  let end = lines.length;
-  while (start < end && lines[start]!.trim() === '') start += 1;
-  while (end > start && lines[end - 1]!.trim() === '') end -= 1;
-  return lines.slice(start, end);
+  const notes = outcome.notes.length > 0 ? `\nNote: ${outcome.notes.join('; ')}.` : '';
+  return { content: `Edited ${shown}: replaced ${what} (+${display.added} -${display.removed} lines).${notes}`, display };
 }

@@ -84,12 +84,44 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolR
   const lastShown = offset + window.lines.length - 1;
   const partial = offset > 1 || lastShown < window.totalLines;
   let content = window.lines.join('\n');
+  const endings = mixedEndingsNote(window);
+  if (endings) content += `\n${endings}`;
   if (lastShown < window.totalLines) {
     content += `\n… showing lines ${offset}-${lastShown} of ${window.totalLines}; call read_file with offset=${lastShown + 1} to continue`;
   } else if (offset > 1) {
     content += `\n… showing lines ${offset}-${lastShown} of ${window.totalLines} (end of file)`;
   }
   return { content, display: { kind: 'file', path: shown, lines: window.lines.length, truncated: partial } };
+}
+
+/**
+ * read_file drops the CR of CRLF lines. In a file that mixes CRLF and LF that would hide a real
+ * difference, so the mix is stated (edit_file matches either form and keeps each line's ending).
+ */
+function mixedEndingsNote(window: LineWindow): string | undefined {
+  if (window.crlfLines.length === 0 || window.lfLineCount === 0) return undefined;
+  const listed = lineRanges(window.crlfLines);
+  return `… line endings are mixed: CRLF on ${listed}, LF on the other lines shown (edit_file matches LF text and keeps each line's own ending)`;
+}
+
+/** `3-5, 9, 12-14`, at most eight ranges. */
+function lineRanges(lines: number[]): string {
+  const ranges: string[] = [];
+  let start = lines[0]!;
+  let previous = start;
+  const close = (): void => {
+    ranges.push(start === previous ? `line ${start}` : `lines ${start}-${previous}`);
+  };
+  for (const line of lines.slice(1)) {
+    if (line === previous + 1) {
+      previous = line;
+      continue;
+    }
+    close();
+    start = previous = line;
+  }
+  close();
+  return ranges.length > 8 ? `${ranges.slice(0, 8).join(', ')} and ${ranges.length - 8} more ranges` : ranges.join(', ');
 }
 
 async function missingFileMessage(ctx: ToolContext, absPath: string, shown: string, error: unknown): Promise<string> {
@@ -109,6 +141,9 @@ async function missingFileMessage(ctx: ToolContext, absPath: string, shown: stri
 interface LineWindow {
   /** Formatted `     N\ttext` lines from `offset`. */
   lines: string[];
+  /** Shown lines that end in CRLF and in LF alone (CR is not shown, so a mix is reported). */
+  crlfLines: number[];
+  lfLineCount: number;
   totalLines: number;
   aborted: boolean;
 }
@@ -132,14 +167,19 @@ async function readLineWindow(
   let lineNumber = 0; // lines completed so far
   let lastByte = -1;
 
-  const endLine = (): void => {
+  const crlfLines: number[] = [];
+  let lfLineCount = 0;
+  const endLine = (newline: boolean): void => {
     lineNumber += 1;
     if (lineNumber < offset) return;
-    if (!budget.add(`${String(lineNumber).padStart(6)}\t${line.finish(lineNumber === 1)}`) || budget.full) collecting = false;
+    const text = line.finish(lineNumber === 1);
+    if (!budget.add(`${String(lineNumber).padStart(6)}\t${text}`) || budget.full) collecting = false;
+    if (line.endedWithCr && newline) crlfLines.push(lineNumber);
+    else if (newline) lfLineCount += 1;
   };
 
   for await (const chunk of source) {
-    if (signal.aborted) return { lines: [], totalLines: 0, aborted: true };
+    if (signal.aborted) return { lines: [], crlfLines: [], lfLineCount: 0, totalLines: 0, aborted: true };
     const bytes = chunk as Buffer;
     if (bytes.length === 0) continue;
     lastByte = bytes[bytes.length - 1]!;
@@ -151,7 +191,7 @@ async function readLineWindow(
       if (newline === -1) {
         start = bytes.length;
       } else {
-        endLine();
+        endLine(true);
         start = newline + 1;
       }
     }
@@ -159,10 +199,10 @@ async function readLineWindow(
   }
   if (lastByte !== -1 && lastByte !== 0x0a) {
     // A final line without a newline.
-    if (collecting) endLine();
+    if (collecting) endLine(false);
     else lineNumber += 1;
   }
-  return { lines: budget.lines, totalLines: lineNumber, aborted: false };
+  return { lines: budget.lines, crlfLines, lfLineCount, totalLines: lineNumber, aborted: false };
 }
 
 /**
@@ -176,6 +216,8 @@ class LineHead {
   private chars = 0;
   private endsWithCr = false;
   private midCharacter = false;
+  /** Whether the line last finished ended in CR (before its LF). */
+  endedWithCr = false;
 
   constructor(private readonly keep: number) {}
 
@@ -208,6 +250,7 @@ class LineHead {
     }
     this.head = '';
     this.chars = 0;
+    this.endedWithCr = this.endsWithCr;
     this.endsWithCr = false;
     this.midCharacter = false;
     return length <= READ_MAX_LINE_CHARS ? text : `${text.slice(0, READ_MAX_LINE_CHARS)}… [+${length - READ_MAX_LINE_CHARS} chars]`;

@@ -119,6 +119,36 @@ describe('runLoop', () => {
     expect(timeline).toEqual([]);
   });
 
+  it('accepts unambiguous argument variants (another agent\'s parameter name, booleans as strings) and says so', async () => {
+    const seen: unknown[] = [];
+    const tool: Tool<{ path: string; replace_all?: boolean }> = {
+      name: 'touch',
+      description: 'test',
+      schema: z.object({ path: z.string(), replace_all: z.boolean().optional() }).strict(),
+      readOnly: true,
+      async execute(args) {
+        seen.push(args);
+        return { content: 'touched' };
+      },
+    };
+    const { options, history } = setup(
+      [
+        { toolCalls: [{ name: 'touch', arguments: { file_path: 'a.txt', replace_all: 'true' } }, { name: 'touch', arguments: { path: 'b', replace_all: 'maybe' } }] },
+        { text: 'done' },
+      ],
+      [tool],
+    );
+    await runLoop(options);
+    const [repaired, refused] = toolResults(history);
+    expect(seen).toEqual([{ path: 'a.txt', replace_all: true }]);
+    expect(repaired!.isError).toBe(false);
+    expect(repaired!.content).toMatch(/^touched\n\(Arguments corrected: .*\. Use the schema's names and types\.\)$/);
+    expect(repaired!.content).toContain('read `file_path` as `path`');
+    expect(repaired!.content).toContain('read replace_all: "true" as true');
+    expect(refused!.isError).toBe(true);
+    expect(refused!.content).toMatch(/Invalid arguments for touch: replace_all:/);
+  });
+
   it('stops when the same call repeats three times in a row, answering every call', async () => {
     const timeline: string[] = [];
     const same = { toolCalls: [{ name: 'look', arguments: { id: 'x' } }] };

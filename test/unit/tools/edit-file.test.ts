@@ -27,7 +27,7 @@ describe('edit_file', () => {
     const { root, read } = setup();
     const ambiguous = await run(tool, { path: 'a.ts', old_string: 'return "hi";', new_string: 'return "yo";' }, makeCtx(root));
     expect(ambiguous.isError).toBe(true);
-    expect(ambiguous.content).toContain('occurs 2 times in a.ts (lines 2, 6)');
+    expect(ambiguous.content).toContain('matches 2 places in a.ts (lines 2, 6)');
     expect(ambiguous.content).toContain('replace_all');
     expect(read()).toBe(source);
 
@@ -36,16 +36,17 @@ describe('edit_file', () => {
     expect(read()).not.toContain('"hi"');
   });
 
-  it('says when the text is missing, and when only the indentation differs', async () => {
-    const { root } = setup();
+  it('says when the text is missing, naming the closest line and the differing character', async () => {
+    const { root, read } = setup();
     const missing = await run(tool, { path: 'a.ts', old_string: 'nothing like this', new_string: 'x' }, makeCtx(root));
     expect(missing.isError).toBe(true);
     expect(missing.content).toContain('old_string was not found in a.ts');
 
-    const indented = await run(tool, { path: 'a.ts', old_string: 'function greet() {\n    return "hi";\n}', new_string: 'x' }, makeCtx(root));
-    expect(indented.isError).toBe(true);
-    expect(indented.content).toContain('lines 1-3 match it when whitespace is ignored');
-    expect(indented.content).toContain('indentation');
+    const stale = await run(tool, { path: 'a.ts', old_string: 'function greet() {\n  return "hey";\n}', new_string: 'x' }, makeCtx(root));
+    expect(stale.isError).toBe(true);
+    expect(stale.content).toContain('The closest match is lines 1-3; line 2 differs at column 12');
+    expect(stale.content).toContain("the file has 'i' (U+0069) where old_string has 'e' (U+0065)");
+    expect(read()).toBe(source);
   });
 
   it('rejects identical strings and missing files', async () => {

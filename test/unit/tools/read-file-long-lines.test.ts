@@ -29,7 +29,8 @@ describe('read_file on long lines', () => {
     const text = `\uFEFF${wide}\r\nshort\r\n${'x'.repeat(300_000)}\nlast 😀`;
     writeFileSync(path.join(root, 'mixed.txt'), text);
     const result = await run(tool, { path: 'mixed.txt' }, makeCtx(root));
-    expect(result.content).toBe(reference(text).join('\n'));
+    const mixedEndings = "… line endings are mixed: CRLF on lines 1-2, LF on the other lines shown (edit_file matches LF text and keeps each line's own ending)";
+    expect(result.content).toBe(`${reference(text).join('\n')}\n${mixedEndings}`);
     expect(result.content).toContain(`… [+${wide.length - READ_MAX_LINE_CHARS} chars]`);
 
     const paged = await run(tool, { path: 'mixed.txt', offset: 3, limit: 1 }, makeCtx(root));

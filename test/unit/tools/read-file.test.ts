@@ -12,8 +12,18 @@ describe('read_file', () => {
     writeTree(root, { 'a.txt': 'first\nsecond\r\nthird' });
     const result = await run(tool, { path: 'a.txt' }, makeCtx(root));
     expect(result.isError).toBeUndefined();
-    expect(result.content).toBe('     1\tfirst\n     2\tsecond\n     3\tthird');
+    expect(result.content).toBe(
+      "     1\tfirst\n     2\tsecond\n     3\tthird\n… line endings are mixed: CRLF on line 2, LF on the other lines shown (edit_file matches LF text and keeps each line's own ending)",
+    );
     expect(result.display).toEqual({ kind: 'file', path: 'a.txt', lines: 3, truncated: false });
+  });
+
+  it('says nothing about line endings when every line ends the same way', async () => {
+    const root = tempDir();
+    writeTree(root, { 'crlf.txt': 'a\r\nb\r\nc\r\n', 'mixed.txt': 'a\r\nb\r\nc\nd\ne\r\nf\n' });
+    expect((await run(tool, { path: 'crlf.txt' }, makeCtx(root))).content).toBe('     1\ta\n     2\tb\n     3\tc');
+    const mixed = await run(tool, { path: 'mixed.txt' }, makeCtx(root));
+    expect(mixed.content).toContain('CRLF on lines 1-2, line 5, LF on the other lines shown');
   });
 
   it('pages with 1-based offset and limit and says how to continue', async () => {

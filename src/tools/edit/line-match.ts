@@ -1,0 +1,169 @@
+import { normalizeLine, type NormalizedLine, type Tolerance } from './normalize.js';
+
+/** A text split into lines without copying it: `starts[i]` is where line i begins. */
+export class LineIndex {
+  readonly starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) this.starts.push(index + 1);
+  }
+
+  get count(): number {
+    return this.starts.length;
+  }
+
+  start(line: number): number {
+    return this.starts[line]!;
+  }
+
+  /** Offset of the line's newline (or the end of the text for the last line). */
+  end(line: number): number {
+    return line + 1 < this.starts.length ? this.starts[line + 1]! - 1 : this.text.length;
+  }
+
+  line(line: number): string {
+    return this.text.slice(this.start(line), this.end(line));
+  }
+
+  /** The 0-based line holding `offset`. */
+  lineAt(offset: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  }
+}
+
+/** old_string cut into lines, with how each must meet the file's line. */
+export interface OldLines {
+  lines: string[];
+  /** old_string ends with a newline: the match takes the last line's newline too. */
+  tailNewline: boolean;
+}
+
+export function splitOld(oldString: string): OldLines {
+  const lines = oldString.split('\n');
+  const tailNewline = lines.length > 1 && lines[lines.length - 1] === '';
+  if (tailNewline) lines.pop();
+  return { lines, tailNewline };
+}
+
+/** A region of the file that matched old_string, in offsets of the LF text. */
+export interface WindowMatch {
+  firstLine: number;
+  lineCount: number;
+  start: number;
+  end: number;
+  /** The first old line matched the whole file line (so its indentation is comparable). */
+  firstWhole: boolean;
+  lastWhole: boolean;
+}
+
+type Mode = 'substring' | 'suffix' | 'prefix' | 'whole';
+
+function modeOf(index: number, old: OldLines): Mode {
+  const last = old.lines.length - 1;
+  if (index === 0 && last === 0 && !old.tailNewline) return 'substring';
+  if (index === 0) return 'suffix';
+  if (index === last && !old.tailNewline) return 'prefix';
+  return 'whole';
+}
+
+/**
+ * Every place where old_string's lines match consecutive file lines under `tolerance`: middle
+ * lines whole, the first line as the end of a file line, the last as its beginning, and a single
+ * line anywhere inside one. Overlapping matches are all counted, so uniqueness means unique.
+ */
+export function findWindows(index: LineIndex, old: OldLines, tolerance: Tolerance): WindowMatch[] {
+  const normalizedOld = old.lines.map((line) => normalizeLine(line, tolerance));
+  if (normalizedOld.every((line) => line.text === '')) return [];
+  const cache = new Map<number, NormalizedLine>();
+  const fileLine = (line: number): NormalizedLine => {
+    let normalized = cache.get(line);
+    if (!normalized) {
+      normalized = normalizeLine(index.line(line), tolerance);
+      cache.set(line, normalized);
+    }
+    return normalized;
+  };
+
+  const matches: WindowMatch[] = [];
+  const count = old.lines.length;
+  for (const first of candidateStarts(index, normalizedOld)) {
+    if (first < 0 || first + count > index.count) continue;
+    if (count === 1 && !old.tailNewline) {
+      matches.push(...substringMatches(index, first, fileLine(first), normalizedOld[0]!.text));
+      continue;
+    }
+    let start = -1;
+    let end = -1;
+    let firstWhole = false;
+    let lastWhole = false;
+    let ok = true;
+    for (let offset = 0; offset < count && ok; offset += 1) {
+      const line = first + offset;
+      const want = normalizedOld[offset]!.text;
+      const have = fileLine(line);
+      const mode = modeOf(offset, old);
+      const whole = have.text === want;
+      if (mode === 'whole') ok = whole;
+      else if (mode === 'suffix') ok = have.text.endsWith(want);
+      else ok = have.text.startsWith(want);
+      if (!ok) break;
+      if (offset === 0) {
+        firstWhole = whole;
+        if (whole) start = index.start(line);
+        else if (want === '') start = index.end(line);
+        else start = index.start(line) + have.starts[have.text.length - want.length]!;
+      }
+      if (offset === count - 1) {
+        lastWhole = whole || mode !== 'prefix';
+        if (old.tailNewline) end = Math.min(index.end(line) + 1, index.text.length);
+        else if (whole) end = index.end(line);
+        else end = want === '' ? index.start(line) : index.start(line) + have.ends[want.length - 1]!;
+      }
+    }
+    if (ok) matches.push({ firstLine: first, lineCount: count, start, end, firstWhole, lastWhole });
+  }
+  return matches;
+}
+
+function substringMatches(index: LineIndex, line: number, have: NormalizedLine, want: string): WindowMatch[] {
+  if (want === '') return [];
+  const matches: WindowMatch[] = [];
+  for (let at = have.text.indexOf(want); at !== -1; at = have.text.indexOf(want, at + 1)) {
+    const whole = at === 0 && want.length === have.text.length;
+    const start = whole ? index.start(line) : index.start(line) + have.starts[at]!;
+    const end = whole ? index.end(line) : index.start(line) + have.ends[at + want.length - 1]!;
+    matches.push({ firstLine: line, lineCount: 1, start, end, firstWhole: whole, lastWhole: whole });
+  }
+  return matches;
+}
+
+/**
+ * Window starts worth checking. A run of ASCII letters and digits survives every normalisation
+ * unchanged, so only lines holding old_string's longest such run can match it; a plain indexOf over
+ * the file finds them, which keeps a 10 MB file fast. Without such a run every start is tried.
+ */
+function candidateStarts(index: LineIndex, normalizedOld: NormalizedLine[]): Iterable<number> {
+  let anchor = '';
+  let anchorLine = 0;
+  normalizedOld.forEach((line, lineIndex) => {
+    for (const token of line.text.match(/[A-Za-z0-9_]+/g) ?? []) {
+      if (token.length > anchor.length) {
+        anchor = token;
+        anchorLine = lineIndex;
+      }
+    }
+  });
+  if (anchor.length < 2) return Array.from({ length: index.count }, (_, line) => line);
+  const starts = new Set<number>();
+  for (let at = index.text.indexOf(anchor); at !== -1; at = index.text.indexOf(anchor, at + 1)) {
+    starts.add(index.lineAt(at) - anchorLine);
+  }
+  return starts;
+}

@@ -1,0 +1,99 @@
+/**
+ * Repairs of what a model sends, tried only when old_string matches nowhere as sent: read_file's
+ * line-number prefixes pasted with the text, and escape sequences (`\n`, `\"`) written where the
+ * file has the characters themselves. And the checks that refuse an edit outright.
+ */
+
+export interface EditStrings {
+  oldString: string;
+  newString: string;
+}
+
+export interface Repair extends EditStrings {
+  /** What was changed, for the result. */
+  note: string;
+}
+
+/** read_file's prefix: the line number right-aligned in 6 columns, then a tab. */
+const LINE_NUMBER_PREFIX = /^ *(\d+)\t/;
+
+/**
+ * old_string with read_file's line-number prefixes removed, when every non-blank line has one and
+ * the numbers run consecutively (a file whose lines really start with numbers and tabs matched
+ * exactly before this is tried). new_string loses its prefixes only when all its lines have them.
+ */
+export function stripLineNumbers(strings: EditStrings): Repair | undefined {
+  const oldLines = strings.oldString.split('\n');
+  const numbered = oldLines.filter((line) => line.trim() !== '');
+  if (numbered.length === 0 || !numbered.every((line) => LINE_NUMBER_PREFIX.test(line))) return undefined;
+  const numbers = numbered.map((line) => Number(LINE_NUMBER_PREFIX.exec(line)![1]));
+  if (!numbers.every((number, at) => at === 0 || number === numbers[at - 1]! + 1)) return undefined;
+  const strip = (line: string): string => line.replace(LINE_NUMBER_PREFIX, '');
+  const newLines = strings.newString.split('\n');
+  const newNumbered = newLines.filter((line) => line.trim() !== '');
+  const newHasThem = newNumbered.length > 0 && newNumbered.every((line) => LINE_NUMBER_PREFIX.test(line));
+  return {
+    oldString: oldLines.map(strip).join('\n'),
+    newString: newHasThem ? newLines.map(strip).join('\n') : strings.newString,
+    note: `read_file's line-number prefixes were removed from old_string${newHasThem ? ' and new_string' : ''}; send only the text after the tab`,
+  };
+}
+
+const ESCAPES: ReadonlyArray<readonly [string, string, string]> = [
+  ['\\n', '\n', 'newline'],
+  ['\\t', '\t', 'tab'],
+  ['\\"', '"', 'double quote'],
+  ["\\'", "'", 'single quote'],
+  ['\\`', '`', 'backtick'],
+];
+
+/**
+ * old_string and new_string with the escape sequences the file does not contain turned into the
+ * characters they stand for (a model that escaped its JSON twice). Sequences the file does
+ * contain, such as `\n` inside a string literal, are left alone.
+ */
+export function unescapeStrings(strings: EditStrings, fileText: string): Repair | undefined {
+  const applied = ESCAPES.filter(([sequence]) => strings.oldString.includes(sequence) && !fileText.includes(sequence));
+  if (applied.length === 0) return undefined;
+  const unescape = (text: string): string => {
+    // One pass, so `\\n` (an escaped backslash before n) is not read as a newline.
+    return text.replace(/\\(\\|n|t|"|'|`)/g, (sequence: string, char: string) => {
+      if (char === '\\') return fileText.includes('\\\\') ? sequence : '\\';
+      const escape = applied.find(([candidate]) => candidate === sequence);
+      return escape ? escape[1] : sequence;
+    });
+  };
+  return {
+    oldString: unescape(strings.oldString),
+    newString: unescape(strings.newString),
+    note: `escape sequences the file does not contain (${applied.map(([sequence]) => sequence).join(' ')}) were read as the characters they stand for; send text unescaped`,
+  };
+}
+
+/** read_file's mark at the end of a line it cut: `… [+N chars]`. */
+export const CUT_MARKER = /… \[\+\d+ chars\]/;
+
+/**
+ * A line that stands for code left out: `// ...`, `# rest of code`, `/* unchanged *\/`,
+ * `<!-- ... -->`, `// ... existing methods ...`. Written literally, it would delete that code.
+ */
+const PLACEHOLDER =
+  /^\s*(?:\/\/|#|--|;|\/\*+|\*|<!--|\{\/\*)\s*(?:(?:\.{3}|…)\s*(?:(?:\*\/|-->|\*\/\})\s*)?$|(?:\.{3}|…)?\s*(?:\(?\s*)(?:the\s+)?(?:rest|remaining|remainder|existing|unchanged|other|same|previous|original|omitted|keep|more)\b[^\n]*?(?:\.{3}|…|code|unchanged|here|methods?|functions?|lines?|implementation|content|file|as before|below|above|omitted|remains?|same)\b.*)$/i;
+
+function isPlaceholder(line: string): boolean {
+  return PLACEHOLDER.test(line);
+}
+
+/**
+ * A placeholder line new_string adds while it drops lines of old_string: the model meant "keep
+ * these", the file would lose them. Returns the placeholder line, or undefined.
+ */
+export function elisionPlaceholder(oldString: string, newString: string): string | undefined {
+  const oldLines = new Set(oldString.split('\n').map((line) => line.trim()));
+  const newLines = newString.split('\n');
+  const newSet = new Set(newLines.map((line) => line.trim()));
+  const placeholder = newLines.find((line) => isPlaceholder(line) && !oldLines.has(line.trim()));
+  if (placeholder === undefined) return undefined;
+  const dropsLines = [...oldLines].some((line) => line !== '' && !newSet.has(line));
+  return dropsLines ? placeholder.trim() : undefined;
+}
