@@ -118,13 +118,13 @@ export function findWindows(index: LineIndex, old: OldLines, tolerance: Toleranc
         firstWhole = whole;
         if (whole) start = index.start(line);
         else if (want === '') start = index.end(line);
-        else start = index.start(line) + have.starts[have.text.length - want.length]!;
+        else start = index.start(line) + have.startOf(have.text.length - want.length);
       }
       if (offset === count - 1) {
         lastWhole = whole || mode !== 'prefix';
         if (old.tailNewline) end = Math.min(index.end(line) + 1, index.text.length);
         else if (whole) end = index.end(line);
-        else end = want === '' ? index.start(line) : index.start(line) + have.ends[want.length - 1]!;
+        else end = want === '' ? index.start(line) : index.start(line) + have.endOf(want.length - 1);
       }
     }
     if (ok) matches.push({ firstLine: first, lineCount: count, start, end, firstWhole, lastWhole });
@@ -137,8 +137,8 @@ function substringMatches(index: LineIndex, line: number, have: NormalizedLine, 
   const matches: WindowMatch[] = [];
   for (let at = have.text.indexOf(want); at !== -1; at = have.text.indexOf(want, at + 1)) {
     const whole = at === 0 && want.length === have.text.length;
-    const start = whole ? index.start(line) : index.start(line) + have.starts[at]!;
-    const end = whole ? index.end(line) : index.start(line) + have.ends[at + want.length - 1]!;
+    const start = whole ? index.start(line) : index.start(line) + have.startOf(at);
+    const end = whole ? index.end(line) : index.start(line) + have.endOf(at + want.length - 1);
     matches.push({ firstLine: line, lineCount: 1, start, end, firstWhole: whole, lastWhole: whole });
   }
   return matches;

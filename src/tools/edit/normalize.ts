@@ -15,16 +15,13 @@ export interface Tolerance {
   unicode: boolean;
 }
 
+/** A line's normalised text, and (computed only when a match needs it) where each character came from. */
 export interface NormalizedLine {
   text: string;
-  /** Raw index where the source of each normalised character starts. */
-  starts: number[];
-  /** Raw index just after the source of each normalised character. */
-  ends: number[];
-  /** Raw index of the first character kept (after trimming). */
-  from: number;
-  /** Raw index just after the last character kept. */
-  to: number;
+  /** Raw index where the source of normalised character `index` starts. */
+  startOf(index: number): number;
+  /** Raw index just after the source of normalised character `index`. */
+  endOf(index: number): number;
 }
 
 /** Characters a model types in place of a look-alike; each maps to its ASCII form. */
@@ -44,59 +41,100 @@ const ZERO_WIDTH = /[\u200B\u200C\u200D\u2060\uFEFF]/;
 const COMBINING = /\p{M}/u;
 const WORD = /[\p{L}\p{N}_$]/u;
 
-function isSpace(char: string, tolerance: Tolerance): boolean {
-  return char === ' ' || char === '\t' || (tolerance.unicode && UNICODE_SPACE.test(char));
+/**
+ * The normalised form of a line. The text comes from a few native string operations (most lines
+ * are compared and dropped); the per-character map is built only when asked for.
+ */
+export function normalizeLine(raw: string, tolerance: Tolerance): NormalizedLine {
+  const text = normalizedText(raw, tolerance);
+  if (!tolerance.inlineWhitespace && !tolerance.unicode) {
+    const from = tolerance.trimStart ? raw.length - raw.trimStart().length : 0;
+    return { text, startOf: (index) => from + index, endOf: (index) => from + index + 1 };
+  }
+  let map: MappedLine | undefined;
+  const mapped = (): MappedLine => (map ??= mapLine(raw, tolerance));
+  // If the two ways ever disagreed, offsets past the map's end clamp to the line's end; the
+  // caller only asks for offsets inside a match it verified on `text`.
+  return {
+    text,
+    startOf: (index) => mapped().starts[index] ?? raw.length,
+    endOf: (index) => mapped().ends[index] ?? raw.length,
+  };
 }
 
-export function normalizeLine(raw: string, tolerance: Tolerance): NormalizedLine {
+const ZERO_WIDTH_ALL = /[\u200B\u200C\u200D\u2060\uFEFF]/g;
+const UNICODE_SPACE_ALL = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
+const LOOK_ALIKE_ALL = new RegExp(`[${[...LOOK_ALIKES.keys()].join('')}]`, 'g');
+const WORD_AT = /[\p{L}\p{N}_$]/u;
+
+/** normalizeLine's text, with native operations only. */
+export function normalizedText(raw: string, tolerance: Tolerance): string {
+  let text = raw;
+  if (tolerance.unicode) {
+    text = text.replace(ZERO_WIDTH_ALL, '').normalize('NFC').replace(LOOK_ALIKE_ALL, (char) => LOOK_ALIKES.get(char)!).replace(UNICODE_SPACE_ALL, ' ');
+  }
+  if (tolerance.trimStart) text = text.replace(/^[ \t]+/, '');
+  if (tolerance.trimEnd) text = text.replace(/[ \t]+$/, '');
+  if (tolerance.inlineWhitespace) {
+    text = text.replace(/[ \t]+/g, (run: string, at: number, whole: string) =>
+      WORD_AT.test(whole[at - 1] ?? '') && WORD_AT.test(whole[at + run.length] ?? '') ? ' ' : '',
+    );
+  }
+  return text;
+}
+
+interface MappedLine {
+  starts: number[];
+  ends: number[];
+}
+
+/**
+ * The per-character form of normalizedText: the raw source range of every character it keeps.
+ * A tight loop over char codes (regular expressions only for non-ASCII), since a 5 MB line can
+ * reach it.
+ */
+function mapLine(raw: string, tolerance: Tolerance): MappedLine {
+  const unicode = tolerance.unicode;
+  const space = (code: number, char: string): boolean =>
+    code === 32 || code === 9 || (unicode && code >= 0x80 && (UNICODE_SPACE.test(char) || ZERO_WIDTH.test(char)));
   let from = 0;
   let to = raw.length;
-  const space = (index: number): boolean => {
-    const char = raw[index]!;
-    return isSpace(char, tolerance) || (tolerance.unicode && ZERO_WIDTH.test(char));
-  };
-  if (tolerance.trimStart) while (from < to && space(from)) from += 1;
-  if (tolerance.trimEnd) while (to > from && space(to - 1)) to -= 1;
+  if (tolerance.trimStart) while (from < to && space(raw.charCodeAt(from), raw[from]!)) from += 1;
+  if (tolerance.trimEnd) while (to > from && space(raw.charCodeAt(to - 1), raw[to - 1]!)) to -= 1;
 
-  // Fast path: nothing inside the line can change.
-  if (!tolerance.inlineWhitespace && !tolerance.unicode) {
-    const text = raw.slice(from, to);
-    const starts = new Array<number>(text.length);
-    const ends = new Array<number>(text.length);
-    for (let index = 0; index < text.length; index += 1) {
-      starts[index] = from + index;
-      ends[index] = from + index + 1;
-    }
-    return { text, starts, ends, from, to };
-  }
-
-  let text = '';
   const starts: number[] = [];
   const ends: number[] = [];
-  const emit = (chars: string, start: number, end: number): void => {
-    for (const char of chars) {
-      text += char;
-      starts.push(start);
-      ends.push(end);
-    }
-  };
+  let last = '';
   let index = from;
   while (index < to) {
-    const char = raw[index]!;
-    if (tolerance.unicode && ZERO_WIDTH.test(char)) {
+    const code = raw.charCodeAt(index);
+    if (code < 0x80 && code !== 32 && code !== 9) {
+      starts.push(index);
+      ends.push(index + 1);
+      last = raw[index]!;
       index += 1;
       continue;
     }
-    if (tolerance.inlineWhitespace && isSpace(char, tolerance)) {
-      const runStart = index;
-      while (index < to && isSpace(raw[index]!, tolerance)) index += 1;
-      const before = text[text.length - 1];
-      const after = raw[index];
-      if (before !== undefined && after !== undefined && WORD.test(before) && WORD.test(after)) emit(' ', runStart, index);
+    const char = raw[index]!;
+    if (unicode && code >= 0x80 && ZERO_WIDTH.test(char)) {
+      index += 1;
       continue;
     }
-    if (!tolerance.unicode) {
-      emit(char, index, index + 1);
+    if (tolerance.inlineWhitespace && space(code, char)) {
+      const runStart = index;
+      while (index < to && space(raw.charCodeAt(index), raw[index]!)) index += 1;
+      const after = raw[index];
+      if (last !== '' && after !== undefined && WORD.test(last) && WORD.test(after)) {
+        starts.push(runStart);
+        ends.push(index);
+        last = ' ';
+      }
+      continue;
+    }
+    if (!unicode) {
+      starts.push(index);
+      ends.push(index + 1);
+      last = char;
       index += 1;
       continue;
     }
@@ -107,10 +145,14 @@ export function normalizeLine(raw: string, tolerance: Tolerance): NormalizedLine
     const cluster = raw.slice(index, end);
     const composed = cluster.length === 1 ? cluster : cluster.normalize('NFC');
     const replaced = LOOK_ALIKES.get(composed) ?? (UNICODE_SPACE.test(composed) ? ' ' : composed);
-    emit(replaced, index, end);
+    for (let unit = 0; unit < replaced.length; unit += 1) {
+      starts.push(index);
+      ends.push(end);
+    }
+    last = replaced[replaced.length - 1] ?? last;
     index = end;
   }
-  return { text, starts, ends, from, to };
+  return { starts, ends };
 }
 
 /** The tolerance levels after the exact match, strict to tolerant. */
