@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { executeToolCalls } from '../../src/agent/tool-dispatch.js';
 import type { Tool, ToolContext, ToolResult } from '../../src/agent/types.js';
 import { createEditFileTool } from '../../src/tools/edit-file.js';
 
@@ -141,24 +142,18 @@ export async function runEditCase(item: EditCase, tool: Tool = createEditFileToo
   }
 }
 
-/** Mirrors tool-dispatch: JSON round trip, schema check, describe (its failure ignored), execute (a throw is an error result). */
+/** Calls the tool through the loop's own dispatch (JSON arguments, schema check with argument repair, describe, execute). */
 async function callLikeTheLoop(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const raw: unknown = JSON.parse(JSON.stringify(args));
-  const parsed = tool.schema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
-    return { content: `Invalid arguments for ${tool.name}: ${issues.join('; ')}.`, isError: true };
-  }
-  try {
-    if (tool.describe) await tool.describe(parsed.data, ctx);
-  } catch {
-    // The loop ignores a failing describe; so does the runner.
-  }
-  try {
-    return await tool.execute(parsed.data, ctx);
-  } catch (error) {
-    return { content: `${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
-  }
+  const call = { id: ctx.callId, name: tool.name, arguments: JSON.stringify(args) };
+  const [message] = await executeToolCalls([call], {
+    tools: [tool],
+    emit: () => {},
+    signal: ctx.signal,
+    cwd: ctx.cwd,
+    projectRoot: ctx.projectRoot,
+    turn: 1,
+  });
+  return { content: message!.content, ...(message!.isError ? { isError: true } : {}) };
 }
 
 function classify(item: EditCase, result: ToolResult, before: Buffer, after: Buffer): Outcome {

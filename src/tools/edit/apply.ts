@@ -5,7 +5,7 @@ import { LineEndings } from './line-endings.js';
 import { findWindows, LineIndex, splitOld, type OldLines, type WindowMatch } from './line-match.js';
 import { indentOf, LEVELS, normalizeLine, type LevelName } from './normalize.js';
 import { findBlockShift, spaceUnitOf, type BlockShift } from './reindent.js';
-import { CUT_MARKER, elisionPlaceholder, stripLineNumbers, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
+import { CUT_MARKER, elisionPlaceholder, stripLineNumbers, trimBlankLines, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
 
 export interface EditSpec {
   old_string: string;
@@ -84,11 +84,12 @@ function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutcome {
 
   const placeholder = elisionPlaceholder(used.oldString, used.newString);
   if (placeholder !== undefined) {
+    const effect = placeholder.deletes ? 'where old_string has code, so the edit would delete that code' : 'that old_string does not have; it would be written into the file literally';
     return {
       ok: false,
       message:
-        `new_string contains the placeholder "${placeholder}" where old_string has code, so the edit would delete that code. ` +
-        'edit_file writes new_string literally: include the full text you want to keep, or make old_string smaller so it covers only what changes.',
+        `new_string contains the placeholder "${placeholder.line}" ${effect}. ` +
+        'edit_file writes new_string as it is: include the full text you want, or make old_string smaller so it covers only what changes.',
     };
   }
   for (const replacement of search.replacements) {
@@ -123,6 +124,8 @@ function* repairsOf(strings: EditStrings, fileText: string): Generator<Repair> {
   if (escapes) yield escapes;
   const both = numbers && unescapeStrings(numbers, fileText);
   if (both) yield { ...both, note: `${numbers.note}; ${both.note}` };
+  const blanks = trimBlankLines(strings);
+  if (blanks) yield blanks;
 }
 
 /** Finds old_string from strict to tolerant; the first level with any match decides. */

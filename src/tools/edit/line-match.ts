@@ -146,24 +146,26 @@ function substringMatches(index: LineIndex, line: number, have: NormalizedLine, 
 
 /**
  * Window starts worth checking. A run of ASCII letters and digits survives every normalisation
- * unchanged, so only lines holding old_string's longest such run can match it; a plain indexOf over
- * the file finds them, which keeps a 10 MB file fast. Without such a run every start is tried.
+ * unchanged, so only lines holding one of old_string's runs can match it; an indexOf scan finds
+ * them, which keeps a 10 MB file fast. The rarest of the longest runs is used (counting stops as
+ * soon as a run is commoner than the best so far). Without such a run every start is tried.
  */
 function candidateStarts(index: LineIndex, normalizedOld: NormalizedLine[]): Iterable<number> {
-  let anchor = '';
-  let anchorLine = 0;
+  const tokens = new Map<string, number>();
   normalizedOld.forEach((line, lineIndex) => {
-    for (const token of line.text.match(/[A-Za-z0-9_]+/g) ?? []) {
-      if (token.length > anchor.length) {
-        anchor = token;
-        anchorLine = lineIndex;
-      }
-    }
+    for (const token of line.text.match(/[A-Za-z0-9_]{2,}/g) ?? []) if (!tokens.has(token)) tokens.set(token, lineIndex);
   });
-  if (anchor.length < 2) return Array.from({ length: index.count }, (_, line) => line);
-  const starts = new Set<number>();
-  for (let at = index.text.indexOf(anchor); at !== -1; at = index.text.indexOf(anchor, at + 1)) {
-    starts.add(index.lineAt(at) - anchorLine);
+  const longest = [...tokens.keys()].sort((a, b) => b.length - a.length).slice(0, 8);
+  let best: { positions: number[]; line: number } | undefined;
+  for (const token of longest) {
+    const positions: number[] = [];
+    const limit = best ? best.positions.length : Infinity;
+    for (let at = index.text.indexOf(token); at !== -1 && positions.length < limit; at = index.text.indexOf(token, at + 1)) positions.push(at);
+    if (!best || positions.length < best.positions.length) best = { positions, line: tokens.get(token)! };
+    if (best.positions.length <= 1) break;
   }
+  if (!best) return Array.from({ length: index.count }, (_, line) => line);
+  const starts = new Set<number>();
+  for (const at of best.positions) starts.add(index.lineAt(at) - best.line);
   return starts;
 }

@@ -39,12 +39,30 @@ export function stripLineNumbers(strings: EditStrings): Repair | undefined {
   };
 }
 
+/**
+ * old_string without the blank lines it starts or ends with (a model's spacing, which the file may
+ * not have there); new_string loses the same blank lines when it has them too.
+ */
+export function trimBlankLines(strings: EditStrings): Repair | undefined {
+  const leading = /^(?:[ \t]*\n)+/.exec(strings.oldString)?.[0] ?? '';
+  const trailing = /(?:\n[ \t]*)+\n?$/.exec(strings.oldString.slice(leading.length))?.[0] ?? '';
+  const tail = trailing.endsWith('\n') ? '\n' : '';
+  if (leading === '' && trailing.replace(/[ \t]/g, '').length <= 1) return undefined;
+  const oldString = strings.oldString.slice(leading.length, strings.oldString.length - trailing.length) + tail;
+  if (oldString.trim() === '') return undefined;
+  let newString = strings.newString;
+  if (leading !== '' && newString.startsWith(leading)) newString = newString.slice(leading.length);
+  if (trailing.length > tail.length && newString.endsWith(trailing)) newString = newString.slice(0, newString.length - trailing.length) + tail;
+  return { oldString, newString, note: 'blank lines at the start or end of old_string were ignored' };
+}
+
 const ESCAPES: ReadonlyArray<readonly [string, string, string]> = [
   ['\\n', '\n', 'newline'],
   ['\\t', '\t', 'tab'],
   ['\\"', '"', 'double quote'],
   ["\\'", "'", 'single quote'],
   ['\\`', '`', 'backtick'],
+  ['\\$', '$', 'dollar'],
 ];
 
 /**
@@ -57,7 +75,7 @@ export function unescapeStrings(strings: EditStrings, fileText: string): Repair 
   if (applied.length === 0) return undefined;
   const unescape = (text: string): string => {
     // One pass, so `\\n` (an escaped backslash before n) is not read as a newline.
-    return text.replace(/\\(\\|n|t|"|'|`)/g, (sequence: string, char: string) => {
+    return text.replace(/\\(\\|n|t|"|'|`|\$)/g, (sequence: string, char: string) => {
       if (char === '\\') return fileText.includes('\\\\') ? sequence : '\\';
       const escape = applied.find(([candidate]) => candidate === sequence);
       return escape ? escape[1] : sequence;
@@ -73,27 +91,39 @@ export function unescapeStrings(strings: EditStrings, fileText: string): Repair 
 /** read_file's mark at the end of a line it cut: `… [+N chars]`. */
 export const CUT_MARKER = /… \[\+\d+ chars\]/;
 
+/** What may open a placeholder line: a comment marker or a parenthesis. */
+const PLACEHOLDER_OPENER = /^\s*(\/\/+|#+|--|;+|\/\*+|\*|<!--|\{\/\*|\()\s*/;
+const PLACEHOLDER_CLOSER = /\s*(\*+\/\}?|-->|\))\s*$/;
+const PLACEHOLDER_WORDS =
+  /^(the |all )?(rest|remainder|remaining|existing|unchanged|other|same|previous|original|omitted|more|keep|code|methods|implementation)\b/;
+
 /**
  * A line that stands for code left out: `// ...`, `# rest of code`, `/* unchanged *\/`,
- * `<!-- ... -->`, `// ... existing methods ...`. Written literally, it would delete that code.
+ * `<!-- ... -->`, `// ... existing methods ...`, `(rest of methods ...)`. Written literally, it
+ * would replace that code. A bare `...` is not one: it is code in Python and JavaScript.
  */
-const PLACEHOLDER =
-  /^\s*(?:\/\/|#|--|;|\/\*+|\*|<!--|\{\/\*)\s*(?:(?:\.{3}|…)\s*(?:(?:\*\/|-->|\*\/\})\s*)?$|(?:\.{3}|…)?\s*(?:\(?\s*)(?:the\s+)?(?:rest|remaining|remainder|existing|unchanged|other|same|previous|original|omitted|keep|more)\b[^\n]*?(?:\.{3}|…|code|unchanged|here|methods?|functions?|lines?|implementation|content|file|as before|below|above|omitted|remains?|same)\b.*)$/i;
-
 function isPlaceholder(line: string): boolean {
-  return PLACEHOLDER.test(line);
+  const opener = PLACEHOLDER_OPENER.exec(line);
+  if (!opener) return false;
+  const body = line.slice(opener[0].length).replace(PLACEHOLDER_CLOSER, '').trim().toLowerCase();
+  if (body.length > 60) return false;
+  if (/^(\.{3,}|…)$/.test(body)) return true;
+  const words = body.replace(/^(\.{3,}|…)\s*/, '').replace(/\s*(\.{3,}|…)$/, '');
+  const dotted = words !== body;
+  return PLACEHOLDER_WORDS.test(words) && (dotted || /\b(code|unchanged|here|as before|omitted|methods?|functions?|lines?|file|implementation)\b/.test(words));
 }
 
 /**
- * A placeholder line new_string adds while it drops lines of old_string: the model meant "keep
- * these", the file would lose them. Returns the placeholder line, or undefined.
+ * A placeholder line new_string adds that old_string does not have: the model meant "keep what is
+ * there", the file would get the line literally (and lose the code it stands for, when old_string
+ * had more). Returns the placeholder and whether code would be lost.
  */
-export function elisionPlaceholder(oldString: string, newString: string): string | undefined {
+export function elisionPlaceholder(oldString: string, newString: string): { line: string; deletes: boolean } | undefined {
   const oldLines = new Set(oldString.split('\n').map((line) => line.trim()));
   const newLines = newString.split('\n');
   const newSet = new Set(newLines.map((line) => line.trim()));
   const placeholder = newLines.find((line) => isPlaceholder(line) && !oldLines.has(line.trim()));
   if (placeholder === undefined) return undefined;
-  const dropsLines = [...oldLines].some((line) => line !== '' && !newSet.has(line));
-  return dropsLines ? placeholder.trim() : undefined;
+  const deletes = [...oldLines].some((line) => line !== '' && !newSet.has(line));
+  return { line: placeholder.trim(), deletes };
 }

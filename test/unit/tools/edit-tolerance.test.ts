@@ -89,7 +89,9 @@ describe('edit_file refuses rather than guesses', () => {
     const file = 'class A {\n  one() {}\n  two() {}\n}\n';
     const result = edit(file, 'class A {\n  one() {}\n  two() {}\n}', 'class A {\n  zero() {}\n  // rest of methods ...\n}');
     expect(result).toMatchObject({ error: expect.stringContaining('placeholder "// rest of methods ..."') });
-    expect(edit(file, '  two() {}\n}', '  two() {}\n  // ...\n}')).toBe('class A {\n  one() {}\n  two() {}\n  // ...\n}\n');
+    expect(edit(file, '  two() {}\n}', '  two() {}\n  // ...\n}')).toMatchObject({ error: expect.stringContaining('written into the file literally') });
+    // A bare `...` is code (Python's Ellipsis, JavaScript's spread), not a placeholder.
+    expect(edit('def f():\n    pass\n', '    pass', '    ...')).toBe('def f():\n    ...\n');
   });
 
   it('has no case-insensitive or similarity matching', () => {
