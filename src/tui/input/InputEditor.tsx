@@ -11,6 +11,7 @@
  *   Esc closes it (and, with no menu, goes to `onEscape`).
  *   Editing: ←/→, Alt/Ctrl+←/→ (Alt+B/F) by word, Home/End and Ctrl+A/E, Backspace, Delete,
  *   Ctrl+D, Ctrl+W and Alt+Backspace (word back), Alt+D (word forward), Ctrl+K, Ctrl+U.
+ *   Ctrl+C clears the draft; on an empty prompt it goes to `onInterrupt`.
  */
 import { Box, Text, useInput, useStdin, type DOMElement, type Key } from 'ink';
 import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
@@ -33,8 +34,11 @@ export interface InputEditorProps {
   placeholder?: string;
   /** Drawn before the first row; later rows are indented by its width. Default `› `. */
   prefix?: string;
-  /** Esc with no completion menu open; return true if the parent consumed it (cancelled a run). */
-  onEscape?(): boolean;
+  /** Esc with no completion menu open; return true if the parent consumed it (cancelled a run), or
+   * text to put back into the input (queued prompts taken back). */
+  onEscape?(): boolean | string;
+  /** Ctrl+C on an empty prompt (Ctrl+C clears a draft first); returns as `onEscape`. */
+  onInterrupt?(): boolean | string;
   /** The buffer's text after each change, as shown (paste placeholders not expanded). */
   onChange?(text: string): void;
   /** Rows shown at most; a longer text scrolls with the cursor. Default 20. */
@@ -57,6 +61,7 @@ export function InputEditor(props: InputEditorProps): ReactElement {
     textWidth: contentWidth,
     onSubmit: props.onSubmit,
     ...(props.onEscape ? { onEscape: props.onEscape } : {}),
+    ...(props.onInterrupt ? { onInterrupt: props.onInterrupt } : {}),
     ...(props.onChange ? { onChange: props.onChange } : {}),
     ...(props.initialText ? { initialText: props.initialText } : {}),
   };
