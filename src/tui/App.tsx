@@ -55,6 +55,8 @@ export interface AppProps {
 const HEADER_ID = '__header__';
 /** How long the status bar says "✓ agent done" after a child ends. */
 const AGENT_DONE_MS = 2000;
+/** How long a first Ctrl+C on an empty prompt stays armed (and its hint shown). */
+const EXIT_ARM_MS = 2000;
 
 export function App(props: AppProps) {
   const { exit } = useApp();
@@ -68,7 +70,16 @@ export function App(props: AppProps) {
   const [picker, setPicker] = useState<PickerSpec>();
   const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
-  const [queue, setQueue] = useState<string[]>([]);
+  // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
+  // queue effect and Esc alike; the state copies only make React re-render (and re-run the queue
+  // effect when a run ends, which changes no other state when the turn's events came first).
+  const queueRef = useRef<string[]>([]);
+  const [queue, setQueueState] = useState<string[]>([]);
+  const setQueue = useCallback((items: string[]) => {
+    queueRef.current = items;
+    setQueueState(items);
+  }, []);
+  const [runsEnded, setRunsEnded] = useState(0);
   const [detail, setDetail] = useState(false);
   const [staticKey, setStaticKey] = useState(0);
   const [exitArmedAt, setExitArmedAt] = useState(0);
@@ -123,16 +134,17 @@ export function App(props: AppProps) {
       notice(error instanceof Error ? error.message : String(error), 'error');
     } finally {
       runRef.current = undefined;
+      setRunsEnded((count) => count + 1);
     }
   }, [notice]);
 
   // Messages typed while a turn runs wait, then go one after another.
   useEffect(() => {
-    if (conversation.running || runRef.current || queue.length === 0 || pending) return;
-    const [next, ...rest] = queue;
+    if (conversation.running || runRef.current || queueRef.current.length === 0 || pending) return;
+    const [next, ...rest] = queueRef.current;
     setQueue(rest);
     void send(next!);
-  }, [conversation.running, queue, pending, send]);
+  }, [conversation.running, queue, pending, send, setQueue, runsEnded]);
 
   const commandContext: CommandContext = useMemo(
     () => ({
@@ -188,10 +200,10 @@ export function App(props: AppProps) {
         );
         return;
       }
-      if (conversation.running || runRef.current) setQueue((items) => [...items, text]);
+      if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
       else void send(text);
     },
-    [props.history, notice, conversation.running, commandContext, send],
+    [props.history, notice, conversation.running, commandContext, send, setQueue],
   );
 
   const firstPromptSent = useRef(false);
@@ -214,13 +226,35 @@ export function App(props: AppProps) {
     return false;
   }, [busy]);
 
+  /** Esc (or Ctrl+C on an empty prompt) while a turn runs: cancels it, and the prompts queued
+   * behind it go back into the input instead of being sent. */
+  const interruptRun = useCallback((): boolean | string => {
+    if (!cancelRun()) return false;
+    const queued = queueRef.current;
+    if (queued.length === 0) return true;
+    setQueue([]);
+    return queued.join('\n');
+  }, [cancelRun, setQueue]);
+
+  const armOrExit = useCallback(() => {
+    if (exitArmedAt !== 0 && Date.now() - exitArmedAt < EXIT_ARM_MS) return exit();
+    setExitArmedAt(Date.now());
+  }, [exitArmedAt, exit]);
+  useEffect(() => {
+    if (exitArmedAt === 0) return;
+    const timer = setTimeout(() => setExitArmedAt(0), EXIT_ARM_MS);
+    return () => clearTimeout(timer);
+  }, [exitArmedAt]);
+
+  // The input editor owns Ctrl+C while it is shown (it clears a draft first).
+  const editorShown = !pending && !panel && !picker;
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
+      if (editorShown) return;
       if (cancelRun()) return;
-      if (Date.now() - exitArmedAt < 2000) return exit();
-      setExitArmedAt(Date.now());
-      return;
+      return armOrExit();
     }
+    if (exitArmedAt !== 0) setExitArmedAt(0); // any other key: the hint goes
     if (key.shift && key.tab && !pending) {
       session.policy.cycleMode();
       return;
@@ -252,7 +286,7 @@ export function App(props: AppProps) {
     item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
   const total = session.tracker.cumulative();
-  const exitHint = Date.now() - exitArmedAt < 2000;
+  const exitHint = exitArmedAt !== 0;
 
   return (
     <Box flexDirection="column">
@@ -338,7 +372,13 @@ export function App(props: AppProps) {
           width={width}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
-          onEscape={cancelRun}
+          onEscape={interruptRun}
+          onInterrupt={() => {
+            const outcome = interruptRun();
+            if (outcome !== false) return outcome;
+            armOrExit();
+            return true;
+          }}
         />
       )}
       {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : null}
