@@ -82,7 +82,10 @@ export function App(props: AppProps) {
   const [runsEnded, setRunsEnded] = useState(0);
   const [detail, setDetail] = useState(false);
   const [staticKey, setStaticKey] = useState(0);
-  const [exitArmedAt, setExitArmedAt] = useState(0);
+  // When Ctrl+C on an empty prompt was first pressed (0: not armed); a ref, because two presses
+  // may arrive in one read and be handled before React re-renders.
+  const exitArmedAt = useRef(0);
+  const [exitHint, setExitHint] = useState(false);
   const [, setModeVersion] = useState(0);
   const runRef = useRef<AbortController | undefined>(undefined);
   const sessionRef = useRef(session);
@@ -236,15 +239,20 @@ export function App(props: AppProps) {
     return queued.join('\n');
   }, [cancelRun, setQueue]);
 
+  const disarmExit = useCallback(() => {
+    exitArmedAt.current = 0;
+    setExitHint(false);
+  }, []);
   const armOrExit = useCallback(() => {
-    if (exitArmedAt !== 0 && Date.now() - exitArmedAt < EXIT_ARM_MS) return exit();
-    setExitArmedAt(Date.now());
-  }, [exitArmedAt, exit]);
+    if (exitArmedAt.current !== 0 && Date.now() - exitArmedAt.current < EXIT_ARM_MS) return exit();
+    exitArmedAt.current = Date.now();
+    setExitHint(true);
+  }, [exit]);
   useEffect(() => {
-    if (exitArmedAt === 0) return;
-    const timer = setTimeout(() => setExitArmedAt(0), EXIT_ARM_MS);
+    if (!exitHint) return;
+    const timer = setTimeout(disarmExit, EXIT_ARM_MS);
     return () => clearTimeout(timer);
-  }, [exitArmedAt]);
+  }, [exitHint, disarmExit]);
 
   // The input editor owns Ctrl+C while it is shown (it clears a draft first).
   const editorShown = !pending && !panel && !picker;
@@ -254,7 +262,8 @@ export function App(props: AppProps) {
       if (cancelRun()) return;
       return armOrExit();
     }
-    if (exitArmedAt !== 0) setExitArmedAt(0); // any other key: the hint goes
+    // Any other key disarms (a read holding Ctrl+C, \x03, is a burst the editor handles).
+    if (exitArmedAt.current !== 0 && !input.includes('\u0003')) disarmExit();
     if (key.shift && key.tab && !pending) {
       session.policy.cycleMode();
       return;
@@ -286,7 +295,6 @@ export function App(props: AppProps) {
     item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
   const total = session.tracker.cumulative();
-  const exitHint = exitArmedAt !== 0;
 
   return (
     <Box flexDirection="column">

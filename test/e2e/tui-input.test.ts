@@ -80,5 +80,99 @@ describe.skipIf(!hasTmux)('terminal UI input (tmux)', () => {
       t.type('n');
       await t.waitFor('Not run.');
     });
+
+    it('runs a prompt queued during a turn once the turn ends', async () => {
+      const { root, home } = makeProject();
+      h.server.enqueue({ text: 'first answer, streamed slowly', chunkDelayMs: 300 }, { text: 'second answer' });
+      const t = h.start(root, home, { width, height });
+      await t.waitFor('ask seek');
+      t.type('one');
+      t.keys('Enter');
+      await t.waitFor('esc to cancel');
+      t.type('follow2');
+      t.keys('Enter');
+      await t.waitFor('second answer');
+      expect(h.server.requests).toHaveLength(2);
+      expect(h.server.requests[1]!.body.messages.at(-1).content).toBe('follow2');
+      await t.waitFor(/^› ask seek/m); // idle again, nothing left queued
+      expect(t.screen()).not.toContain('(queued)');
+    });
+
+    it('Esc cancels the turn and puts the queued prompts back into the input instead of sending them', async () => {
+      const { root, home } = makeProject();
+      h.server.enqueue({ hang: true });
+      const t = h.start(root, home, { width, height });
+      await t.waitFor('ask seek');
+      t.type('this will hang');
+      t.keys('Enter');
+      await t.waitFor('esc to cancel');
+      await waitUntil(() => h.server.requests.length === 1, 'the hanging request reached the server');
+      t.type('queued later');
+      t.keys('Enter');
+      await t.waitFor('queued later (queued)');
+      t.keys('Escape');
+      await t.waitFor('cancelled');
+      await t.waitFor(/^› queued later/m);
+      expect(t.screen()).not.toContain('(queued)');
+      expect(h.server.requests).toHaveLength(1);
+    });
+
+    it('Ctrl+C clears a draft, exits only from an empty prompt pressed twice; the hint goes at the next key', async () => {
+      const { root, home } = makeProject();
+      const t = h.start(root, home, { width, height });
+      await t.waitFor('ask seek');
+      t.type('a draft to drop');
+      await t.waitFor('› a draft to drop');
+      t.keys('C-c');
+      await t.waitFor(/^› ask seek/m);
+      expect(t.screen()).not.toContain('press ctrl+c again');
+      t.keys('C-c');
+      await t.waitFor('press ctrl+c again to exit');
+      t.type('x');
+      await t.waitFor('› x');
+      await waitUntil(() => !t.screen().includes('press ctrl+c again'), 'the exit hint went away');
+      t.type(' y z');
+      t.keys('C-w');
+      await t.waitFor(/^› x y$/m);
+      t.keys('C-a');
+      t.type('>');
+      await t.waitFor('› >x y');
+      t.keys('C-e', 'C-u');
+      await t.waitFor(/^› ask seek/m);
+      t.keys('C-c');
+      await t.waitFor('press ctrl+c again to exit');
+      t.keys('C-c');
+      await t.waitFor('[seek exited 0]');
+    });
+
+    it('keeps a partial answer cut by Esc, marked, for the next request and after a resume', async () => {
+      const { root, home } = makeProject();
+      // Three pieces of 12 characters, one every 2.5 s: Esc comes after the first.
+      h.server.enqueue({ text: 'Seen half of the answer and the rest', chunkDelayMs: 2500 });
+      const first = h.start(root, home, { width, height });
+      await first.waitFor('ask seek');
+      first.type('explain');
+      first.keys('Enter');
+      await first.waitFor('Seen half of');
+      first.keys('Escape');
+      await first.waitFor('[interrupted by the user]');
+      await first.waitFor('cancelled');
+      first.keys('C-c', 'C-c');
+      await first.waitFor('[seek exited 0]');
+      first.kill();
+
+      h.server.enqueue({ text: 'carrying on' });
+      const resumed = h.start(root, home, { width, height, args: ['--continue'] });
+      await resumed.waitFor('[interrupted by the user]');
+      resumed.type('go on');
+      resumed.keys('Enter');
+      await resumed.waitFor('carrying on');
+      const messages = h.server.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+      expect(messages.slice(1).map((m) => [m.role, m.content])).toEqual([
+        ['user', 'explain'],
+        ['assistant', 'Seen half of\n\n[interrupted by the user]'],
+        ['user', 'go on'],
+      ]);
+    });
   });
 });
