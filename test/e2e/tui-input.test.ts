@@ -107,6 +107,7 @@ describe.skipIf(!hasTmux)('terminal UI input (tmux)', () => {
       t.keys('Enter');
       await t.waitFor('esc to cancel');
       await waitUntil(() => h.server.requests.length === 1, 'the hanging request reached the server');
+      await expectCursorAt(t, '› type to queue', 2); // shown mid-turn too, the spinner ticking
       t.type('queued later');
       t.keys('Enter');
       await t.waitFor('queued later (queued)');
