@@ -13,6 +13,7 @@ import { openSession } from '../src/runtime/session.js';
 import type { ModelRequest, StreamEvent, StreamFn } from '../src/providers/types.js';
 import { makeProject } from '../test/support/seek-process.js';
 import { UI_MAX_FPS } from '../src/tui/render-options.js';
+import { TerminalCursor, TerminalCursorContext } from '../src/tui/terminal-cursor.js';
 
 class TerminalOut extends EventEmitter {
   readonly isTTY = true;
@@ -116,19 +117,23 @@ async function mountApp(stream: StreamFn, maxFps = UI_MAX_FPS) {
   const stdin = new TerminalIn();
   const renders: Array<{ at: number; renderTime: number }> = [];
   const history = { entries: () => [] as string[], add: () => {} };
+  // As in run.tsx: frames go through the terminal cursor, which parks it at the insertion point.
+  const cursor = new TerminalCursor(stdout as unknown as NodeJS.WriteStream);
   const instance = render(
-    <App
-      session={session}
-      openSession={() => openSession({ cwd: root, env: { SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench' }, interactive: true, maxTurns: 1000, stream })}
-      bridge={bridge}
-      history={history}
-      fileSearch={() => []}
-      color={true}
-      onSessionChange={() => {}}
-      clearScreen={() => {}}
-    />,
+    <TerminalCursorContext.Provider value={cursor}>
+      <App
+        session={session}
+        openSession={() => openSession({ cwd: root, env: { SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench' }, interactive: true, maxTurns: 1000, stream })}
+        bridge={bridge}
+        history={history}
+        fileSearch={() => []}
+        color={true}
+        onSessionChange={() => {}}
+        clearScreen={() => {}}
+      />
+    </TerminalCursorContext.Provider>,
     {
-      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdout: cursor.stream,
       stdin: stdin as unknown as NodeJS.ReadStream,
       stderr: new TerminalOut() as unknown as NodeJS.WriteStream,
       exitOnCtrlC: false,

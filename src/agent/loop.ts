@@ -63,8 +63,14 @@ export interface LoopResult {
  * - append-only: earlier messages are never modified or removed;
  * - every assistant tool call is answered by exactly one tool result before the next request,
  *   even when the run is cancelled or stopped mid-batch (synthetic results say why);
- * - a cancelled or failed model response is dropped whole, so no orphaned call ids remain.
+ * - a failed model response is dropped whole, so no orphaned call ids remain;
+ * - a response the user cancels keeps the text streamed so far, as an assistant message ending in
+ *   INTERRUPTED_MARK (the model then knows what it had said and that it was stopped, and a resumed
+ *   session shows it); its partial tool calls are dropped.
  */
+/** Ends the partial text of a response the user cancelled. */
+export const INTERRUPTED_MARK = '[interrupted by the user]';
+
 export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   const { emit, history, signal } = options;
   const guard = new RepeatedCallGuard(options.repeatLimit ?? 3);
@@ -109,7 +115,12 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 
     const response = await streamTurn(options, turn);
     if (!response.ok) {
-      if (response.error.kind === 'aborted') return end('aborted', 'cancelled by the user');
+      if (response.error.kind === 'aborted') {
+        if (response.partialText.trim()) {
+          append({ role: 'assistant', content: `${response.partialText}\n\n${INTERRUPTED_MARK}`, toolCalls: [], stopReason: 'aborted', model: options.model });
+        }
+        return end('aborted', 'cancelled by the user');
+      }
       emit({ type: 'error', turn, error: response.error });
       return end('error', response.error.message);
     }
@@ -147,7 +158,8 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   }
 }
 
-type TurnResponse = { ok: true; message: AssistantMessage } | { ok: false; error: ProviderError };
+/** A failed response carries the text streamed before the failure (of the last attempt). */
+type TurnResponse = { ok: true; message: AssistantMessage } | { ok: false; error: ProviderError; partialText: string };
 
 /** Streams one model response, forwarding deltas as events. */
 async function streamTurn(options: LoopOptions, turn: number): Promise<TurnResponse> {
@@ -159,10 +171,13 @@ async function streamTurn(options: LoopOptions, turn: number): Promise<TurnRespo
     tools: options.toolSchemas,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
   };
+  let partialText = '';
+  const failed = (error: ProviderError): TurnResponse => ({ ok: false, error, partialText });
   try {
     for await (const event of options.stream(request, options.signal)) {
       switch (event.type) {
         case 'text_delta':
+          partialText += event.text;
           emit({ type: 'text_delta', turn, text: event.text });
           break;
         case 'reasoning_delta':
@@ -175,21 +190,22 @@ async function streamTurn(options: LoopOptions, turn: number): Promise<TurnRespo
           emit({ type: 'toolcall_delta', turn, index: event.index, argumentsDelta: event.argumentsDelta });
           break;
         case 'retry':
+          partialText = ''; // the failed attempt's text is void (the next attempt starts over)
           emit({ type: 'retry', turn, attempt: event.attempt, maxAttempts: event.maxAttempts, delayMs: event.delayMs, error: event.error });
           break;
         case 'done':
           return { ok: true, message: event.message };
         case 'error':
-          return { ok: false, error: event.error };
+          return failed(event.error);
         default:
           break;
       }
     }
-    return { ok: false, error: { kind: 'stream_cut', message: 'the model stream ended without a final event', retryable: false } };
+    return failed({ kind: 'stream_cut', message: 'the model stream ended without a final event', retryable: false });
   } catch (error) {
     // Providers promise not to throw; this guards the loop against one that does.
-    if (options.signal.aborted) return { ok: false, error: { kind: 'aborted', message: 'cancelled', retryable: false } };
+    if (options.signal.aborted) return failed({ kind: 'aborted', message: 'cancelled', retryable: false });
     const text = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: { kind: 'malformed', message: `provider failure: ${text}`, retryable: false } };
+    return failed({ kind: 'malformed', message: `provider failure: ${text}`, retryable: false });
   }
 }

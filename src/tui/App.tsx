@@ -55,6 +55,8 @@ export interface AppProps {
 const HEADER_ID = '__header__';
 /** How long the status bar says "✓ agent done" after a child ends. */
 const AGENT_DONE_MS = 2000;
+/** How long a first Ctrl+C on an empty prompt stays armed (and its hint shown). */
+const EXIT_ARM_MS = 2000;
 
 export function App(props: AppProps) {
   const { exit } = useApp();
@@ -68,10 +70,22 @@ export function App(props: AppProps) {
   const [picker, setPicker] = useState<PickerSpec>();
   const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
-  const [queue, setQueue] = useState<string[]>([]);
+  // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
+  // queue effect and Esc alike; the state copies only make React re-render (and re-run the queue
+  // effect when a run ends, which changes no other state when the turn's events came first).
+  const queueRef = useRef<string[]>([]);
+  const [queue, setQueueState] = useState<string[]>([]);
+  const setQueue = useCallback((items: string[]) => {
+    queueRef.current = items;
+    setQueueState(items);
+  }, []);
+  const [runsEnded, setRunsEnded] = useState(0);
   const [detail, setDetail] = useState(false);
   const [staticKey, setStaticKey] = useState(0);
-  const [exitArmedAt, setExitArmedAt] = useState(0);
+  // When Ctrl+C on an empty prompt was first pressed (0: not armed); a ref, because two presses
+  // may arrive in one read and be handled before React re-renders.
+  const exitArmedAt = useRef(0);
+  const [exitHint, setExitHint] = useState(false);
   const [, setModeVersion] = useState(0);
   const runRef = useRef<AbortController | undefined>(undefined);
   const sessionRef = useRef(session);
@@ -123,16 +137,17 @@ export function App(props: AppProps) {
       notice(error instanceof Error ? error.message : String(error), 'error');
     } finally {
       runRef.current = undefined;
+      setRunsEnded((count) => count + 1);
     }
   }, [notice]);
 
   // Messages typed while a turn runs wait, then go one after another.
   useEffect(() => {
-    if (conversation.running || runRef.current || queue.length === 0 || pending) return;
-    const [next, ...rest] = queue;
+    if (conversation.running || runRef.current || queueRef.current.length === 0 || pending) return;
+    const [next, ...rest] = queueRef.current;
     setQueue(rest);
     void send(next!);
-  }, [conversation.running, queue, pending, send]);
+  }, [conversation.running, queue, pending, send, setQueue, runsEnded]);
 
   const commandContext: CommandContext = useMemo(
     () => ({
@@ -188,10 +203,10 @@ export function App(props: AppProps) {
         );
         return;
       }
-      if (conversation.running || runRef.current) setQueue((items) => [...items, text]);
+      if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
       else void send(text);
     },
-    [props.history, notice, conversation.running, commandContext, send],
+    [props.history, notice, conversation.running, commandContext, send, setQueue],
   );
 
   const firstPromptSent = useRef(false);
@@ -214,13 +229,41 @@ export function App(props: AppProps) {
     return false;
   }, [busy]);
 
+  /** Esc (or Ctrl+C on an empty prompt) while a turn runs: cancels it, and the prompts queued
+   * behind it go back into the input instead of being sent. */
+  const interruptRun = useCallback((): boolean | string => {
+    if (!cancelRun()) return false;
+    const queued = queueRef.current;
+    if (queued.length === 0) return true;
+    setQueue([]);
+    return queued.join('\n');
+  }, [cancelRun, setQueue]);
+
+  const disarmExit = useCallback(() => {
+    exitArmedAt.current = 0;
+    setExitHint(false);
+  }, []);
+  const armOrExit = useCallback(() => {
+    if (exitArmedAt.current !== 0 && Date.now() - exitArmedAt.current < EXIT_ARM_MS) return exit();
+    exitArmedAt.current = Date.now();
+    setExitHint(true);
+  }, [exit]);
+  useEffect(() => {
+    if (!exitHint) return;
+    const timer = setTimeout(disarmExit, EXIT_ARM_MS);
+    return () => clearTimeout(timer);
+  }, [exitHint, disarmExit]);
+
+  // The input editor owns Ctrl+C while it is shown (it clears a draft first).
+  const editorShown = !pending && !panel && !picker;
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
+      if (editorShown) return;
       if (cancelRun()) return;
-      if (Date.now() - exitArmedAt < 2000) return exit();
-      setExitArmedAt(Date.now());
-      return;
+      return armOrExit();
     }
+    // Any other key disarms (a read holding Ctrl+C, \x03, is a burst the editor handles).
+    if (exitArmedAt.current !== 0 && !input.includes('\u0003')) disarmExit();
     if (key.shift && key.tab && !pending) {
       session.policy.cycleMode();
       return;
@@ -252,7 +295,6 @@ export function App(props: AppProps) {
     item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
   const total = session.tracker.cumulative();
-  const exitHint = Date.now() - exitArmedAt < 2000;
 
   return (
     <Box flexDirection="column">
@@ -338,7 +380,13 @@ export function App(props: AppProps) {
           width={width}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
-          onEscape={cancelRun}
+          onEscape={interruptRun}
+          onInterrupt={() => {
+            const outcome = interruptRun();
+            if (outcome !== false) return outcome;
+            armOrExit();
+            return true;
+          }}
         />
       )}
       {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : null}

@@ -1,4 +1,4 @@
-import { colorEnabled, restoreCiVariable } from './terminal-env.js';
+import { colorEnabled, restoreEnvironment } from './terminal-env.js';
 import { join } from 'node:path';
 import { render, type Instance } from 'ink';
 import { ConfigError, readConfig, writeConfig } from '../config/config.js';
@@ -8,8 +8,9 @@ import { App, type PermissionBridge } from './App.js';
 import { Setup, type SetupResult } from './components/Setup.js';
 import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/index.js';
 import { UI_MAX_FPS } from './render-options.js';
+import { TerminalCursor, TerminalCursorContext } from './terminal-cursor.js';
 
-restoreCiVariable();
+restoreEnvironment();
 
 export interface TuiOptions {
   firstPrompt: string;
@@ -39,6 +40,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   let current: AgentSession = first;
 
   let app: Instance | undefined;
+  // Everything written while Ink runs goes through `cursor.stream`, which keeps the terminal's
+  // cursor at the input editor's insertion point between frames.
+  const cursor = new TerminalCursor(process.stdout);
   const restoreOnCrash = (error: unknown) => {
     app?.unmount();
     process.stderr.write(`\nseek: ${error instanceof Error ? (process.env.SEEK_DEBUG ? error.stack : error.message) : String(error)}\n`);
@@ -57,23 +61,26 @@ export async function runTui(options: TuiOptions): Promise<number> {
   try {
     process.stdout.write(ENABLE_BRACKETED_PASTE);
     app = render(
-      <App
-        session={first}
-        openSession={(extra) =>
-          openSession({ ...sessionOptions, resume: extra.resume, continueLatest: false, ...(extra.worktreePath ? { continueInWorktree: extra.worktreePath } : {}) })
-        }
-        bridge={bridge}
-        history={history}
-        fileSearch={(query) => files.search(query)}
-        firstPrompt={options.firstPrompt || undefined}
-        color={color}
-        onSessionChange={(session) => (current = session)}
-        clearScreen={() => process.stdout.write('\u001b[2J\u001b[3J\u001b[H')}
-      />,
-      { exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS },
+      <TerminalCursorContext.Provider value={cursor}>
+        <App
+          session={first}
+          openSession={(extra) =>
+            openSession({ ...sessionOptions, resume: extra.resume, continueLatest: false, ...(extra.worktreePath ? { continueInWorktree: extra.worktreePath } : {}) })
+          }
+          bridge={bridge}
+          history={history}
+          fileSearch={(query) => files.search(query)}
+          firstPrompt={options.firstPrompt || undefined}
+          color={color}
+          onSessionChange={(session) => (current = session)}
+          clearScreen={() => cursor.stream.write('\u001b[2J\u001b[3J\u001b[H')}
+        />
+      </TerminalCursorContext.Provider>,
+      { stdout: cursor.stream, exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS },
     );
     await app.waitUntilExit();
   } finally {
+    cursor.dispose();
     process.stdout.write(DISABLE_BRACKETED_PASTE);
     files.dispose();
     await history.flush();

@@ -1,18 +1,37 @@
 /**
  * Imported before Ink (and chalk) by run.tsx, because both read the environment once, when they
- * load:
- * - NO_COLOR turns colour off everywhere (chalk honours FORCE_COLOR=0);
- * - a CI variable in an interactive terminal must not switch Ink to its CI output mode, so it is
- *   hidden while Ink loads and put back right after (`restoreCiVariable`), so that commands the
- *   agent runs still see it.
+ * load. Colour in the terminal UI follows NO_COLOR and FORCE_COLOR, nothing else:
+ * - NO_COLOR (non-empty) turns colour off everywhere (chalk honours FORCE_COLOR=0, set for the load);
+ * - FORCE_COLOR is left to chalk (0/false off, 1-3 a level);
+ * - CI variables must change neither colour nor Ink's output mode in an interactive terminal: chalk
+ *   takes any `CI` (even CI=false) for "no colour", and Ink (is-in-ci) switches to its CI mode for
+ *   CI/CONTINUOUS_INTEGRATION. They are hidden while Ink loads.
+ * `restoreEnvironment` puts every variable back right after, so commands the agent runs see the
+ * user's environment unchanged.
  */
-export const colorEnabled = !process.env.NO_COLOR;
-if (!colorEnabled) process.env.FORCE_COLOR = '0';
+const HIDDEN_WHILE_LOADING = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
 
-const savedCi = process.env.CI;
-process.env.CI = 'false';
+const forceColor = process.env.FORCE_COLOR;
+const noColor = Boolean(process.env.NO_COLOR);
 
-export function restoreCiVariable(): void {
-  if (savedCi === undefined) delete process.env.CI;
-  else process.env.CI = savedCi;
+/** Whether the UI draws colour (explicit colours in our own renderers follow this too). */
+export const colorEnabled = !noColor && forceColor !== '0' && forceColor !== 'false';
+
+const saved = new Map<string, string | undefined>();
+for (const name of HIDDEN_WHILE_LOADING) {
+  saved.set(name, process.env[name]);
+  delete process.env[name];
+}
+if (noColor) {
+  saved.set('FORCE_COLOR', forceColor);
+  process.env.FORCE_COLOR = '0';
+}
+
+/** Puts back what this module changed for the load of Ink and chalk. Idempotent. */
+export function restoreEnvironment(): void {
+  for (const [name, value] of saved) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  saved.clear();
 }

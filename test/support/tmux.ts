@@ -68,6 +68,22 @@ export class TmuxSeek {
     return this.tmux('capture-pane', '-p', '-t', '0', '-S', '-200');
   }
 
+  /** The visible screen with its colours and styles as SGR sequences (`capture-pane -e`). */
+  styledScreen(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', '0');
+  }
+
+  /** The terminal's cursor: column and row on the visible screen (0-based) and whether it is shown. */
+  cursor(): { x: number; y: number; visible: boolean } {
+    const [x, y, flag] = this.tmux('display-message', '-p', '-t', '0', '#{cursor_x} #{cursor_y} #{cursor_flag}').trim().split(' ').map(Number);
+    return { x: x!, y: y!, visible: flag === 1 };
+  }
+
+  /** The visible screen's lines (no scrollback), for relating the cursor to text. */
+  visibleLines(): string[] {
+    return this.tmux('capture-pane', '-p', '-t', '0').split('\n');
+  }
+
   /**
    * Waits until the screen matches; throws with the screen's content when it does not in time.
    * Returns as soon as it matches: keys sent right then must reach whatever the screen shows (the

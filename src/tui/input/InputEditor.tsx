@@ -11,9 +11,11 @@
  *   Esc closes it (and, with no menu, goes to `onEscape`).
  *   Editing: ←/→, Alt/Ctrl+←/→ (Alt+B/F) by word, Home/End and Ctrl+A/E, Backspace, Delete,
  *   Ctrl+D, Ctrl+W and Alt+Backspace (word back), Alt+D (word forward), Ctrl+K, Ctrl+U.
+ *   Ctrl+C clears the draft; on an empty prompt it goes to `onInterrupt`.
  */
-import { Box, Text, useInput, useStdin, type Key } from 'ink';
-import { useCallback, useEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
+import { Box, Text, useInput, useStdin, type DOMElement, type Key } from 'ink';
+import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
+import { TerminalCursorContext, type CursorTarget } from '../terminal-cursor.js';
 import type { Completer, InputHistory } from '../types.js';
 import { EditorController, type CompletionMenu, type EditorControllerOptions } from './editor-controller.js';
 import { layoutRows, rowIndexAt, type VisualRow } from './text-layout.js';
@@ -32,8 +34,11 @@ export interface InputEditorProps {
   placeholder?: string;
   /** Drawn before the first row; later rows are indented by its width. Default `› `. */
   prefix?: string;
-  /** Esc with no completion menu open; return true if the parent consumed it (cancelled a run). */
-  onEscape?(): boolean;
+  /** Esc with no completion menu open; return true if the parent consumed it (cancelled a run), or
+   * text to put back into the input (queued prompts taken back). */
+  onEscape?(): boolean | string;
+  /** Ctrl+C on an empty prompt (Ctrl+C clears a draft first); returns as `onEscape`. */
+  onInterrupt?(): boolean | string;
   /** The buffer's text after each change, as shown (paste placeholders not expanded). */
   onChange?(text: string): void;
   /** Rows shown at most; a longer text scrolls with the cursor. Default 20. */
@@ -56,6 +61,7 @@ export function InputEditor(props: InputEditorProps): ReactElement {
     textWidth: contentWidth,
     onSubmit: props.onSubmit,
     ...(props.onEscape ? { onEscape: props.onEscape } : {}),
+    ...(props.onInterrupt ? { onInterrupt: props.onInterrupt } : {}),
     ...(props.onChange ? { onChange: props.onChange } : {}),
     ...(props.initialText ? { initialText: props.initialText } : {}),
   };
@@ -79,35 +85,48 @@ export function InputEditor(props: InputEditorProps): ReactElement {
   const view = useSyncExternalStore(controller.subscribe, controller.getView);
   const { value, cursor } = view.editor;
   const dim = !props.active;
+  // With the terminal's own cursor at the insertion point, no inverse cell is drawn (the two would
+  // cancel out in terminals that draw the cursor by inverting the cell).
+  const terminalCursor = useContext(TerminalCursorContext);
+  const drawCursor = props.active && !terminalCursor;
+  const box = useRef<DOMElement>(null);
+  const rows = value === '' ? [] : layoutRows(value, contentWidth);
+  const cursorRow = value === '' ? 0 : rowIndexAt(rows, cursor);
+  const maxRows = Math.max(1, props.maxRows ?? DEFAULT_MAX_ROWS);
+  const first = Math.min(Math.max(0, cursorRow - Math.floor(maxRows / 2)), Math.max(0, rows.length - maxRows));
+  const cursorLine = value === '' ? 0 : (first > 0 ? 1 : 0) + cursorRow - first;
+  const cursorColumn = indent.length + (value === '' ? 0 : textWidth(expandTabs(value.slice(rows[cursorRow]!.start, cursor))));
+  useLayoutEffect(() => {
+    if (!terminalCursor || !props.active) return;
+    const target: CursorTarget = { box, row: cursorLine, column: cursorColumn };
+    terminalCursor.setTarget(target);
+    return () => terminalCursor.release(target);
+  }, [terminalCursor, props.active, cursorLine, cursorColumn]);
 
   if (value === '') {
     const hint = props.placeholder ?? '';
     return (
-      <Box flexDirection="column" width={props.width}>
+      <Box ref={box} flexDirection="column" width={props.width}>
         <Text wrap="truncate-end" dimColor={dim}>
           {prefix}
-          {props.active ? <Text inverse>{hint.slice(0, 1) || ' '}</Text> : null}
-          <Text dimColor>{props.active ? hint.slice(1) : hint}</Text>
+          {drawCursor ? <Text inverse>{hint.slice(0, 1) || ' '}</Text> : null}
+          <Text dimColor>{drawCursor ? hint.slice(1) : hint}</Text>
         </Text>
         {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} /> : null}
       </Box>
     );
   }
 
-  const rows = layoutRows(value, contentWidth);
-  const cursorRow = rowIndexAt(rows, cursor);
-  const maxRows = Math.max(1, props.maxRows ?? DEFAULT_MAX_ROWS);
-  const first = Math.min(Math.max(0, cursorRow - Math.floor(maxRows / 2)), Math.max(0, rows.length - maxRows));
   const shown = rows.slice(first, first + maxRows);
   const hiddenBelow = rows.length - first - shown.length;
 
   return (
-    <Box flexDirection="column" width={props.width}>
+    <Box ref={box} flexDirection="column" width={props.width}>
       {first > 0 ? <Text dimColor>{`${indent}↑ ${first} more ${first === 1 ? 'row' : 'rows'}`}</Text> : null}
       {shown.map((row, index) => (
         <Text key={first + index} wrap="truncate-end" dimColor={dim}>
           {first + index === 0 ? prefix : indent}
-          <RowText value={value} row={row} cursor={props.active && first + index === cursorRow ? cursor : null} />
+          <RowText value={value} row={row} cursor={drawCursor && first + index === cursorRow ? cursor : null} />
         </Text>
       ))}
       {hiddenBelow > 0 ? <Text dimColor>{`${indent}↓ ${hiddenBelow} more ${hiddenBelow === 1 ? 'row' : 'rows'}`}</Text> : null}

@@ -30,8 +30,11 @@ export interface EditorControllerOptions {
   /** Called with the submitted text: placeholders expanded, trimmed, never empty. The editor only
    * reads `history`; recording the text there is the caller's job (the App does it on submit). */
   onSubmit(text: string): void;
-  /** Esc with no menu open. Returns true when the parent used it (cancelled a run). */
-  onEscape?(): boolean;
+  /** Esc with no menu open. Returns true when the parent used it (cancelled a run), or text to put
+   * back into the input (prompts that were queued and are now taken back). */
+  onEscape?(): boolean | string;
+  /** Ctrl+C on an empty prompt (a draft is cleared instead); the same return as `onEscape`. */
+  onInterrupt?(): boolean | string;
   /** The buffer's text (as shown, placeholders unexpanded) after every change. */
   onChange?(text: string): void;
   /** The text the buffer starts with (editing an existing text), cursor at its end. */
@@ -120,6 +123,17 @@ export class EditorController {
     this.apply(action);
   }
 
+  /**
+   * Puts `text` back into the input, before the draft (on a line of its own), cursor at the end of
+   * the draft: queued prompts taken back so they can be edited or sent again.
+   */
+  restore(text: string): void {
+    if (text === '') return;
+    const draft = this.editor.value;
+    const value = draft === '' ? text : `${text}\n${draft}`;
+    this.setEditor(edit.editorStateFrom(value, value.length));
+  }
+
   private apply(action: EditorAction): void {
     const state = this.editor;
     const menu = this.getView().menu;
@@ -127,6 +141,15 @@ export class EditorController {
       case 'ignore':
       case 'pasteEnd':
         return;
+      case 'keys':
+        for (const key of action.actions) this.apply(key);
+        return;
+      case 'interrupt':
+        if (state.value !== '') {
+          this.historyIndex = null;
+          return this.setEditor(EMPTY_EDITOR_STATE);
+        }
+        return this.handBack(this.options.onInterrupt?.());
       case 'insert':
         return this.setEditor(edit.insertText(state, action.text));
       case 'paste':
@@ -154,8 +177,7 @@ export class EditorController {
           this.dismissedAt = state.value;
           return this.changed();
         }
-        this.options.onEscape?.();
-        return;
+        return this.handBack(this.options.onEscape?.());
       case 'up':
         if (menu) return this.moveSelection(-1);
         if (!edit.isOnFirstRow(state, this.options.textWidth)) return this.setEditor(edit.moveUp(state, this.options.textWidth));
@@ -174,10 +196,19 @@ export class EditorController {
     }
   }
 
+  private handBack(outcome: boolean | string | undefined): void {
+    if (typeof outcome === 'string') this.restore(outcome);
+  }
+
   private continuePaste(action: EditorAction): void {
     switch (action.type) {
       case 'pasteEnd':
         return this.paste.finish();
+      case 'keys':
+        // Inside a bracketed paste everything is pasted text; an unbracketed paste ends at a key.
+        if (this.paste.bracketed) return this.paste.push(action.text);
+        this.paste.finish();
+        return this.apply(action);
       case 'insert':
       case 'paste':
         return this.paste.push(action.text);
@@ -295,7 +326,7 @@ export class EditorController {
 
 type SimpleEdit = Exclude<
   EditorAction['type'],
-  'ignore' | 'insert' | 'paste' | 'pasteStart' | 'pasteEnd' | 'newline' | 'enter' | 'tab' | 'escape' | 'up' | 'down' | 'backspace'
+  'ignore' | 'keys' | 'interrupt' | 'insert' | 'paste' | 'pasteStart' | 'pasteEnd' | 'newline' | 'enter' | 'tab' | 'escape' | 'up' | 'down' | 'backspace'
 >;
 
 const SIMPLE_EDITS: Readonly<Record<SimpleEdit, (state: EditorState) => EditorState>> = {

@@ -23,7 +23,13 @@
  *   Ctrl+←/→ (ESC[1;5D) come with `key.ctrl`, Alt+←/→ (ESC[1;3D, or ESC ESC[D) with `key.meta`;
  *   macOS terminals send Option+←/→ as ESC b / ESC f, which arrive as `b`/`f` with `key.meta`.
  * - Shift+Tab (ESC[Z): `key.tab` with `key.shift`; the App uses it, so the editor ignores it.
- * - Ctrl+letter arrives as the letter with `key.ctrl` (Ctrl+A/E/K/U/W/D below).
+ * - Ctrl+letter arrives as the letter with `key.ctrl` (Ctrl+A/E/K/U/W/D below). Ctrl+C is the
+ *   editor's `interrupt`: it clears a draft, and only an empty prompt hands it on (cancel / exit).
+ * - Keys pressed faster than the process reads them arrive as one chunk, and Ink reports a chunk
+ *   without ESC as one `input`: three Backspaces are `\x7f\x7f\x7f`, typing then Ctrl+U is
+ *   `abc\x15`. A chunk holding such control characters is a burst of keys, never a paste (pasted
+ *   text carries no DEL or Ctrl+letter; line breaks and tabs are the only controls in it), and is
+ *   replayed key by key (`keys`), so no edit is ever dropped.
  */
 import type { Key } from 'ink';
 
@@ -31,12 +37,16 @@ export type EditorAction =
   | { type: 'insert'; text: string }
   /** A multi-character chunk: a paste (or typing that piled up while the process was busy). */
   | { type: 'paste'; text: string }
+  /** Keys that arrived together in one read (see above), in order; `text` is the raw chunk. */
+  | { type: 'keys'; text: string; actions: EditorAction[] }
   | { type: 'pasteStart' }
   | { type: 'pasteEnd' }
   | { type: 'enter' }
   | { type: 'newline' }
   | { type: 'tab' }
   | { type: 'escape' }
+  /** Ctrl+C. */
+  | { type: 'interrupt' }
   | { type: 'up' }
   | { type: 'down' }
   | {
@@ -72,6 +82,7 @@ const CTRL_BINDINGS: Readonly<Record<string, EditorAction>> = {
   d: { type: 'delete' },
   h: { type: 'backspace' },
   j: { type: 'newline' },
+  c: { type: 'interrupt' },
 };
 
 /** Alt+letter bindings (readline): word motions as macOS terminals send Option+←/→. */
@@ -124,7 +135,49 @@ export function actionForKey(input: string, key: Key, raw?: string): EditorActio
   const unrecognised = raw !== undefined ? raw.startsWith('\u001b') && input === raw.slice(1) : /^\[[\d;:<>?]*[~A-Za-z]$/.test(input);
   if (unrecognised) return IGNORE;
   if (isSingleCharacter(input)) return { type: 'insert', text: input };
+  if (KEY_CONTROL.test(input)) return { type: 'keys', text: input, actions: burstActions(input) };
   return { type: 'paste', text: input };
+}
+
+/** A control character that only a key sends (not Tab, LF or CR, which pasted text holds). */
+const KEY_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** What each control character of a burst means, as when it arrives alone. */
+function controlAction(character: string): EditorAction {
+  switch (character) {
+    case '\u007f':
+    case '\b':
+      return { type: 'backspace' };
+    case '\r':
+      return { type: 'enter' };
+    case '\n':
+      return { type: 'newline' };
+    case '\t':
+      return { type: 'tab' };
+    default: {
+      const code = character.charCodeAt(0);
+      const letter = code >= 1 && code <= 26 ? String.fromCharCode(code + 96) : '';
+      return CTRL_BINDINGS[letter] ?? IGNORE;
+    }
+  }
+}
+
+/** The keys of a burst: runs of text are typed, each control character is its key. */
+export function burstActions(text: string): EditorAction[] {
+  const actions: EditorAction[] = [];
+  let run = '';
+  for (const character of text) {
+    const code = character.charCodeAt(0);
+    if (code >= 0x20 && code !== 0x7f) {
+      run += character;
+      continue;
+    }
+    if (run) actions.push({ type: 'insert', text: run });
+    run = '';
+    actions.push(controlAction(character));
+  }
+  if (run) actions.push({ type: 'insert', text: run });
+  return actions;
 }
 
 function isPasteMarker(input: string, raw: string | undefined, marker: string): boolean {

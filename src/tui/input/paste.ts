@@ -77,13 +77,18 @@ export function placeholderEndingAt(value: string, offset: number, pastes: Reado
 export class PasteCollector {
   private chunks: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private bracketed = false;
+  private isBracketed = false;
   private open = false;
 
   constructor(
     private readonly onComplete: (text: string) => void,
     private readonly settleMs: number = PASTE_SETTLE_MS,
   ) {}
+
+  /** Whether the open paste is delimited by the terminal's bracketed-paste markers. */
+  get bracketed(): boolean {
+    return this.isBracketed;
+  }
 
   /** Whether a paste is being collected: all input belongs to it until it completes. */
   get active(): boolean {
@@ -94,13 +99,13 @@ export class PasteCollector {
   push(text: string): void {
     this.open = true;
     this.chunks.push(text);
-    this.arm(this.bracketed ? BRACKETED_PASTE_TIMEOUT_MS : this.settleMs);
+    this.arm(this.isBracketed ? BRACKETED_PASTE_TIMEOUT_MS : this.settleMs);
   }
 
   /** ESC[200~ arrived. */
   beginBracketed(): void {
     this.open = true;
-    this.bracketed = true;
+    this.isBracketed = true;
     this.arm(BRACKETED_PASTE_TIMEOUT_MS);
   }
 
@@ -111,7 +116,7 @@ export class PasteCollector {
     const text = this.chunks.join('');
     this.chunks = [];
     this.open = false;
-    this.bracketed = false;
+    this.isBracketed = false;
     this.onComplete(text);
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { runLoop, type LoopOptions } from '../../../src/agent/loop.js';
+import { INTERRUPTED_MARK, runLoop, type LoopOptions } from '../../../src/agent/loop.js';
 import { toToolSchemas } from '../../../src/agent/tool-schema.js';
 import type { AgentEvent, Tool } from '../../../src/agent/types.js';
 import type { Message, ToolResultMessage } from '../../../src/providers/types.js';
@@ -232,5 +232,45 @@ describe('runLoop', () => {
       expect(stream.snapshots[i]!.startsWith(stream.snapshots[i - 1]!)).toBe(true);
       expect(stream.requests[i]!.tools).toBe(stream.requests[0]!.tools);
     }
+  });
+});
+
+describe('runLoop: a response the user cancels', () => {
+  /** Streams `text` and the start of a tool call, then waits for the abort and fails as aborted. */
+  function cutStream(text: string): LoopOptions['stream'] {
+    return async function* (_request, signal) {
+      yield { type: 'text_delta', text };
+      yield { type: 'toolcall_start', index: 0, id: 'call_cut', name: 'bash' };
+      await new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve()));
+      yield { type: 'error', error: { kind: 'aborted', message: 'aborted', retryable: false }, message: { role: 'assistant', content: '', toolCalls: [], stopReason: 'aborted' } };
+    };
+  }
+
+  it('keeps the streamed text, marked as interrupted, without the partial tool call; the next request carries it', async () => {
+    const { options, history, controller, events } = setup([], [], { stream: cutStream('The answer starts like') });
+    const run = runLoop(options);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect((await run).reason).toBe('aborted');
+    expect(history).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: `The answer starts like\n\n${INTERRUPTED_MARK}`, toolCalls: [], stopReason: 'aborted', model: 'test-model' },
+    ]);
+    expect(events.filter((e) => e.type === 'message')).toHaveLength(2); // recorded like any message (the session file)
+
+    const next = fakeStream([{ text: 'carrying on' }]);
+    await runLoop({ ...options, stream: next, signal: new AbortController().signal, input: { role: 'user', content: 'go on' } });
+    // What the request held when it was sent (the loop goes on appending to the same array).
+    expect(next.snapshots[0]).toContain(JSON.stringify(`The answer starts like\n\n${INTERRUPTED_MARK}`));
+    expect(history.map((m) => m.content)).toEqual(['go', `The answer starts like\n\n${INTERRUPTED_MARK}`, 'go on', 'carrying on']);
+  });
+
+  it('adds nothing when the cancelled response had no text yet', async () => {
+    const { options, history, controller } = setup([{ delayMs: 10_000, text: 'never' }]);
+    const run = runLoop(options);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect((await run).reason).toBe('aborted');
+    expect(history.map((m) => m.role)).toEqual(['user']);
   });
 });

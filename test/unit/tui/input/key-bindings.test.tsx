@@ -69,7 +69,7 @@ const TABLE: Array<[string, string, EditorAction]> = [
   ['Option+Left (macOS, ESC b)', '\u001bb', { type: 'wordLeft' }],
   ['Option+Right (macOS, ESC f)', '\u001bf', { type: 'wordRight' }],
   ['Escape', '\u001b', { type: 'escape' }],
-  ['Ctrl+C', '\u0003', { type: 'ignore' }],
+  ['Ctrl+C', '\u0003', { type: 'interrupt' }],
   ['Ctrl+O', '\u000f', { type: 'ignore' }],
   ['Page Up', '\u001b[5~', { type: 'ignore' }],
   ['Shift+F5', '\u001b[15;2~', { type: 'ignore' }],
@@ -79,6 +79,8 @@ const TABLE: Array<[string, string, EditorAction]> = [
   ['an emoji', '👍', { type: 'insert', text: '👍' }],
   ['a letter under the kitty protocol', '\u001b[97u', { type: 'insert', text: 'a' }],
   ['a multi-character chunk', 'hello\rworld', { type: 'paste', text: 'hello\rworld' }],
+  ['three Backspaces read at once', '\u007f\u007f\u007f', { type: 'keys', text: '\u007f\u007f\u007f', actions: [{ type: 'backspace' }, { type: 'backspace' }, { type: 'backspace' }] }],
+  ['typing then Ctrl+U read at once', 'ab\u0015', { type: 'keys', text: 'ab\u0015', actions: [{ type: 'insert', text: 'ab' }, { type: 'killToLineStart' }] }],
   ['bracketed paste start', '\u001b[200~', { type: 'pasteStart' }],
   ['bracketed paste end', '\u001b[201~', { type: 'pasteEnd' }],
 ];
