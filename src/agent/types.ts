@@ -97,6 +97,9 @@ export interface Tool<Args = unknown> {
   readonly readOnly: boolean;
   /** Describes the action for the permission policy. Absent means the tool needs no permission. */
   describe?(args: Args, ctx: ToolContext): ActionRequest | Promise<ActionRequest>;
+  /** The name one call goes by for permission rules and hooks, when it is not the tool's own
+   * (mcp_call acts as `mcp__<server>__<tool>`). */
+  callName?(args: Args): string;
   execute(args: Args, ctx: ToolContext): Promise<ToolResult>;
   /** Rewrites a pre_tool hook's denial into this tool's own result format (the agent tool's
    * `[agent: failed reason=hooks_denied] …`). Absent: the gate's generic denial text. */

@@ -36,6 +36,7 @@ import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
+import { McpManager, createMcpTools } from '../mcp/index.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -115,6 +116,8 @@ export interface PreparedSession {
   flashModel: string;
   /** Where orchestration events go; the session connects it. */
   orchestrationSink: { emit?: (event: OrchestrationEvent) => void };
+  /** The session's MCP servers (connecting in the background). */
+  mcp: McpManager;
   /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
    * them (reusing the completed tasks) before the next prompt. */
   pendingCalls: ToolCall[];
@@ -289,6 +292,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     shouldReview: () => policy.mode === 'ask',
   });
   tools.push(orchestration.tool());
+  // MCP servers connect in the background from here; the model reaches their tools through two
+  // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
+  const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env });
+  for (const text of mcp.problems) notices.push({ level: 'warn', text });
+  if (mcp.active) tools.push(...createMcpTools(mcp));
   const toolSchemas = toToolSchemas(tools);
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
     notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
@@ -399,6 +407,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     memory,
     interactive: options.interactive,
     flashModel: settings.flashModel,
+    mcp,
     pendingCalls,
   };
   self.prepared = prepared;

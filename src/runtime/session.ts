@@ -170,6 +170,8 @@ export class AgentSession {
     // Memory's context goes in once, as user-role messages before the first prompt (again only
     // after a compaction replaced the history); never into the system prompt, so the cache holds.
     for (const message of this.prepared.memory.memory?.contextToInject(this.history) ?? []) this.record(message);
+    // MCP servers that became ready (or failed) since the last prompt, announced the same way.
+    for (const message of this.prepared.mcp.takeAnnouncements()) this.record(message);
 
     const result = await runLoop({
       stream: this.prepared.stream,
@@ -302,6 +304,7 @@ export class AgentSession {
     if (this.closed) return;
     this.closed = true;
     killBackgroundJobs();
+    await this.prepared.mcp.close();
     const { worktrees, workspace } = this.prepared;
     // A session that never started has no file to resume: its empty worktree goes too.
     const note = worktrees && !options.handOver ? await finishSessionWorktree(workspace, worktrees, this.writer?.created ? this.id : undefined) : undefined;

@@ -165,9 +165,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
   }
 
   const before: BeforeToolCall = async ({ toolCall, tool, args, ctx }) => {
-    if (hooks?.has('pre_tool', tool.name)) {
+    const name = tool.callName?.(args) ?? tool.name;
+    if (hooks?.has('pre_tool', name)) {
       const outcome = await hooks.preTool({
-        tool: tool.name,
+        tool: name,
         ...hookView(argsJson(args, toolCall.arguments)),
         ...(subagent ? { subagentId: subagent.id } : {}),
       });
@@ -187,7 +188,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
 
     let outcome: PolicyDecision | AskAnswer | 'aborted';
     try {
-      outcome = await decideWithPrompt(tool.name, action, ctx);
+      outcome = await decideWithPrompt(name, action, ctx);
     } catch (error) {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
@@ -210,9 +211,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
   };
 
   const after: AfterToolCall = async ({ toolCall, tool, args, result }) => {
-    if (!hooks?.has('post_tool', tool.name)) return;
+    const name = tool.callName?.(args) ?? tool.name;
+    if (!hooks?.has('post_tool', name)) return;
     await hooks.postTool({
-      tool: tool.name,
+      tool: name,
       ...hookView(argsJson(args, toolCall.arguments)),
       result: result.content,
       ok: result.isError !== true,

@@ -1,0 +1,63 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
+import { z } from 'zod';
+import type { Tool } from '../agent/types.js';
+import type { McpManager } from './manager.js';
+import { toToolResult } from './results.js';
+
+const schema = z
+  .object({
+    tool: z.string().describe('Full name from mcp_search: mcp__<server>__<tool>'),
+    arguments: z.record(z.string(), z.unknown()).optional().describe('Its parameters'),
+  })
+  .strict();
+
+type Args = z.infer<typeof schema>;
+
+const validator = new AjvJsonSchemaValidator();
+
+/**
+ * mcp_call: calls one MCP tool. For permission rules and hooks the call goes by the tool's own
+ * name (`mcp__github__create_issue`, matched by rules such as `mcp__github__*`), and it is asked
+ * like any action that is not a read: a server's readOnlyHint alone does not make a tool safe.
+ * Arguments are checked against the tool's JSON Schema before anything reaches the server.
+ */
+export function createMcpCallTool(manager: McpManager): Tool<Args> {
+  return {
+    name: 'mcp_call',
+    description: 'Call an MCP tool by its full name with its parameters (load them with mcp_search first).',
+    schema,
+    readOnly: false,
+    callName: (args) => args.tool,
+    describe: (args) => ({ kind: 'other', paths: [], summary: `${args.tool} ${preview(args.arguments)}`.trim() }),
+    async execute(args, ctx) {
+      const found = await manager.find(args.tool);
+      if ('error' in found) return { content: found.error, isError: true };
+      const input = args.arguments ?? {};
+      const check = validator.getValidator(found.info.inputSchema as JsonSchemaType)(input);
+      if (!check.valid) {
+        return { content: `Invalid arguments for ${found.name}: ${check.errorMessage}. Its parameters: ${JSON.stringify(found.info.inputSchema)}`, isError: true };
+      }
+      try {
+        const result = await found.connection.callTool(found.info.name, input, ctx.signal);
+        return toToolResult(found.server, found.info.name, result);
+      } catch (error) {
+        if (ctx.signal.aborted) return { content: `Interrupted: ${found.name} was cancelled.`, isError: true };
+        const message = (error as Error).message;
+        const timedOut = /timed out|timeout/i.test(message);
+        return {
+          content: timedOut
+            ? `${found.name} did not answer within ${found.connection.callTimeoutMs} ms; the call was abandoned (set "timeout_ms" for server ${found.server} to allow longer).`
+            : `${found.name} failed: ${message}`,
+          isError: true,
+        };
+      }
+    },
+  };
+}
+
+function preview(args: Record<string, unknown> | undefined): string {
+  if (!args || Object.keys(args).length === 0) return '';
+  const text = JSON.stringify(args);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * MCP server definitions, in Claude Code's `.mcp.json` format:
+ * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "type": "http" | "sse", "url", "headers"? } } }`.
+ * seek adds per-server `timeout_ms` (one call), `startup_timeout_ms` and `disabled`. Strings may use
+ * `${VAR}` and `${VAR:-default}`, expanded from seek's environment when the server starts (so keys
+ * stay out of the file). Three files, the first holding a name wins:
+ * `<root>/.seek/mcp.json` (local), `<root>/.mcp.json` (project, shared) and `~/.seek/mcp.json` (user).
+ * The two in the project come with the repository, so their servers start only once approved.
+ */
+
+const common = {
+  timeout_ms: z.number().int().positive().optional(),
+  startup_timeout_ms: z.number().int().positive().optional(),
+  disabled: z.boolean().optional(),
+};
+
+const StdioServerSchema = z.looseObject({
+  type: z.literal('stdio').optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  ...common,
+});
+
+const RemoteServerSchema = z.looseObject({
+  type: z.enum(['http', 'sse', 'streamable-http']),
+  url: z.string().min(1),
+  headers: z.record(z.string(), z.string()).optional(),
+  ...common,
+});
+
+export const ServerDefinitionSchema = z.union([StdioServerSchema, RemoteServerSchema]);
+export type ServerDefinition = z.infer<typeof ServerDefinitionSchema>;
+export type StdioDefinition = z.infer<typeof StdioServerSchema>;
+export type RemoteDefinition = z.infer<typeof RemoteServerSchema>;
+
+const McpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
+
+export type McpScope = 'local' | 'project' | 'user';
+
+export interface ConfiguredServer {
+  name: string;
+  scope: McpScope;
+  /** The file it came from. */
+  file: string;
+  definition: ServerDefinition;
+  /** sha256 of the definition as written (approval is for exactly this). */
+  hash: string;
+}
+
+export interface McpConfig {
+  servers: ConfiguredServer[];
+  /** Files or entries that could not be used, for notices. */
+  problems: string[];
+}
+
+/** A server name as it appears in tool names (`mcp__<name>__<tool>`): letters, digits, `_`, `-`. */
+export const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
+
+export function mcpFiles(projectRoot: string, seekHome: string): Array<{ scope: McpScope; file: string }> {
+  return [
+    { scope: 'local', file: join(projectRoot, '.seek', 'mcp.json') },
+    { scope: 'project', file: join(projectRoot, '.mcp.json') },
+    { scope: 'user', file: join(seekHome, 'mcp.json') },
+  ];
+}
+
+export function definitionHash(definition: unknown): string {
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Reads the three files. A missing file is fine; a broken one or a bad entry is a problem, not a failure. */
+export async function loadMcpConfig(projectRoot: string, seekHome: string): Promise<McpConfig> {
+  const servers: ConfiguredServer[] = [];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const { scope, file } of mcpFiles(projectRoot, seekHome)) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: ${(error as Error).message}`);
+      continue;
+    }
+    let parsed;
+    try {
+      parsed = McpFileSchema.safeParse(JSON.parse(text));
+    } catch (error) {
+      problems.push(`${file} is not valid JSON (${(error as Error).message}); its MCP servers are ignored`);
+      continue;
+    }
+    if (!parsed.success) {
+      problems.push(`${file}: "mcpServers" must be an object of servers; the file is ignored`);
+      continue;
+    }
+    for (const [name, raw] of Object.entries(parsed.data.mcpServers)) {
+      if (!SERVER_NAME.test(name)) {
+        problems.push(`${file}: server name "${name}" may use only letters, digits, _ and -; it is ignored`);
+        continue;
+      }
+      const definition = ServerDefinitionSchema.safeParse(raw);
+      if (!definition.success) {
+        problems.push(`${file}: server "${name}" needs "command" (stdio) or "type": "http"/"sse" with "url"; it is ignored`);
+        continue;
+      }
+      if (seen.has(name)) continue; // a more specific file already defines it
+      seen.add(name);
+      servers.push({ name, scope, file, definition: definition.data, hash: definitionHash(raw) });
+    }
+  }
+  return { servers, problems };
+}
+
+/** `${VAR}` and `${VAR:-default}` from `env`; an unset variable without a default is reported. */
+export function expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, missing: Set<string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    missing.add(name);
+    return '';
+  });
+}
+
+export function isRemote(definition: ServerDefinition): definition is RemoteDefinition {
+  return 'url' in definition && typeof definition.url === 'string' && !('command' in definition && typeof definition.command === 'string');
+}

@@ -1,0 +1,249 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { SEEK_VERSION } from '../util/version.js';
+import { expandVariables, isRemote, type ConfiguredServer } from './config.js';
+import { findTaggedProcesses, newCommandTag, withCommandTag } from '../tools/process-group.js';
+
+export type ServerState = 'starting' | 'ready' | 'failed' | 'closed';
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+/** Restarts after a crash: this many, waiting 1 s, 2 s, 4 s… (at most 30 s) before each. */
+const MAX_RESTARTS = 5;
+
+export interface ConnectionOptions {
+  server: ConfiguredServer;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Where stdio servers' stderr is appended (`<dir>/<name>.log`). */
+  logDir: string;
+  /** Told about every change of state (ready, failed, restarted). */
+  onChange: (connection: McpConnection) => void;
+}
+
+/**
+ * One MCP server: connects in the background, lists its tools, calls them with a timeout, and
+ * restarts with backoff when it crashes. Never throws into the session: failures become `state`
+ * and `error`, and a call on a failed server is an error result.
+ */
+export class McpConnection {
+  state: ServerState = 'starting';
+  error: string | undefined;
+  tools: McpToolInfo[] = [];
+  instructions: string | undefined;
+  serverVersion: string | undefined;
+  restarts = 0;
+  private client: Client | undefined;
+  private settled: Promise<void>;
+  private closing = false;
+  private log: WriteStream | undefined;
+  private readonly tag = newCommandTag();
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.settled = this.connect();
+  }
+
+  get name(): string {
+    return this.options.server.name;
+  }
+
+  get callTimeoutMs(): number {
+    return this.options.server.definition.timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS;
+  }
+
+  /** Resolves once the server is ready or has failed (never rejects). */
+  async whenSettled(): Promise<void> {
+    await this.settled;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    await this.settled;
+    if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
+    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+      signal,
+      timeout: this.callTimeoutMs,
+      resetTimeoutOnProgress: true,
+    });
+    return result as CallToolResult;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.state = 'closed';
+    try {
+      await this.client?.close();
+    } catch {
+      // Already gone.
+    }
+    // What the server started (npx starts node, which may start more) ends with it.
+    for (const pid of findTaggedProcesses(this.tag)) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    this.log?.end();
+  }
+
+  private async connect(): Promise<void> {
+    const { server } = this.options;
+    const startupMs = server.definition.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    const client = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: {} });
+    try {
+      const transport = this.transport();
+      await withTimeout(client.connect(transport, { timeout: startupMs }), startupMs, `did not start within ${startupMs} ms`);
+      this.client = client;
+      this.instructions = client.getInstructions();
+      this.serverVersion = client.getServerVersion()?.version;
+      this.tools = client.getServerCapabilities()?.tools ? await listAllTools(client, startupMs) : [];
+      client.onclose = () => this.onUnexpectedClose();
+      this.state = 'ready';
+      this.error = undefined;
+    } catch (error) {
+      try {
+        await client.close();
+      } catch {
+        // Nothing to close.
+      }
+      this.state = this.closing ? 'closed' : 'failed';
+      this.error = (error as Error).message;
+    }
+    if (!this.closing) this.options.onChange(this);
+  }
+
+  private transport(): Transport {
+    const { server, env } = this.options;
+    const missing = new Set<string>();
+    const expand = (text: string): string => expandVariables(text, env, missing);
+    const definition = server.definition;
+    let transport: Transport;
+    if (isRemote(definition)) {
+      const url = new URL(expand(definition.url));
+      const headers = Object.fromEntries(Object.entries(definition.headers ?? {}).map(([key, value]) => [key, expand(value)]));
+      transport =
+        definition.type === 'sse'
+          ? new SSEClientTransport(url, { requestInit: { headers } })
+          : new FallbackHttpTransport(url, headers);
+    } else {
+      const serverEnv: Record<string, string> = { ...getDefaultEnvironment() };
+      for (const [key, value] of Object.entries(definition.env ?? {})) serverEnv[key] = expand(value);
+      const stdio = new StdioClientTransport({
+        command: expand(definition.command),
+        args: (definition.args ?? []).map(expand),
+        env: withCommandTag(serverEnv, this.tag) as Record<string, string>,
+        cwd: definition.cwd ? expand(definition.cwd) : this.options.cwd,
+        stderr: 'pipe',
+      });
+      stdio.stderr?.pipe(this.logStream(), { end: false });
+      transport = stdio;
+    }
+    if (missing.size > 0) throw new Error(`environment variable ${[...missing].join(', ')} is not set`);
+    return transport;
+  }
+
+  private logStream(): WriteStream {
+    if (!this.log) {
+      mkdirSync(this.options.logDir, { recursive: true, mode: 0o700 });
+      this.log = createWriteStream(join(this.options.logDir, `${this.name}.log`), { flags: 'a', mode: 0o600 });
+      this.log.on('error', () => undefined); // a full disk must not take the session down
+    }
+    return this.log;
+  }
+
+  /** A crash: report it, then restart with backoff (up to MAX_RESTARTS times). */
+  private onUnexpectedClose(): void {
+    if (this.closing || this.state !== 'ready') return;
+    this.state = 'failed';
+    this.error = 'the server exited';
+    this.client = undefined;
+    this.options.onChange(this);
+    if (this.restarts >= MAX_RESTARTS) return;
+    const delay = Math.min(30_000, 1000 * 2 ** this.restarts);
+    this.restarts += 1;
+    const timer = setTimeout(() => {
+      if (this.closing) return;
+      this.state = 'starting';
+      this.settled = this.connect();
+    }, delay);
+    timer.unref();
+  }
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Streamable HTTP, falling back to the older HTTP+SSE transport when the server answers the first
+ * POST with 4xx (a server from before Streamable HTTP), as the MCP specification describes.
+ */
+class FallbackHttpTransport implements Transport {
+  private inner: Transport;
+  private fellBack = false;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.inner = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  async start(): Promise<void> {
+    this.wire();
+    await this.inner.start();
+  }
+
+  async send(...args: Parameters<Transport['send']>): Promise<void> {
+    try {
+      await this.inner.send(...args);
+    } catch (error) {
+      const status = /HTTP (\d{3})/.exec((error as Error).message)?.[1] ?? String((error as { code?: number }).code ?? '');
+      if (this.fellBack || !/^4\d\d$/.test(status)) throw error;
+      this.fellBack = true;
+      await this.inner.close().catch(() => undefined);
+      this.inner = new SSEClientTransport(this.url, { requestInit: { headers: this.headers } });
+      this.wire();
+      await this.inner.start();
+      await this.inner.send(...args);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+  }
+
+  private wire(): void {
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+  }
+}

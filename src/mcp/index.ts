@@ -1,0 +1,13 @@
+import type { Tool } from '../agent/types.js';
+import { createMcpCallTool } from './call-tool.js';
+import type { McpManager } from './manager.js';
+import { createMcpSearchTool } from './search-tool.js';
+
+export { McpManager, qualifiedName, type ServerStatus } from './manager.js';
+export { loadMcpConfig, mcpFiles, type ConfiguredServer, type McpScope, type ServerDefinition } from './config.js';
+export { approvalStates, setApprovals } from './approvals.js';
+
+/** The two tools through which the model reaches every MCP tool (see search-tool.ts). */
+export function createMcpTools(manager: McpManager): Tool[] {
+  return [createMcpSearchTool(manager) as Tool, createMcpCallTool(manager) as Tool];
+}

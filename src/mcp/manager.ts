@@ -1,0 +1,180 @@
+import { join } from 'node:path';
+import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { UserMessage } from '../providers/types.js';
+import { injectedContext } from '../session/context.js';
+import { approvalStates, type ApprovalState } from './approvals.js';
+import { loadMcpConfig, type ConfiguredServer } from './config.js';
+import { McpConnection, type ServerState } from './connection.js';
+
+export interface ServerStatus {
+  name: string;
+  scope: ConfiguredServer['scope'];
+  file: string;
+  /** `disabled` in config, `unapproved` (project server not approved as it is), or the connection's state. */
+  state: ServerState | 'disabled' | 'unapproved';
+  approval: ApprovalState;
+  error?: string;
+  tools: number;
+}
+
+export interface QualifiedTool {
+  /** `mcp__<server>__<tool>`: the name permission rules and hooks use. */
+  name: string;
+  server: string;
+  info: McpToolInfo;
+  connection: McpConnection;
+}
+
+export interface McpManagerOptions {
+  projectRoot: string;
+  seekHome: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export const MCP_PREFIX = 'mcp__';
+
+export function qualifiedName(server: string, tool: string): string {
+  return `${MCP_PREFIX}${server}__${tool}`;
+}
+
+/**
+ * The session's MCP servers. Startable servers connect in parallel, in the background, from the
+ * moment the manager opens: nothing waits for them before the first prompt. Tools are reached
+ * through mcp_search / mcp_call (fixed schemas, so the request prefix never changes); a server
+ * that becomes ready or fails is announced by a context message appended before the next prompt.
+ */
+export class McpManager {
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly pendingAnnouncements = new Set<string>();
+  /** Listeners for any change of a server's state (the TUI's /mcp view). */
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    private readonly configured: ConfiguredServer[],
+    private readonly approvals: Map<string, ApprovalState>,
+    readonly problems: string[],
+    options: McpManagerOptions,
+  ) {
+    const logDir = join(options.seekHome, 'logs', 'mcp');
+    for (const server of configured) {
+      if (!this.startable(server)) continue;
+      this.connections.set(
+        server.name,
+        new McpConnection({ server, env: options.env, cwd: options.cwd, logDir, onChange: (connection) => this.changed(connection) }),
+      );
+    }
+  }
+
+  static async open(options: McpManagerOptions): Promise<McpManager> {
+    const config = await loadMcpConfig(options.projectRoot, options.seekHome);
+    const approvals = await approvalStates(options.seekHome, options.projectRoot, config.servers);
+    const manager = new McpManager(config.servers, approvals, config.problems, options);
+    for (const server of config.servers) {
+      const approval = approvals.get(server.name);
+      if (server.definition.disabled || (approval !== 'changed' && approval !== 'not-approved')) continue;
+      manager.problems.push(
+        `MCP server ${server.name} (${server.file}) ${approval === 'changed' ? 'changed since you approved it' : 'is defined by this project and not approved'}; it was not started. Run \`seek mcp approve ${server.name}\` to start it.`,
+      );
+    }
+    return manager;
+  }
+
+  /** Whether any server will run: only then are the MCP tools offered to the model. */
+  get active(): boolean {
+    return this.connections.size > 0;
+  }
+
+  /** Names of the servers that run (for the tools' descriptions, fixed for the session). */
+  get serverNames(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  statuses(): ServerStatus[] {
+    return this.configured.map((server) => {
+      const connection = this.connections.get(server.name);
+      const approval = this.approvals.get(server.name) ?? 'not-approved';
+      const state = connection?.state ?? (server.definition.disabled ? 'disabled' : 'unapproved');
+      return {
+        name: server.name,
+        scope: server.scope,
+        file: server.file,
+        state,
+        approval,
+        ...(connection?.error ? { error: connection.error } : {}),
+        tools: connection?.tools.length ?? 0,
+      };
+    });
+  }
+
+  /** Waits (up to `ms`) for servers still starting, so a search sees their tools. */
+  async settle(ms: number): Promise<void> {
+    const all = Promise.all([...this.connections.values()].map((connection) => connection.whenSettled()));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
+  /** Every tool of the ready servers. */
+  tools(): QualifiedTool[] {
+    const found: QualifiedTool[] = [];
+    for (const [server, connection] of this.connections) {
+      if (connection.state !== 'ready') continue;
+      for (const info of connection.tools) found.push({ name: qualifiedName(server, info.name), server, info, connection });
+    }
+    return found;
+  }
+
+  /** The tool named `mcp__<server>__<tool>`, waiting for its server to finish starting. */
+  async find(name: string): Promise<QualifiedTool | { error: string }> {
+    const server = [...this.connections.keys()].find((candidate) => name.startsWith(qualifiedName(candidate, '')));
+    if (!server) return { error: `No MCP server for ${name}. Servers: ${this.serverNames.join(', ') || 'none'}.` };
+    const connection = this.connections.get(server)!;
+    await connection.whenSettled();
+    if (connection.state !== 'ready') return { error: `MCP server ${server} is not available: ${connection.error ?? connection.state}.` };
+    const toolName = name.slice(qualifiedName(server, '').length);
+    const info = connection.tools.find((tool) => tool.name === toolName);
+    if (!info) return { error: `MCP server ${server} has no tool ${toolName}. Use mcp_search to list its tools.` };
+    return { name, server, info, connection };
+  }
+
+  /** Context messages for servers that became ready or failed since the last call. */
+  takeAnnouncements(): UserMessage[] {
+    const lines: string[] = [];
+    for (const server of this.pendingAnnouncements) {
+      const connection = this.connections.get(server);
+      if (!connection) continue;
+      if (connection.state === 'ready') {
+        const names = connection.tools.map((tool) => tool.name);
+        const listed = names.slice(0, 20).join(', ') + (names.length > 20 ? `, … (${names.length - 20} more)` : '');
+        lines.push(`MCP server ${server} is ready: ${names.length} tool(s): ${listed}.`);
+      } else if (connection.state === 'failed') {
+        lines.push(`MCP server ${server} is not available: ${connection.error ?? 'it failed'}.`);
+      }
+    }
+    this.pendingAnnouncements.clear();
+    if (lines.length === 0) return [];
+    lines.push('Load a tool\'s parameters with mcp_search, then call it with mcp_call.');
+    return [injectedContext('mcp', lines.join('\n'))];
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+  }
+
+  private startable(server: ConfiguredServer): boolean {
+    if (server.definition.disabled) return false;
+    const approval = this.approvals.get(server.name);
+    return approval === 'not-needed' || approval === 'approved';
+  }
+
+  private changed(connection: McpConnection): void {
+    this.pendingAnnouncements.add(connection.name);
+    for (const listener of this.listeners) listener();
+  }
+}
