@@ -7,7 +7,28 @@ import type { SandboxLauncher } from '../sandbox/launcher.js';
 /** `always` keeps the suggested rule for this session; `always-local`, `always-project` and
  * `always-user` also save it to that config file (`.seek/config.local.json`, `.seek/config.json`,
  * `~/.seek/config.json`). */
-export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user';
+export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user' | StopAnswer;
+
+/** A "no" that hands the word back to the user: the denial (with `feedback`, what the user typed
+ * for seek to do differently, when given) becomes the tool result, and the session's turn ends
+ * there instead of the model carrying on by itself. A subagent's gate treats it as a "no" with the
+ * feedback (its run goes on: nobody waits on its loop). */
+export interface StopAnswer {
+  decline: 'stop';
+  feedback?: string;
+}
+
+export function isAlways(answer: AskAnswer | 'aborted'): answer is 'always' | 'always-local' | 'always-project' | 'always-user' {
+  return typeof answer === 'string' && answer.startsWith('always');
+}
+
+/** The tool result a declined call gets: what was declined and, when the user said it, what to do
+ * instead (quoted as a block, so the model reads it as the user's words). */
+export function declinedMessage(summary: string, feedback?: string): string {
+  const said = feedback?.trim();
+  if (!said) return `The user declined: ${summary}. Do not retry it unchanged; ask the user what they want instead, or take another approach.`;
+  return `The user declined: ${summary}. They said what to do differently:\n${said}\nDo that instead; do not retry the declined call unchanged.`;
+}
 
 /** Where an "always" answer saves its rule, for the answers that save one. */
 export type SavedRuleScope = 'local' | 'project' | 'user';
@@ -146,7 +167,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         ...(subagent ? { subagent } : {}),
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
-      if (answer !== 'aborted' && answer.startsWith('always')) {
+      if (isAlways(answer)) {
         policy.addRule(now.suggestedRule);
         const scope = savedScopeOf(answer);
         if (scope !== undefined) {
@@ -191,13 +212,14 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     } catch (error) {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
+    if (typeof outcome === 'object' && 'decline' in outcome) {
+      const reason = declinedMessage(action.summary, outcome.feedback);
+      return subagent ? { allow: false, reason } : { allow: false, reason, stopTurn: true };
+    }
     if (typeof outcome === 'string') {
-      if (outcome === 'yes' || outcome.startsWith('always')) return { allow: true };
+      if (outcome === 'yes' || isAlways(outcome)) return { allow: true };
       if (outcome === 'aborted') return { allow: false, reason: `${action.summary}: canceled before the user answered.` };
-      return {
-        allow: false,
-        reason: `The user declined: ${action.summary}. Do not retry it unchanged; ask the user what they want instead, or take another approach.`,
-      };
+      return { allow: false, reason: declinedMessage(action.summary) };
     }
     if (outcome.decision === 'allow') {
       if (outcome.sandbox === undefined) return { allow: true };
