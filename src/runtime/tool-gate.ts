@@ -50,6 +50,8 @@ export interface PermissionPrompt {
   alwaysRule: PolicyRule;
   /** Set when a subagent asks (its id and the description it was given). */
   subagent?: { id: string; description: string };
+  /** Set when the asking agent works in a worktree: the tree the action reads or writes. */
+  worktree?: { path: string; branch?: string };
 }
 
 export type AskFn = (request: PermissionPrompt, signal?: AbortSignal) => Promise<AskAnswer>;
@@ -76,7 +78,7 @@ export interface ToolGateOptions {
   subagent?: { id: string; description: string };
   /** The agent's workspace, when it can work in a worktree: hooks see project paths and
    * SEEK_WORKTREE_PATH, so the same hook rules apply inside and outside worktrees. */
-  workspace?: { readonly worktree: { path: string } | undefined; mapToProject(text: string): string };
+  workspace?: { readonly worktree: { path: string; branch?: string } | undefined; mapToProject(text: string): string };
   /** Builds the OS sandbox for calls the policy lets run sandboxed. Absent: such calls cannot get
    * one, so they are refused (the policy is told no sandbox is available, so it never asks for one
    * when the session was wired without a launcher). */
@@ -165,6 +167,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         reason: now.reason,
         alwaysRule: now.suggestedRule,
         ...(subagent ? { subagent } : {}),
+        ...(workspace?.worktree ? { worktree: { path: workspace.worktree.path, ...(workspace.worktree.branch ? { branch: workspace.worktree.branch } : {}) } } : {}),
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
       if (isAlways(answer)) {

@@ -31,7 +31,8 @@ import type { Completer, ConversationItem, InputHistory } from './types.js';
 
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
 export interface PermissionBridge {
-  ask?: (request: PermissionRequest) => Promise<AskAnswer>;
+  /** `signal`: the call was cancelled (Esc, Ctrl+C): the question goes away, answered "no". */
+  ask?: (request: PermissionRequest, signal?: AbortSignal) => Promise<AskAnswer>;
   /** A delegate_tasks plan to approve, edit or reject before it runs. */
   reviewPlan?: (request: PlanReviewRequest) => Promise<PlanDecision>;
 }
@@ -95,7 +96,14 @@ export function App(props: AppProps) {
 
   // The permission gate asks through the bridge; one prompt at a time (the gate serialises).
   useEffect(() => {
-    props.bridge.ask = (request) => new Promise<AskAnswer>((resolve) => setPending({ request, resolve }));
+    props.bridge.ask = (request, signal) =>
+      new Promise<AskAnswer>((resolve) => {
+        setPending({ request, resolve });
+        signal?.addEventListener('abort', () => {
+          setPending((current) => (current?.request === request ? undefined : current));
+          resolve('no');
+        }, { once: true });
+      });
     props.bridge.reviewPlan = (request) => new Promise<PlanDecision>((resolve) => setReview({ request, resolve }));
     return () => {
       props.bridge.ask = undefined;
@@ -216,6 +224,13 @@ export function App(props: AppProps) {
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
+      if (permission) {
+        // Denied, and the box goes at once: the next key belongs to the input again.
+        permission.resolve({ decline: 'stop' });
+        setPending(undefined);
+        cancelRun();
+        return;
+      }
       if (cancelRun()) return;
       if (Date.now() - exitArmedAt < 2000) return exit();
       setExitArmedAt(Date.now());
