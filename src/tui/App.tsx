@@ -15,6 +15,7 @@ import { WorktreesPanel } from './components/WorktreesPanel.js';
 import { MemoryPanel } from './components/MemoryPanel.js';
 import { DistillReview } from './components/DistillReview.js';
 import { PermissionsPanel } from './components/PermissionsPanel.js';
+import { ToolOutputPanel } from './components/ToolOutputPanel.js';
 import { memoryPanelSource } from './state/memory.js';
 import { permissionsPanelSource } from './state/permissions.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
@@ -240,6 +241,12 @@ export function App(props: AppProps) {
       session.policy.cycleMode();
       return;
     }
+    if (key.ctrl && input === 't' && !pending) {
+      // The latest tool row's whole output, without reprinting the session; again closes it.
+      setPicker(undefined);
+      setPanel((current) => (current?.kind === 'tool-output' ? undefined : { kind: 'tool-output' }));
+      return;
+    }
     if (key.ctrl && input === 'o') {
       setDetail((value) => !value);
       reprint([...conversation.committed]);
@@ -311,6 +318,14 @@ export function App(props: AppProps) {
         />
       ) : panel?.kind === 'worktrees' && worktreeSource ? (
         <WorktreesPanel source={worktreeSource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+      ) : panel?.kind === 'tool-output' ? (
+        <ToolOutputPanel
+          items={[...conversation.committed, ...conversation.live].filter((item) => item.kind === 'tool')}
+          width={width}
+          color={props.color}
+          active={!pending}
+          onClose={() => setPanel(undefined)}
+        />
       ) : panel?.kind === 'agents' ? (
         <AgentsPanel
           state={subagents}
