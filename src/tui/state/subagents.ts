@@ -35,6 +35,8 @@ export interface SubagentView {
   depth: number;
   type: string;
   description: string;
+  /** The plan task this child runs (delegate_tasks), e.g. `t2`. */
+  label?: string;
   model: string;
   status: ChildStatus;
   reason?: string;
@@ -92,6 +94,7 @@ export function reduceSubagents(state: SubagentsState, event: SessionEvent, now:
         depth: event.depth,
         type: event.agentType,
         description: event.description,
+        ...(event.label ? { label: event.label } : {}),
         model: event.model,
         status: 'running',
         turns: 0,

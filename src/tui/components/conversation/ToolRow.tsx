@@ -4,6 +4,7 @@ import { prefixLines, truncateLine } from '../../markdown/width.js';
 import type { SubagentView } from '../../state/subagents.js';
 import type { ItemViewOptions } from '../../types.js';
 import { agentHintLine, runningAgentLines } from './agent-lines.js';
+import { planResultLines } from './plan-lines.js';
 import { BODY_INDENT, bodyWidth, detailBody, headerLine, HINT_PREFIX, liveOutputLines, previewLines, resultHint, type ToolItem } from './tool-lines.js';
 
 /**
@@ -13,7 +14,7 @@ import { BODY_INDENT, bodyWidth, detailBody, headerLine, HINT_PREFIX, liveOutput
 export function toolRowLines(item: ToolItem, options: ItemViewOptions, agents: readonly SubagentView[] = []): Line[] {
   const width = Math.max(1, options.width);
   const lines: Line[] = [headerLine(item, width)];
-  if (item.status === 'running') return [...lines, ...liveOutputLines(item, width), ...runningAgentLines(agents, width)];
+  if (item.status === 'running') return [...lines, ...liveOutputLines(item, width), ...runningAgentLines(agents, width, item.summary)];
   const indent: Line = [{ text: BODY_INDENT }];
   const agentHint = item.name === 'agent' ? agentHintLine(item, agents, width) : null;
   if (options.detail) {
@@ -21,6 +22,8 @@ export function toolRowLines(item: ToolItem, options: ItemViewOptions, agents: r
     if (body.length > 0) return [...lines, ...(agentHint ? [agentHint] : []), ...prefixLines(body, indent, indent)];
   }
   if (agentHint) return [...lines, agentHint];
+  const plan = item.name === 'delegate_tasks' ? planResultLines(item, width) : null;
+  if (plan) return [...lines, ...plan];
   const hint = resultHint(item);
   if (hint !== null) lines.push(truncateLine([...indent, { text: HINT_PREFIX, style: { dim: true } }, ...hint], width));
   const preview = previewLines(item, bodyWidth(width) - HINT_PREFIX.length);
