@@ -76,7 +76,8 @@ export interface SubagentsState {
   plans: readonly PlanView[];
 }
 
-export const TRANSCRIPT_LINES = 200;
+/** Lines of a child's transcript kept for /agents (a long answer is read there in full). */
+export const TRANSCRIPT_LINES = 2000;
 
 export const initialSubagents = (): SubagentsState => ({ children: [], plans: [] });
 
