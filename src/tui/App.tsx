@@ -226,10 +226,11 @@ export function App(props: AppProps) {
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
       if (permission) {
-        // Denied, and the box goes at once: the next key belongs to the input again.
+        // Denied, and the box goes at once: the next key belongs to the input again. The turn is
+        // cancelled after the gate took the "no" (so the row says declined, not "not answered").
         permission.resolve({ decline: 'stop' });
         setPending(undefined);
-        cancelRun();
+        setImmediate(cancelRun);
         return;
       }
       if (cancelRun()) return;

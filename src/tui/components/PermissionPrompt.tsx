@@ -107,7 +107,7 @@ export function PermissionPrompt({
     2 + // border
     header.reduce((sum, text) => sum + rowsOf(text, inner), 0) +
     (view.cwd !== undefined ? rowsOf(`in ${view.cwd}`, inner) : 0) +
-    2 + // the blank lines around the command or diff
+    1 + // the blank line above the command or diff (the choices follow it directly: a row for the fourth choice)
     choiceRows;
   const budget = Math.max(MIN_BODY_ROWS, terminalRows - OUTSIDE_ROWS - fixedRows);
   const windowed = body.length > budget;
@@ -181,7 +181,7 @@ export function PermissionPrompt({
         </Text>
       ))}
       {hasMiddle ? (
-        <Box flexDirection="column" marginY={1}>
+        <Box flexDirection="column" marginTop={1}>
           {shown.map((row, index) => (
             <Text key={top + index}>{row.length === 0 ? ' ' : lineToString(row, color)}</Text>
           ))}
