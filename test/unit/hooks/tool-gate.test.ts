@@ -133,6 +133,18 @@ describe('tool gate: hooks → policy → ask', () => {
     expect(child).toEqual({ allow: false, reason: expect.stringContaining('run npm run test:unit instead') });
   });
 
+  it('an agent working in a worktree: the prompt names the tree (path and branch)', async () => {
+    const prompts: PermissionPrompt[] = [];
+    const gate = createToolGate({
+      policy: new PermissionPolicy({ root: fx.project, preference: 'ask' }),
+      ask: async (p) => (prompts.push(p), 'yes'),
+      subagent: { id: 's1', description: 'edit in isolation' },
+      workspace: { worktree: { path: '/wt/s1-ab12', branch: 'seek/s1-ab12' }, mapToProject: (text) => text },
+    });
+    await gate.before(call(bashTool, { command: 'npm test' }));
+    expect(prompts[0]!.worktree).toEqual({ path: '/wt/s1-ab12', branch: 'seek/s1-ab12' });
+  });
+
   it('prompts are asked one at a time; an "always" spares the calls queued behind it', async () => {
     let open = 0;
     let maxOpen = 0;
