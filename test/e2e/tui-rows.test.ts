@@ -110,5 +110,11 @@ describe.skipIf(!hasTmux)('approvals and tool rows in tmux', () => {
     expect(screen).toContain('└ exit 1 · 4 passed, 1 failed · 5 lines');
     expect(screen).toMatch(/\n +> vitest run\n/); // the first lines of the output
     expect(screen).toContain('… 2 more lines · ctrl+t shows all');
+    // Ctrl+T: the row's whole output in a box, the transcript above left as it was.
+    t.keys('C-t');
+    const box = await t.waitFor(/tool 1 of 1 · ←→ other rows/);
+    expect(box).toMatch(/│ +Tests {2}1 failed \| 4 passed \(5\)/);
+    t.keys('Escape');
+    await t.waitFor('ask seek');
   });
 });
