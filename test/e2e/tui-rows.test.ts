@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ScriptedReply } from '../support/scripted-server/index.js';
 import { makeProject } from '../support/seek-process.js';
 import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
@@ -116,5 +117,35 @@ describe.skipIf(!hasTmux)('approvals and tool rows in tmux', () => {
     expect(box).toMatch(/│ +Tests {2}1 failed \| 4 passed \(5\)/);
     t.keys('Escape');
     await t.waitFor('ask seek');
+  });
+
+  it.each(SIZES)('a subagent in a worktree asks to write: the approval names the worktree and its branch ($width x $height)', async (size) => {
+    const { root, home } = makeProject({ 'README.md': '# demo\n' });
+    const call = (name: string, args: Record<string, unknown>): ScriptedReply => ({ toolCalls: [{ name, arguments: args }] });
+    h.server.setFallback((request) => {
+      const messages = request.body.messages as WireMessage[];
+      const child = String(messages[0]?.content ?? '').includes('\n# Subagent\n');
+      const turn = messages.filter((message) => message.role === 'assistant').length;
+      if (child) return turn === 0 ? call('write_file', { path: 'feature.txt', content: 'from the child\n' }) : { text: 'wrote feature.txt' };
+      if (turn === 0) return call('agent', { description: 'add feature', prompt: 'add feature.txt', subagent_type: 'general-purpose', isolation: 'worktree' });
+      return { text: 'The child is done.' };
+    });
+    const t = h.start(root, home, size);
+    await t.waitFor('ask seek');
+    t.type('add a feature in isolation');
+    t.keys('Enter');
+    let screen = await t.waitFor(/Allow (create feature\.txt|agent)/);
+    if (!screen.includes('Allow create feature.txt?')) {
+      t.type('y'); // the agent call itself, when the mode asks for it
+      screen = await t.waitFor('Allow create feature.txt?');
+    }
+    expect(screen).toContain('[subagent: add feature] asks:');
+    // Wrapped at 80 columns, so the line is read without the box's borders and padding.
+    const box = screen
+      .split('\n')
+      .map((line) => line.replace(/^│ /, '').replace(/ *│$/, ''))
+      .join('');
+    expect(box, screen).toMatch(/writes to worktree ?\S+ ?\(branch ?seek\/wt\/\S+\)/); // a wrap may eat the space
+    await t.answer('y', 'The child is done.');
   });
 });
