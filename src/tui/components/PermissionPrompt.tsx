@@ -126,8 +126,10 @@ export function PermissionPrompt({
       if (key.backspace || key.delete) return setFeedback([...feedbackRef.current].slice(0, -1).join(''));
       if (key.ctrl && input === 'u') return setFeedback('');
       if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return;
-      // Typed or pasted text, one line: breaks become spaces, control characters go.
-      const text = sanitizeTerminalText(input).replace(/\r?\n|\r/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
+      // Typed or pasted text, one line: paste markers go, breaks become spaces, control characters go.
+      const text = sanitizeTerminalText(input.replace(/\u001b?\[20[01]~/g, ''))
+        .replace(/\r?\n|\r/g, ' ')
+        .replace(/[\u0000-\u001f\u007f]/g, '');
       if (text) setFeedback(feedbackRef.current + text);
       return;
     }

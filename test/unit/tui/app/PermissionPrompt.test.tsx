@@ -368,6 +368,13 @@ describe('PermissionPrompt: no, and tell seek what to do differently', () => {
     view.unmount();
   });
 
+  it('takes a bracketed paste as one line of text', async () => {
+    const { answers, press, view } = await setup(BASH);
+    await press('t', `${KEYS.pasteStart}run the unit tests\nonly${KEYS.pasteEnd}`, KEYS.enter);
+    expect(answers).toEqual([{ decline: 'stop', feedback: 'run the unit tests only' }]);
+    view.unmount();
+  });
+
   it('Enter on an empty line is a plain "no" that ends the turn', async () => {
     const { answers, press, view } = await setup(BASH);
     await press('t', KEYS.enter);
