@@ -142,19 +142,22 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     }
 
     const repeated = guard.observe(message.toolCalls);
-    const results: ToolResultMessage[] = repeated
-      ? message.toolCalls.map((call) => ({
-          role: 'tool',
-          toolCallId: call.id,
-          toolName: call.name,
-          content: `Not run: ${repeated}`,
-          isError: true,
-        }))
-      : await executeToolCalls(message.toolCalls, { ...options, turn });
+    const dispatched = repeated ? undefined : await executeToolCalls(message.toolCalls, { ...options, turn });
+    const results: ToolResultMessage[] =
+      dispatched?.results ??
+      message.toolCalls.map((call) => ({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: `Not run: ${repeated}`,
+        isError: true,
+      }));
     for (const result of results) append(result);
 
     if (repeated) return end('repeated_tool_call', repeated);
     if (signal.aborted) return end('aborted', 'cancelled by the user');
+    // The user declined a call and wants the word: the model waits for their next message.
+    if (dispatched?.stopped) return end('completed');
   }
 }
 

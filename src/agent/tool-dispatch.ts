@@ -35,10 +35,11 @@ type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCa
  * error result; a throwing tool becomes an error result. Once the signal aborts, calls not yet
  * started are answered with an "interrupted" result so no call is left without a result.
  */
-export async function executeToolCalls(calls: readonly ToolCall[], options: DispatchOptions): Promise<ToolResultMessage[]> {
+export async function executeToolCalls(calls: readonly ToolCall[], options: DispatchOptions): Promise<DispatchResult> {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const prepared = calls.map((call) => prepare(call, byName));
   const results: ToolResultMessage[] = new Array(calls.length);
+  const stop: StopFlag = { stopped: false };
 
   let index = 0;
   while (index < prepared.length) {
@@ -50,13 +51,26 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Disp
     }
     await Promise.all(
       batch.map(async (position) => {
-        results[position] = await runOne(prepared[position]!, options);
+        results[position] = await runOne(prepared[position]!, options, stop);
       }),
     );
     index += batch.length;
   }
-  return results;
+  return { results, stopped: stop.stopped };
 }
+
+/** The results in call order; `stopped` when the gate asked to end the turn after them. */
+export interface DispatchResult {
+  results: ToolResultMessage[];
+  stopped: boolean;
+}
+
+/** Set once a call's denial stops the turn: the calls not yet started are not run. */
+interface StopFlag {
+  stopped: boolean;
+}
+
+const NOT_RUN_AFTER_STOP = 'Not run: the user declined an earlier call of this turn and stopped it, to say what to do instead.';
 
 function isReadOnly(entry: Prepared): boolean {
   // Invalid calls do nothing, so they never need to wait for or block others.
@@ -96,7 +110,7 @@ function describeIssues(error: ZodError): string {
     .join('; ');
 }
 
-async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolResultMessage> {
+async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag): Promise<ToolResultMessage> {
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
   const started = performance.now();
@@ -121,6 +135,10 @@ async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolRe
   if (options.signal.aborted) {
     emit({ type: 'tool_start', turn, toolCall: call, args: entry.prepared.args });
     return finish({ content: 'Interrupted: the user cancelled before this call ran.', isError: true });
+  }
+  if (stop.stopped) {
+    emit({ type: 'tool_start', turn, toolCall: call, args: entry.prepared.args });
+    return finish({ content: NOT_RUN_AFTER_STOP, isError: true });
   }
 
   const { tool } = entry.prepared;
@@ -150,7 +168,10 @@ async function runOne(entry: Prepared, options: DispatchOptions): Promise<ToolRe
       const reason = error instanceof Error ? error.message : String(error);
       verdict = { allow: false, reason: `Not run: the permission check failed (${reason}).` };
     }
-    if (!verdict.allow) return finish({ content: verdict.reason, isError: true });
+    if (!verdict.allow) {
+      if (verdict.stopTurn === true) stop.stopped = true;
+      return finish({ content: verdict.reason, isError: true });
+    }
     if (verdict.args !== undefined) args = verdict.args;
     if (verdict.sandbox !== undefined) ctx.sandbox = verdict.sandbox;
   }

@@ -107,13 +107,16 @@ export interface Tool<Args = unknown> {
 }
 
 /** The gate the loop calls before running a validated tool call: policy, hooks, user approval.
- * Returning `{ allow: false }` makes `reason` the tool result (isError) and the loop goes on. */
+ * Returning `{ allow: false }` makes `reason` the tool result (isError) and the loop goes on;
+ * with `stopTurn` (the user said no and wants to say what to do next) the calls of the turn not yet
+ * started are answered "not run", and the run ends ('completed') once the results are in history,
+ * without asking the model again: the next request comes with the user's next message. */
 export type BeforeToolCall = (call: {
   toolCall: ToolCall;
   tool: Tool;
   args: unknown;
   ctx: ToolContext;
-}) => Promise<{ allow: true; args?: unknown; sandbox?: CommandSandbox } | { allow: false; reason: string }>;
+}) => Promise<{ allow: true; args?: unknown; sandbox?: CommandSandbox } | { allow: false; reason: string; stopTurn?: boolean }>;
 
 export type AfterToolCall = (call: {
   toolCall: ToolCall;

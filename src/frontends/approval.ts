@@ -18,6 +18,8 @@ export interface ApprovalRequest {
   reason?: string;
   alwaysRule?: PolicyRule;
   subagent?: { description: string };
+  /** The worktree the asking agent works in. */
+  worktree?: { path: string; branch?: string };
 }
 
 /** One display row: a gutter (`$ `, `> `, or blank on a wrapped row) and its text. */
@@ -33,6 +35,8 @@ export interface ApprovalView {
   asker?: string;
   /** `Allow bash: npm test?` */
   title: string;
+  /** `writes to worktree <path> (branch <b>)` when the asking agent works in a worktree. */
+  tree?: string;
   reason?: string;
   /** The command, one entry per line, every line, escaped. */
   command?: string[];
@@ -161,6 +165,13 @@ function isUnsandboxed(action: ActionRequest): boolean {
   return (action as { unsandboxed?: unknown }).unsandboxed === true;
 }
 
+/** Which tree an agent in a worktree acts on: a write names it so it is not taken for the
+ * project's own checkout. */
+function treeText(action: ActionRequest, worktree: { path: string; branch?: string }): string {
+  const verb = action.kind === 'read' ? 'reads' : action.kind === 'bash' || action.kind === 'git' ? 'runs in' : 'writes to';
+  return `${verb} worktree ${visible(worktree.path)}${worktree.branch ? ` (branch ${visible(worktree.branch)})` : ''}`;
+}
+
 /** Everything a prompt shows, escaped, in display order. */
 export function approvalView(request: ApprovalRequest): ApprovalView {
   const { action } = request;
@@ -180,6 +191,7 @@ export function approvalView(request: ApprovalRequest): ApprovalView {
   return {
     ...(request.subagent ? { asker: `[subagent: ${visible(request.subagent.description)}] asks:` } : {}),
     title: `Allow ${visible(action.summary)}?`,
+    ...(request.worktree ? { tree: treeText(action, request.worktree) } : {}),
     ...(request.reason ? { reason: visible(request.reason) } : {}),
     ...(action.command !== undefined ? { command: commandLines(action.command) } : {}),
     ...(cwd !== undefined ? { cwd: visible(cwd) } : {}),
@@ -204,6 +216,7 @@ export function formatApprovalLines(request: ApprovalRequest, width?: number): s
   const out: string[] = [];
   if (view.asker) out.push(view.asker);
   out.push(view.title);
+  if (view.tree) out.push(`${indent}${view.tree}`);
   // Prose lines are left to the terminal to wrap (at words); command and preview rows are cut into
   // rows under their gutter so a wrapped row cannot pass for a line of its own.
   const detail = (text: string): void => {

@@ -7,7 +7,28 @@ import type { SandboxLauncher } from '../sandbox/launcher.js';
 /** `always` keeps the suggested rule for this session; `always-local`, `always-project` and
  * `always-user` also save it to that config file (`.seek/config.local.json`, `.seek/config.json`,
  * `~/.seek/config.json`). */
-export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user';
+export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user' | StopAnswer;
+
+/** A "no" that hands the word back to the user: the denial (with `feedback`, what the user typed
+ * for seek to do differently, when given) becomes the tool result, and the session's turn ends
+ * there instead of the model carrying on by itself. A subagent's gate treats it as a "no" with the
+ * feedback (its run goes on: nobody waits on its loop). */
+export interface StopAnswer {
+  decline: 'stop';
+  feedback?: string;
+}
+
+export function isAlways(answer: AskAnswer | 'aborted'): answer is 'always' | 'always-local' | 'always-project' | 'always-user' {
+  return typeof answer === 'string' && answer.startsWith('always');
+}
+
+/** The tool result a declined call gets: what was declined and, when the user said it, what to do
+ * instead (quoted as a block, so the model reads it as the user's words). */
+export function declinedMessage(summary: string, feedback?: string): string {
+  const said = feedback?.trim();
+  if (!said) return `The user declined: ${summary}. Do not retry it unchanged; ask the user what they want instead, or take another approach.`;
+  return `The user declined: ${summary}. They said what to do differently:\n${said}\nDo that instead; do not retry the declined call unchanged.`;
+}
 
 /** Where an "always" answer saves its rule, for the answers that save one. */
 export type SavedRuleScope = 'local' | 'project' | 'user';
@@ -29,6 +50,8 @@ export interface PermissionPrompt {
   alwaysRule: PolicyRule;
   /** Set when a subagent asks (its id and the description it was given). */
   subagent?: { id: string; description: string };
+  /** Set when the asking agent works in a worktree: the tree the action reads or writes. */
+  worktree?: { path: string; branch?: string };
 }
 
 export type AskFn = (request: PermissionPrompt, signal?: AbortSignal) => Promise<AskAnswer>;
@@ -55,7 +78,7 @@ export interface ToolGateOptions {
   subagent?: { id: string; description: string };
   /** The agent's workspace, when it can work in a worktree: hooks see project paths and
    * SEEK_WORKTREE_PATH, so the same hook rules apply inside and outside worktrees. */
-  workspace?: { readonly worktree: { path: string } | undefined; mapToProject(text: string): string };
+  workspace?: { readonly worktree: { path: string; branch?: string } | undefined; mapToProject(text: string): string };
   /** Builds the OS sandbox for calls the policy lets run sandboxed. Absent: such calls cannot get
    * one, so they are refused (the policy is told no sandbox is available, so it never asks for one
    * when the session was wired without a launcher). */
@@ -144,9 +167,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         reason: now.reason,
         alwaysRule: now.suggestedRule,
         ...(subagent ? { subagent } : {}),
+        ...(workspace?.worktree ? { worktree: { path: workspace.worktree.path, ...(workspace.worktree.branch ? { branch: workspace.worktree.branch } : {}) } } : {}),
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
-      if (answer !== 'aborted' && answer.startsWith('always')) {
+      if (isAlways(answer)) {
         policy.addRule(now.suggestedRule);
         const scope = savedScopeOf(answer);
         if (scope !== undefined) {
@@ -192,13 +216,14 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     } catch (error) {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
+    if (typeof outcome === 'object' && 'decline' in outcome) {
+      const reason = declinedMessage(action.summary, outcome.feedback);
+      return subagent ? { allow: false, reason } : { allow: false, reason, stopTurn: true };
+    }
     if (typeof outcome === 'string') {
-      if (outcome === 'yes' || outcome.startsWith('always')) return { allow: true };
+      if (outcome === 'yes' || isAlways(outcome)) return { allow: true };
       if (outcome === 'aborted') return { allow: false, reason: `${action.summary}: canceled before the user answered.` };
-      return {
-        allow: false,
-        reason: `The user declined: ${action.summary}. Do not retry it unchanged; ask the user what they want instead, or take another approach.`,
-      };
+      return { allow: false, reason: declinedMessage(action.summary) };
     }
     if (outcome.decision === 'allow') {
       if (outcome.sandbox === undefined) return { allow: true };

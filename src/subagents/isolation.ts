@@ -13,7 +13,7 @@ export interface Isolation {
   /** The child's working directory: the parent's, relative to the project, inside the worktree. */
   cwd: string;
   /** For hooks: the worktree's paths said as project paths. */
-  view: { worktree: { path: string }; mapToProject(text: string): string };
+  view: { worktree: { path: string; branch: string }; mapToProject(text: string): string };
 }
 
 /**
@@ -28,7 +28,7 @@ export async function isolate(manager: WorktreeManager, projectRoot: string, par
   return {
     worktree,
     cwd,
-    view: { worktree: { path: worktree.path }, mapToProject: (text) => text.split(worktree.path).join(projectRoot) },
+    view: { worktree: { path: worktree.path, branch: worktree.branch }, mapToProject: (text) => text.split(worktree.path).join(projectRoot) },
   };
 }
 

@@ -15,6 +15,7 @@ import { WorktreesPanel } from './components/WorktreesPanel.js';
 import { MemoryPanel } from './components/MemoryPanel.js';
 import { DistillReview } from './components/DistillReview.js';
 import { PermissionsPanel } from './components/PermissionsPanel.js';
+import { ToolOutputPanel } from './components/ToolOutputPanel.js';
 import { memoryPanelSource } from './state/memory.js';
 import { permissionsPanelSource } from './state/permissions.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
@@ -31,7 +32,8 @@ import type { Completer, ConversationItem, InputHistory } from './types.js';
 
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
 export interface PermissionBridge {
-  ask?: (request: PermissionRequest) => Promise<AskAnswer>;
+  /** `signal`: the call was cancelled (Esc, Ctrl+C): the question goes away, answered "no". */
+  ask?: (request: PermissionRequest, signal?: AbortSignal) => Promise<AskAnswer>;
   /** A delegate_tasks plan to approve, edit or reject before it runs. */
   reviewPlan?: (request: PlanReviewRequest) => Promise<PlanDecision>;
 }
@@ -109,7 +111,14 @@ export function App(props: AppProps) {
 
   // The permission gate asks through the bridge; one prompt at a time (the gate serialises).
   useEffect(() => {
-    props.bridge.ask = (request) => new Promise<AskAnswer>((resolve) => setPending({ request, resolve }));
+    props.bridge.ask = (request, signal) =>
+      new Promise<AskAnswer>((resolve) => {
+        setPending({ request, resolve });
+        signal?.addEventListener('abort', () => {
+          setPending((current) => (current?.request === request ? undefined : current));
+          resolve('no');
+        }, { once: true });
+      });
     props.bridge.reviewPlan = (request) => new Promise<PlanDecision>((resolve) => setReview({ request, resolve }));
     return () => {
       props.bridge.ask = undefined;
@@ -258,6 +267,14 @@ export function App(props: AppProps) {
   const editorShown = !pending && !panel && !picker;
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
+      if (permission) {
+        // Denied, and the box goes at once: the next key belongs to the input again. The turn is
+        // cancelled after the gate took the "no" (so the row says declined, not "not answered").
+        permission.resolve({ decline: 'stop' });
+        setPending(undefined);
+        setImmediate(cancelRun);
+        return;
+      }
       if (editorShown) return;
       if (cancelRun()) return;
       return armOrExit();
@@ -266,6 +283,12 @@ export function App(props: AppProps) {
     if (exitArmedAt.current !== 0 && !input.includes('\u0003')) disarmExit();
     if (key.shift && key.tab && !pending) {
       session.policy.cycleMode();
+      return;
+    }
+    if (key.ctrl && input === 't' && !pending) {
+      // The latest tool row's whole output, without reprinting the session; again closes it.
+      setPicker(undefined);
+      setPanel((current) => (current?.kind === 'tool-output' ? undefined : { kind: 'tool-output' }));
       return;
     }
     if (key.ctrl && input === 'o') {
@@ -338,6 +361,14 @@ export function App(props: AppProps) {
         />
       ) : panel?.kind === 'worktrees' && worktreeSource ? (
         <WorktreesPanel source={worktreeSource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+      ) : panel?.kind === 'tool-output' ? (
+        <ToolOutputPanel
+          items={[...conversation.committed, ...conversation.live].filter((item) => item.kind === 'tool')}
+          width={width}
+          color={props.color}
+          active={!pending}
+          onClose={() => setPanel(undefined)}
+        />
       ) : panel?.kind === 'agents' ? (
         <AgentsPanel
           state={subagents}

@@ -27,7 +27,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const bridge: PermissionBridge = {};
   const sessionOptions: OpenSessionOptions = {
     ...options.session,
-    ask: (request) => (bridge.ask ? bridge.ask(request) : Promise.resolve('no')),
+    ask: (request, signal) => (bridge.ask ? bridge.ask(request, signal) : Promise.resolve('no')),
     reviewPlan: (request) => (bridge.reviewPlan ? bridge.reviewPlan(request) : Promise.resolve({ kind: 'reject', reason: 'the terminal UI is not ready' })),
   };
   const first = await openWithSetup(sessionOptions);

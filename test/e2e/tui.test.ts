@@ -43,7 +43,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     expect(readFileSync(join(root, 'hello.txt'), 'utf8')).toBe('hello world\n');
   });
 
-  it('denies a bash call when the user says no', async () => {
+  it('denies a bash call when the user says no; the turn stops there and the denial goes with the next message', async () => {
     const { root, home } = makeProject();
     h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch made-by-bash' } }] }, { text: 'Understood, not running it.' });
     const t = h.start(root, home);
@@ -52,9 +52,15 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     t.keys('Enter');
     const prompt = await t.waitFor('$ touch made-by-bash');
     expect(prompt).toContain(root);
-    await t.answer('n', 'Understood, not running it.');
+    await t.answer('n', /⊘ bash touch made-by-bash[\s\S]*ask seek/);
+    expect(h.server.requests).toHaveLength(1); // the model was not asked to carry on by itself
+    t.type('fine, skip it');
+    t.keys('Enter');
+    await t.waitFor('Understood, not running it.');
     expect(existsSync(join(root, 'made-by-bash'))).toBe(false);
-    expect(h.server.requests[1]!.body.messages.at(-1).content).toMatch(/declined/);
+    const messages = h.server.requests[1]!.body.messages;
+    expect(messages.at(-2).content).toMatch(/declined/);
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'fine, skip it' });
   });
 
   it('shows every line of a 10-line command in the approval box at 80x24, the last one included', async () => {
@@ -71,7 +77,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     expect(prompt).not.toMatch(/more below/); // it fits: no scrolling needed
     expect(prompt).toContain('adds bash(<the command above>)');
     expect(prompt).toMatch(/n\) No/);
-    await t.answer('n', 'Left it alone.');
+    await t.answer('n', /⊘ bash/);
   });
 
   it('cancels a long turn with Esc and carries on with the next prompt', async () => {

@@ -145,7 +145,9 @@ export async function runEditCase(item: EditCase, tool: Tool = createEditFileToo
 /** Calls the tool through the loop's own dispatch (JSON arguments, schema check with argument repair, describe, execute). */
 async function callLikeTheLoop(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
   const call = { id: ctx.callId, name: tool.name, arguments: JSON.stringify(args) };
-  const [message] = await executeToolCalls([call], {
+  const {
+    results: [message],
+  } = await executeToolCalls([call], {
     tools: [tool],
     emit: () => {},
     signal: ctx.signal,

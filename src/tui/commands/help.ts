@@ -14,6 +14,7 @@ export function createHelpCommand(all: () => readonly SlashCommand[]): SlashComm
         '  esc                    cancel the running turn',
         '  ctrl+c twice           exit',
         '  shift+tab              cycle mode: ask → auto → yolo → plan',
+        '  ctrl+t                 the last tool row\'s whole output (←→ other rows, esc closes)',
         '  ctrl+o                 transcript: expand tool output and reasoning',
         '  up / down              input history;  @ file picker;  tab completes',
       ].join('\n');

@@ -19,6 +19,8 @@ export type PanelSpec =
   | { kind: 'worktrees' }
   | { kind: 'memory' }
   | { kind: 'permissions' }
+  /** The whole output of the latest tool row (Ctrl+T), other rows a key away. */
+  | { kind: 'tool-output' }
   | { kind: 'distill'; candidates: readonly EntryInput[] };
 
 /** What a slash command may do to the UI. Commands never touch Ink directly. */

@@ -3,9 +3,10 @@ import { Box, Text, useInput } from 'ink';
 import { useCallback, useRef, useState } from 'react';
 import { formatCost, formatTokens } from '../../cost/format.js';
 import { shortSubSid } from '../../subagents/result-format.js';
-import { sanitizeTerminalText } from '../markdown/ansi.js';
+import { lineToString, sanitizeTerminalText, type Line } from '../markdown/ansi.js';
+import { wrapSegments } from '../markdown/width.js';
 import { count } from './conversation/text-blocks.js';
-import { newestFirst, type SubagentsState, type SubagentView, type TranscriptLine } from '../state/subagents.js';
+import { newestFirst, type SubagentsState, type SubagentView } from '../state/subagents.js';
 import { PlanGraph } from './PlanGraph.js';
 
 /** Rows of the list and of a transcript shown at once (the rest scrolls). */
@@ -28,8 +29,10 @@ export interface AgentsPanelProps {
 
 /**
  * `/agents`: this session's children, newest first, with type, status, turns, tokens, cost and
- * description. Up/Down select; Enter opens the selected child's live transcript (Esc back);
- * `k` asks "kill <id>? y/n" and `y` stops it; Esc closes.
+ * description. Up/Down select; Enter opens the selected child's live transcript (Esc back): every
+ * line of it wrapped (a long answer is read in full), ↑↓ a row, PgUp/PgDn a page, Home/End the
+ * ends; a finished child's transcript file is printed whole on its own line under the box, where
+ * it can be copied. `k` asks "kill <id>? y/n" and `y` stops it; Esc closes.
  */
 export function AgentsPanel({ state, width, color, active = true, onKill, onClose }: AgentsPanelProps) {
   const rows = newestFirst(state);
@@ -62,10 +65,15 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
         return;
       }
       if (shown) {
-        const top = Math.max(0, shown.transcript.length - TRANSCRIPT_ROWS);
+        const top = Math.max(0, transcriptRows(shown, width).length - TRANSCRIPT_ROWS);
+        const up = (by: number) => setUi({ scroll: Math.max(0, Math.min(top, now.scroll + by)) });
         if (key.escape) setUi({ viewing: undefined, scroll: 0, message: undefined });
-        else if (key.upArrow) setUi({ scroll: Math.min(top, now.scroll + 1) });
-        else if (key.downArrow) setUi({ scroll: Math.max(0, now.scroll - 1) });
+        else if (key.upArrow) up(1);
+        else if (key.downArrow) up(-1);
+        else if (key.pageUp) up(TRANSCRIPT_ROWS - 1);
+        else if (key.pageDown) up(-(TRANSCRIPT_ROWS - 1));
+        else if (key.home) up(top);
+        else if (key.end) up(-top);
         else if (letter === 'k') askKill(shown);
         return;
       }
@@ -90,29 +98,39 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
   ) : null;
 
   if (shown) {
-    const end = shown.transcript.length - scroll;
-    const lines = shown.transcript.slice(Math.max(0, end - TRANSCRIPT_ROWS), end);
+    const all = transcriptRows(shown, width);
+    const top = Math.max(0, all.length - TRANSCRIPT_ROWS);
+    const up = Math.min(scroll, top);
+    const end = all.length - up;
+    const lines = all.slice(Math.max(0, end - TRANSCRIPT_ROWS), end);
+    const above = end - lines.length;
     return (
-      <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
-        <Text bold wrap="truncate-end">
-          {shown.type} {shortSubSid(shown.subSid)} · {statusText(shown)} · {count(shown.turns, 'turn')} · {formatCost(shown.costUsd, shown.costKnown ?? true)}
-        </Text>
-        <Text dimColor wrap="truncate-end">
-          {clean(shown.description)}
-        </Text>
-        {lines.length === 0 ? <Text dimColor>nothing yet</Text> : null}
-        {lines.map((line, index) => (
-          <TranscriptRow key={`${end - lines.length + index}`} line={line} color={color} />
-        ))}
-        {shown.transcriptPath && shown.status !== 'running' ? (
-          <Text dimColor wrap="truncate-middle">
-            full transcript: {shown.transcriptPath}
+      <Box flexDirection="column">
+        <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
+          <Text bold wrap="truncate-end">
+            {shown.type} {shortSubSid(shown.subSid)} · {statusText(shown)} · {count(shown.turns, 'turn')} · {formatCost(shown.costUsd, shown.costKnown ?? true)}
           </Text>
+          <Text dimColor wrap="truncate-end">
+            {clean(shown.description)}
+          </Text>
+          {lines.length === 0 ? <Text dimColor>nothing yet</Text> : null}
+          {lines.map((line, index) => (
+            <Text key={`${above + index}`}>{line.length === 0 ? ' ' : lineToString(line, color)}</Text>
+          ))}
+          {footer}
+          <Text dimColor wrap="truncate-end">
+            esc back · ↑↓ scroll{all.length > TRANSCRIPT_ROWS ? ' · pgup/pgdn page' : ''}
+            {above > 0 ? ` · ${above} above` : ''}
+            {up > 0 ? ` · ${up} below` : ''}
+            {shown.status === 'running' ? ' · k kill' : ''}
+          </Text>
+        </Box>
+        {shown.transcriptPath && shown.status !== 'running' ? (
+          <>
+            <Text dimColor>full transcript:</Text>
+            <Text>{clean(shown.transcriptPath)}</Text>
+          </>
         ) : null}
-        {footer}
-        <Text dimColor wrap="truncate-end">
-          esc back · ↑↓ scroll{scroll > 0 ? ` (${scroll} up)` : ''}{shown.status === 'running' ? ' · k kill' : ''}
-        </Text>
       </Box>
     );
   }
@@ -171,19 +189,25 @@ function usePanelState(firstSid: string | undefined): [{ readonly current: Panel
   return [ref, update];
 }
 
-function TranscriptRow({ line, color }: { line: TranscriptLine; color: boolean }) {
-  const text = clean(line.text);
-  if (line.kind === 'tool') {
-    const glyph = line.status === 'running' ? ['⋯', 'cyan'] : line.status === 'error' ? ['✗', 'red'] : ['✓', 'green'];
-    return (
-      <Text wrap="truncate-end">
-        <Text color={color ? glyph[1] : undefined}>{glyph[0]}</Text> {text}
-      </Text>
-    );
+const TOOL_GLYPH = { running: ['⋯', 'cyan'], error: ['✗', 'red'], done: ['✓', 'green'] } as const;
+
+/** The child's transcript as screen rows: each line word-wrapped at the box's width (nothing cut),
+ * tool lines after their status glyph, errors red, notes dim. */
+function transcriptRows(child: SubagentView, width: number): Line[] {
+  const columns = Math.max(10, width - 4);
+  const rows: Line[] = [];
+  for (const line of child.transcript) {
+    const text = clean(line.text);
+    let head: Line;
+    if (line.kind === 'tool') {
+      const [glyph, tint] = TOOL_GLYPH[line.status ?? 'done'];
+      head = [{ text: glyph, style: { fg: tint } }, { text: ` ${text}` }];
+    } else if (line.kind === 'error') head = [{ text: `✗ ${text}`, style: { fg: 'red' } }];
+    else if (line.kind === 'info') head = [{ text: `· ${text}`, style: { dim: true } }];
+    else head = text === '' ? [] : [{ text }];
+    rows.push(...(head.length === 0 ? [[]] : wrapSegments(head, columns)));
   }
-  if (line.kind === 'error') return <Text wrap="truncate-end" color={color ? 'red' : undefined}>✗ {text}</Text>;
-  if (line.kind === 'info') return <Text wrap="truncate-end" dimColor>· {text}</Text>;
-  return <Text wrap="truncate-end">{text === '' ? ' ' : text}</Text>;
+  return rows;
 }
 
 /** `running`, `completed`, `failed: timeout`, `killed`. */

@@ -2,17 +2,26 @@ import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput, useStdout } from 'ink';
 import stringWidth from 'string-width';
 import { useEffect, useRef, useState } from 'react';
-import { approvalView, commandRows, previewRows, type ApprovalRow } from '../../frontends/approval.js';
+import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
+import { lineToString, sanitizeTerminalText, type Line } from '../markdown/ansi.js';
+import { diffLines } from './conversation/diff-lines.js';
 import { alwaysAnswer, DEFAULT_SAVE_FILES, scopeByKey, scopeChoices, scopeRowText, type SaveFiles } from '../state/rule-scopes.js';
 
-const CHOICES: Array<{ answer: 'yes' | 'always' | 'no'; key: string; label: string }> = [
+type Choice = 'yes' | 'always' | 'no' | 'tell';
+
+const CHOICES: Array<{ answer: Choice; key: string; label: string }> = [
   { answer: 'yes', key: 'y', label: 'Yes' },
   { answer: 'always', key: 'a', label: 'Yes, and always, then choose where' },
   { answer: 'no', key: 'n', label: 'No (esc)' },
+  { answer: 'tell', key: 't', label: 'No, and tell seek what to do differently' },
 ];
 
 const SCOPE_HINT = '↑↓ enter · esc back to the question';
+const TELL_HEADER = 'No, and tell seek what to do differently:';
+const TELL_HINT = 'enter sends it with the "no" · esc back to the question';
+/** Every "no" of this prompt ends the turn: the model gets the denial (and the words) and waits. */
+const NO: AskAnswer = { decline: 'stop' };
 
 /** Screen rows the prompt leaves to the rest of the UI: the pending call's row, the working line, the
  * status bar and one spare (once Ink's output reaches the terminal's height it redraws the whole
@@ -26,8 +35,12 @@ const MIN_BODY_ROWS = 3;
  * directory, or the diff of a write, and the rule "always" would add. Control characters and
  * escape sequences in any of it are shown escaped, so nothing can repaint the prompt.
  * When the command or diff is taller than the screen allows, it shows in a window that says how
- * many lines are above and below; PgUp/PgDn (Home/End) scroll it. y / n answer at once; arrows
- * and Enter choose; Esc says no.
+ * many lines are above and below; PgUp/PgDn (Home/End) scroll it. A diff shows the old and new
+ * line numbers and the changed words of each replaced line. y / n answer at once; arrows and Enter
+ * choose; Esc says no. Every "no" ends the turn (the model waits for the user). `t` (no, and tell
+ * seek what to do differently) opens a line to type on; Enter sends the denial with that text (it
+ * reaches the model as the tool result), Esc goes back to the question.
+ * A subagent working in a worktree says which tree the action reads or writes.
  * `a` (always) opens a second step that shows the rule again and asks where it goes, each file by
  * name: a (or s) this session only, l this project for me (`.seek/config.local.json`), p this
  * project for everyone (`.seek/config.json`), u me in every project (`~/.seek/config.json`); Esc
@@ -60,14 +73,26 @@ export function PermissionPrompt({
     setScopeStep(value);
   };
   const [scopeSelected, setScopeSelected] = useState(0);
+  /** The "tell seek" step and its text, as refs too (keys typed faster than a frame). */
+  const [telling, setTellingState] = useState(false);
+  const tellStep = useRef(false);
+  const setTelling = (value: boolean): void => {
+    tellStep.current = value;
+    setTellingState(value);
+  };
+  const [feedback, setFeedbackState] = useState('');
+  const feedbackRef = useRef('');
+  const setFeedback = (value: string): void => {
+    feedbackRef.current = value;
+    setFeedbackState(value);
+  };
   const [scroll, setScroll] = useState(0);
   const terminalRows = useTerminalRows(rows);
 
   const view = approvalView(request);
   const inner = Math.max(10, width - 4); // border and padding
-  const commandPart = view.command ? commandRows(view.command, inner) : [];
-  const body: ApprovalRow[] = [...commandPart, ...(view.preview ? previewRows(view.preview, inner) : [])];
-  const header = [view.asker, view.title, view.reason, ...pathLines(view.paths), ...view.notes.map((note) => `! ${note}`)];
+  const body: Line[] = bodyLines(view, inner, color);
+  const header = [view.asker, view.title, view.tree, view.reason, ...pathLines(view.paths), ...view.notes.map((note) => `! ${note}`)];
   const alwaysRow = `  a) ${CHOICES[1]!.label} — adds ${view.rule ?? ''}`;
   const scopes = scopeChoices(files, 'a');
   const labelWidth = Math.max(...scopes.map((choice) => choice.label.length));
@@ -75,12 +100,14 @@ export function PermissionPrompt({
   const scopeRows = scopes.map((choice) => `  ${scopeRowText(choice, labelWidth)}`);
   const choiceRows = choosingScope
     ? rowsOf(scopeHeader, inner) + scopeRows.reduce((sum, text) => sum + rowsOf(text, inner), 0) + 1 // the hint
-    : CHOICES.length - 1 + rowsOf(alwaysRow, inner); // y and n take a row each; "always" with its rule may wrap
+    : telling
+      ? 1 + rowsOf(`› ${feedback}▏`, inner) + rowsOf(TELL_HINT, inner)
+      : CHOICES.length - 1 + rowsOf(alwaysRow, inner); // y, n, t take a row each; "always" with its rule may wrap
   const fixedRows =
     2 + // border
     header.reduce((sum, text) => sum + rowsOf(text, inner), 0) +
     (view.cwd !== undefined ? rowsOf(`in ${view.cwd}`, inner) : 0) +
-    2 + // the blank lines around the command or diff
+    1 + // the blank line above the command or diff (the choices follow it directly: a row for the fourth choice)
     choiceRows;
   const budget = Math.max(MIN_BODY_ROWS, terminalRows - OUTSIDE_ROWS - fixedRows);
   const windowed = body.length > budget;
@@ -93,6 +120,19 @@ export function PermissionPrompt({
     const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
     if (key.pageDown) return setScroll(Math.min(maxScroll, top + shownCount));
     if (key.pageUp) return setScroll(Math.max(0, top - shownCount));
+    if (tellStep.current) {
+      if (key.escape) return setTelling(false);
+      if (key.return) return onAnswer(feedbackRef.current.trim() ? { decline: 'stop', feedback: feedbackRef.current.trim() } : NO);
+      if (key.backspace || key.delete) return setFeedback([...feedbackRef.current].slice(0, -1).join(''));
+      if (key.ctrl && input === 'u') return setFeedback('');
+      if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return;
+      // Typed or pasted text, one line: paste markers go, breaks become spaces, control characters go.
+      const text = sanitizeTerminalText(input.replace(/\u001b?\[20[01]~/g, ''))
+        .replace(/\r?\n|\r/g, ' ')
+        .replace(/[\u0000-\u001f\u007f]/g, '');
+      if (text) setFeedback(feedbackRef.current + text);
+      return;
+    }
     if (key.home) return setScroll(0);
     if (key.end) return setScroll(maxScroll);
     if (scopeStep.current) {
@@ -104,14 +144,19 @@ export function PermissionPrompt({
       if (key.return) onAnswer(alwaysAnswer(scopes[scopeSelected]!.scope));
       return;
     }
-    const choose = (answer: (typeof CHOICES)[number]['answer']): void => {
-      if (answer !== 'always') return onAnswer(answer);
+    const choose = (answer: Choice): void => {
+      if (answer === 'yes') return onAnswer('yes');
+      if (answer === 'no') return onAnswer(NO);
+      if (answer === 'tell') {
+        setFeedback('');
+        return setTelling(true);
+      }
       setScopeSelected(0);
       setChoosingScope(true);
     };
     const byKey = letter ? CHOICES.find((choice) => choice.key === letter) : undefined;
     if (byKey) return choose(byKey.answer);
-    if (key.escape) return onAnswer('no');
+    if (key.escape) return onAnswer(NO);
     if (key.upArrow) setSelected((index) => (index + CHOICES.length - 1) % CHOICES.length);
     if (key.downArrow || key.tab) setSelected((index) => (index + 1) % CHOICES.length);
     if (key.return) choose(CHOICES[selected]!.answer);
@@ -127,6 +172,7 @@ export function PermissionPrompt({
     <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
       {view.asker ? <Text color={color ? 'blue' : undefined}>{view.asker}</Text> : null}
       <Text bold>{view.title}</Text>
+      {view.tree ? <Text color={color ? 'magenta' : undefined} bold>{view.tree}</Text> : null}
       {view.reason ? <Text dimColor>{view.reason}</Text> : null}
       {pathLines(view.paths).map((line, index) => (
         <Text key={`p${index}`}>{line}</Text>
@@ -137,12 +183,9 @@ export function PermissionPrompt({
         </Text>
       ))}
       {hasMiddle ? (
-        <Box flexDirection="column" marginY={1}>
+        <Box flexDirection="column" marginTop={1}>
           {shown.map((row, index) => (
-            <Text key={top + index}>
-              <Text dimColor>{row.gutter}</Text>
-              <Text {...rowStyle(row, top + index < commandPart.length, color)}>{row.text === '' && row.gutter === '' ? ' ' : row.text}</Text>
-            </Text>
+            <Text key={top + index}>{row.length === 0 ? ' ' : lineToString(row, color)}</Text>
           ))}
           {windowed ? (
             <Text color={accent} bold>
@@ -170,6 +213,16 @@ export function PermissionPrompt({
             </Text>
           ))}
           <Text dimColor>{SCOPE_HINT}</Text>
+        </Box>
+      ) : telling ? (
+        <Box flexDirection="column" marginTop={hasMiddle ? 0 : 1}>
+          <Text bold>{TELL_HEADER}</Text>
+          <Text>
+            <Text color={accent}>› </Text>
+            {feedback}
+            <Text inverse> </Text>
+          </Text>
+          <Text dimColor>{TELL_HINT}</Text>
         </Box>
       ) : (
         <Box flexDirection="column" marginTop={hasMiddle ? 0 : 1}>
@@ -215,11 +268,16 @@ function rowsOf(text: string | undefined, columns: number): number {
   return Math.max(1, Math.ceil(stringWidth(text) / columns));
 }
 
-function rowStyle(row: ApprovalRow, isCommand: boolean, color: boolean): { color?: string; bold?: boolean } {
-  if (row.tone === 'header') return { bold: true };
-  if (!color) return {};
-  if (isCommand) return { color: 'cyan' };
-  if (row.tone === 'added') return { color: 'green' };
-  if (row.tone === 'removed') return { color: 'red' };
-  return row.tone === 'hunk' ? { color: 'cyan' } : {};
+/** The command (cyan, under its `$ `/`> ` gutter), then the preview: a diff with old/new line
+ * numbers and changed words marked, wrapped under its gutter (nothing cut); other text as rows. */
+function bodyLines(view: ReturnType<typeof approvalView>, columns: number, color: boolean): Line[] {
+  const command: Line[] = (view.command ? commandRows(view.command, columns) : []).map((row) => [
+    { text: row.gutter, style: { dim: true } },
+    { text: row.text, ...(color ? { style: { fg: 'cyan' } } : {}) },
+  ]);
+  if (!view.preview) return command;
+  if (view.preview.kind === 'diff') {
+    return [...command, ...diffLines(view.preview.lines.join('\n'), { width: columns, wrap: true, lineNumbers: true, words: true, hideFileHeaders: true })];
+  }
+  return [...command, ...previewRows(view.preview, columns).map((row): Line => (row.text === '' ? [] : [{ text: row.text }]))];
 }

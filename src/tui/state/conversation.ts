@@ -31,7 +31,7 @@ export const initialConversation = (): ConversationState => ({
 });
 
 /** Results that mean the call never ran because permission was refused. */
-const DENIAL = /^\[denied|is not allowed in this mode|^The user declined|^Plan mode/;
+const DENIAL = /^\[denied|is not allowed in this mode|^The user declined|^Not run: the user declined|^Plan mode/;
 
 /** Applies one session event. Returns a new state object; item objects are replaced, not mutated. */
 export function reduceConversation(state: ConversationState, event: SessionEvent): ConversationState {

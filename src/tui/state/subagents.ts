@@ -35,6 +35,8 @@ export interface SubagentView {
   depth: number;
   type: string;
   description: string;
+  /** The plan task this child runs (delegate_tasks), e.g. `t2`. */
+  label?: string;
   model: string;
   status: ChildStatus;
   reason?: string;
@@ -74,7 +76,8 @@ export interface SubagentsState {
   plans: readonly PlanView[];
 }
 
-export const TRANSCRIPT_LINES = 200;
+/** Lines of a child's transcript kept for /agents (a long answer is read there in full). */
+export const TRANSCRIPT_LINES = 2000;
 
 export const initialSubagents = (): SubagentsState => ({ children: [], plans: [] });
 
@@ -92,6 +95,7 @@ export function reduceSubagents(state: SubagentsState, event: SessionEvent, now:
         depth: event.depth,
         type: event.agentType,
         description: event.description,
+        ...(event.label ? { label: event.label } : {}),
         model: event.model,
         status: 'running',
         turns: 0,

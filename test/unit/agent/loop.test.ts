@@ -206,6 +206,21 @@ describe('runLoop', () => {
     expect(timeline).toEqual([]);
   });
 
+  it('a denial that stops the turn: the reason is the result, later calls are not run, and the model is not asked again', async () => {
+    const timeline: string[] = [];
+    const { options, history, stream } = setup(
+      [{ toolCalls: [{ name: 'write', arguments: { id: 'a' } }, { name: 'write', arguments: { id: 'b' } }] }, { text: 'never requested' }],
+      [timelineTool('write', false, timeline)],
+      { beforeToolCall: async () => ({ allow: false, reason: 'The user declined: write a. They said: use b', stopTurn: true }) },
+    );
+    const result = await runLoop(options);
+    expect(result).toMatchObject({ reason: 'completed', turns: 1 });
+    const results = toolResults(history);
+    expect(results.map((r) => r.content)).toEqual(['The user declined: write a. They said: use b', expect.stringMatching(/^Not run: the user declined an earlier call/)]);
+    expect(timeline).toEqual([]);
+    expect(stream.requests).toHaveLength(1); // the next request waits for the user's next message
+  });
+
   it('turns a throwing tool into an error result', async () => {
     const boom: Tool<Record<string, never>> = {
       name: 'boom',

@@ -118,6 +118,33 @@ describe('tool gate: hooks → policy → ask', () => {
     expect(prompts).toHaveLength(2); // the third call matched the session rule
   });
 
+  it('a "no" with feedback: the user\'s words are in the result, and the session\'s turn stops (a subagent\'s goes on)', async () => {
+    const policy = new PermissionPolicy({ root: fx.project, preference: 'ask' });
+    const stop: AskAnswer = { decline: 'stop', feedback: 'run npm run test:unit instead' };
+    const verdict = await createToolGate({ policy, ask: async () => stop }).before(call(bashTool, { command: 'npm test' }));
+    expect(verdict).toEqual({
+      allow: false,
+      stopTurn: true,
+      reason: expect.stringMatching(/^The user declined: bash: npm test\. They said what to do differently:\nrun npm run test:unit instead\n/),
+    });
+    const plain = await createToolGate({ policy, ask: async () => ({ decline: 'stop' }) }).before(call(bashTool, { command: 'npm test' }));
+    expect(plain).toMatchObject({ allow: false, stopTurn: true, reason: expect.stringMatching(/^The user declined: bash: npm test\. Do not retry/) });
+    const child = await createToolGate({ policy, ask: async () => stop, subagent: { id: 's1', description: 'd' } }).before(call(bashTool, { command: 'npm test' }));
+    expect(child).toEqual({ allow: false, reason: expect.stringContaining('run npm run test:unit instead') });
+  });
+
+  it('an agent working in a worktree: the prompt names the tree (path and branch)', async () => {
+    const prompts: PermissionPrompt[] = [];
+    const gate = createToolGate({
+      policy: new PermissionPolicy({ root: fx.project, preference: 'ask' }),
+      ask: async (p) => (prompts.push(p), 'yes'),
+      subagent: { id: 's1', description: 'edit in isolation' },
+      workspace: { worktree: { path: '/wt/s1-ab12', branch: 'seek/s1-ab12' }, mapToProject: (text) => text },
+    });
+    await gate.before(call(bashTool, { command: 'npm test' }));
+    expect(prompts[0]!.worktree).toEqual({ path: '/wt/s1-ab12', branch: 'seek/s1-ab12' });
+  });
+
   it('prompts are asked one at a time; an "always" spares the calls queued behind it', async () => {
     let open = 0;
     let maxOpen = 0;

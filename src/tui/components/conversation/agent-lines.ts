@@ -1,5 +1,5 @@
 import { formatCost, formatTokens } from '../../../cost/format.js';
-import { parseAgentResult } from '../../../subagents/result-format.js';
+import { parseAgentResult, shortSubSid } from '../../../subagents/result-format.js';
 import { sanitizeTerminalText, type Line, type Style } from '../../markdown/ansi.js';
 import { truncateLine } from '../../markdown/width.js';
 import type { SubagentView } from '../../state/subagents.js';
@@ -14,15 +14,25 @@ import { BODY_INDENT, HINT_PREFIX, type ToolItem } from './tool-lines.js';
 
 const DIM: Style = { dim: true };
 
-/** `  ⤷ explore · turn 2 · grep TODO in src` (or `thinking…`) for each running child. */
-export function runningAgentLines(agents: readonly SubagentView[], width: number): Line[] {
+/** `  ⤷ t2 explore: find the parser · turn 2 · grep TODO in src` (or `thinking…`) for each running
+ * child: its task id (a plan's) or short id, its role and description, so two children of the same
+ * role are told apart. The description is left out when the row above already says it
+ * (`rowSummary`, an `agent` call's own description). */
+export function runningAgentLines(agents: readonly SubagentView[], width: number, rowSummary?: string): Line[] {
   return agents
     .filter((agent) => agent.status === 'running')
     .map((agent) => {
       const doing = agent.currentTool ? [agent.currentTool.name, agent.currentTool.summary].filter(Boolean).join(' ') : agent.turns > 0 ? 'thinking…' : 'starting…';
-      const parts = [agent.type, ...(agent.turns > 0 ? [`turn ${agent.turns}`] : []), sanitizeTerminalText(doing)];
-      return truncateLine([{ text: BODY_INDENT }, { text: `⤷ ${parts.join(' · ')}`, style: DIM }], width);
+      const who = `${agent.label ?? shortSubSid(agent.subSid)} ${agent.type}`;
+      const what = rowSummary !== undefined && oneLine(rowSummary) === oneLine(agent.description) ? '' : oneLine(agent.description);
+      const parts = [what ? `${who}: ${what}` : who, ...(agent.turns > 0 ? [`turn ${agent.turns}`] : []), sanitizeTerminalText(doing)];
+      return truncateLine([{ text: BODY_INDENT }, { text: '⤷ ', style: DIM }, { text: who, style: { bold: true } }, { text: parts.join(' · ').slice(who.length), style: DIM }], width);
     });
+}
+
+function oneLine(text: string): string {
+  const line = sanitizeTerminalText(text).replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 /**

@@ -4,6 +4,7 @@ import { lineWidth, textWidth, truncateLine } from '../../markdown/width.js';
 import type { ConversationItem } from '../../types.js';
 import { diffLines } from './diff-lines.js';
 import { capLines, count, DETAIL_MAX_LINES, firstLine, formatDuration, outputLines, textLines } from './text-blocks.js';
+import { grepCounts, runSummary } from './tool-outcome.js';
 
 /** The lines of a tool row: header, live output, result hint, detail body. Pure, so they are
  * tested without Ink. */
@@ -27,17 +28,34 @@ export const BODY_INDENT = '  ';
 export const HINT_PREFIX = '└ ';
 /** Lines of a running command's output shown under its row. */
 const LIVE_OUTPUT_LINES = 3;
+/** Lines of a finished call's output shown under its outcome (the expand key shows the rest). */
+export const PREVIEW_LINES = 3;
+/** Lines of an applied diff kept under its row (then "… N more lines"). */
+export const DIFF_PREVIEW_LINES = 8;
+/** The key that shows a tool row's whole output (see App and ToolOutputPanel). */
+export const EXPAND_KEY_HINT = 'ctrl+t';
+
+/** The row's label and key argument, the tool's name said once: a summary that starts with the
+ * name (`bash: npm test`, `grep x in src`, `read a.ts` for read_file) drops it, the summary's own
+ * word is the label. */
+export function labelOf(item: Pick<ToolItem, 'name' | 'summary'>): { label: string; rest: string } {
+  const summary = firstLine(item.summary);
+  const first = /^(\S+?):?(?:\s+|$)/.exec(summary);
+  const short = item.name.split('_')[0];
+  if (first && (first[1] === item.name || first[1] === short)) return { label: first[1]!, rest: summary.slice(first[0].length) };
+  return { label: item.name, rest: summary };
+}
 
 /** `✓ bash npm test  1.2s`: glyph, name, key argument cut to fit, duration once finished. */
 export function headerLine(item: ToolItem, width: number): Line {
   const glyph = GLYPHS[item.status];
-  const head: Line = [glyph, { text: ' ' }, { text: item.name, style: { bold: true } }];
+  const { label, rest: summary } = labelOf(item);
+  const head: Line = [glyph, { text: ' ' }, { text: label, style: { bold: true } }];
   if (item.agent !== undefined && item.agent !== '') head.push({ text: ` (${item.agent})`, style: DIM });
   const tail: Line =
     item.status !== 'running' && item.durationMs !== undefined
       ? [{ text: '  ' }, { text: formatDuration(item.durationMs), style: DIM }]
       : [];
-  const summary = firstLine(item.summary);
   const room = width - lineWidth(head) - lineWidth(tail) - 1;
   const line: Line = [...head];
   if (summary !== '' && room >= 2) line.push({ text: ' ' }, ...truncateLine([{ text: summary }], room));
@@ -57,6 +75,8 @@ function exitHint(exitCode: number | null): Line {
   return [{ text: exitCode === null ? 'terminated' : `exit ${exitCode}`, style: RED }];
 }
 
+const SEP: Line = [{ text: ' · ', style: DIM }];
+
 /** One line about a text: itself when it is one line, else its line count. */
 function textHint(text: string): Line | null {
   const lines = textLines(text);
@@ -73,40 +93,92 @@ function diffCounts(display: Extract<ToolDisplay, { kind: 'diff' }>): Line {
   ];
 }
 
-function displayHint(display: ToolDisplay, output: string | undefined): Line | null {
+/** `exit 0 · 12 passed, 1 failed · 44 lines`: the exit code (red unless 0), the run's test or
+ * build summary when its output has one, and how much it printed. */
+function commandHint(display: Extract<ToolDisplay, { kind: 'command' }>): Line {
+  const summary = runSummary(display.output);
+  const lines = display.output === '(no output)' ? 0 : textLines(display.output).length;
+  const exit: Line = display.exitCode === 0 ? [{ text: 'exit 0', style: GREEN }] : exitHint(display.exitCode);
+  return [
+    ...exit,
+    ...(summary ? [...SEP, { text: summary.text, style: summary.failed ? RED : GREEN }] : []),
+    ...SEP,
+    { text: lines === 0 ? 'no output' : count(lines, 'line'), style: DIM },
+  ];
+}
+
+function displayHint(item: ToolItem, display: ToolDisplay, output: string | undefined): Line | null {
   switch (display.kind) {
-    case 'diff':
-      return diffCounts(display);
+    case 'diff': {
+      const written = item.name === 'write_file' ? /\((\d+) lines?\b/.exec(output ?? '') : null;
+      return written ? [{ text: `wrote ${count(Number(written[1]), 'line')}`, style: DIM }, ...SEP, ...diffCounts(display)] : diffCounts(display);
+    }
     case 'command':
-      if (display.exitCode !== null && display.exitCode !== 0) return exitHint(display.exitCode);
       if (display.exitCode === null) return textHint(output ?? display.output); // a background job
-      return display.output.trim() === '' || display.output === '(no output)'
-        ? [{ text: 'no output', style: DIM }]
-        : [{ text: count(textLines(display.output).length, 'line') + ' of output', style: DIM }];
+      return commandHint(display);
     case 'file':
       return [{ text: count(display.lines, 'line') + (display.truncated ? ' (partial)' : ''), style: DIM }];
-    case 'list':
-      return [{ text: count(display.items.length, 'item') + (display.truncated ? ' (more not shown)' : ''), style: DIM }];
+    case 'list': {
+      const noun = item.name === 'glob' ? 'file' : 'item';
+      return [{ text: count(display.items.length, noun) + (display.truncated ? ' (more not shown)' : ''), style: DIM }];
+    }
     case 'todos': {
       const done = display.items.filter((todo) => todo.status === 'completed').length;
       return [{ text: display.items.length === 0 ? 'cleared' : `${done}/${display.items.length} done`, style: DIM }];
     }
-    case 'text':
-      return textHint(display.text);
+    case 'text': {
+      const matches = item.name === 'grep' ? grepCounts(display.text) : undefined;
+      return matches ? [{ text: matches, style: DIM }] : textHint(display.text);
+    }
   }
 }
 
-/** The one-line result under a finished row: `+12 −3`, `exit 1`, `214 lines`, an error's first line. */
+/** A "no" with the user's words (tool-gate's declinedMessage): the words, not the boilerplate. */
+const DECLINED_WITH_WORDS = /^The user declined: .*? They said what to do differently:\n([^\n]*)/s;
+
+/** The one-line outcome under a finished row: `exit 0 · 12 passed · 40 lines`, `+12 −3`,
+ * `3 matches in 2 files`, `214 lines`, an error's first line. */
 export function resultHint(item: ToolItem): Line | null {
   if (item.status === 'running') return null;
-  if (item.status === 'denied') return [{ text: firstLine(item.output ?? '') || 'denied', style: YELLOW }];
+  if (item.status === 'denied') {
+    const words = DECLINED_WITH_WORDS.exec(item.output ?? '');
+    if (words) return [{ text: 'declined', style: YELLOW }, ...SEP, { text: `you said: ${words[1]}`, style: DIM }];
+    return [{ text: firstLine(item.output ?? '') || 'denied', style: YELLOW }];
+  }
   if (item.status === 'error') {
-    if (item.display?.kind === 'command') return exitHint(item.display.exitCode);
+    if (item.display?.kind === 'command') return item.display.exitCode === null ? exitHint(null) : commandHint(item.display);
     const message = firstLine(item.output ?? '') || (item.display?.kind === 'text' ? firstLine(item.display.text) : '');
     return [{ text: message || 'failed', style: RED }];
   }
-  if (item.display !== undefined) return displayHint(item.display, item.output);
+  if (item.display !== undefined) return displayHint(item, item.display, item.output);
   return item.output === undefined ? null : textHint(item.output);
+}
+
+/**
+ * What a finished row shows under its outcome: the first lines of a command's output, of grep's
+ * matches or of a list (then "… N more lines · ctrl+t"), or the applied diff with line numbers
+ * and changed words (then "… N more lines"). `width` is the body's width.
+ */
+export function previewLines(item: ToolItem, width: number): Line[] {
+  const display = item.display;
+  if (item.status === 'running' || item.status === 'denied' || display === undefined) return [];
+  const firstOf = (lines: readonly string[]): Line[] => {
+    const shown = lines.slice(0, PREVIEW_LINES).map((line) => truncateLine(line === '' ? [] : [{ text: line, style: DIM }], width));
+    const more = lines.length - shown.length;
+    return more > 0 ? [...shown, [{ text: `… ${count(more, 'more line')} · ${EXPAND_KEY_HINT} shows all`, style: DIM }]] : shown;
+  };
+  switch (display.kind) {
+    case 'diff':
+      return item.status === 'done' ? diffLines(display.diff, { width, maxLines: DIFF_PREVIEW_LINES, lineNumbers: true, words: true, hideFileHeaders: true }) : [];
+    case 'command':
+      return display.exitCode === null || display.output === '(no output)' ? [] : firstOf(textLines(display.output));
+    case 'text':
+      return item.name === 'grep' && display.text !== 'No matches' ? firstOf(textLines(display.text)) : [];
+    case 'list':
+      return firstOf(display.items.map((entry) => sanitizeTerminalText(entry)));
+    default:
+      return [];
+  }
 }
 
 const TODO_GLYPHS = {
@@ -122,7 +194,7 @@ export function detailBody(item: ToolItem, width: number): Line[] {
   if (display === undefined) return outputLines(output, width, item.status === 'error' ? RED : undefined);
   switch (display.kind) {
     case 'diff':
-      return [diffCounts(display), ...diffLines(display.diff, { width, maxLines: DETAIL_MAX_LINES })];
+      return [diffCounts(display), ...diffLines(display.diff, { width, maxLines: DETAIL_MAX_LINES, lineNumbers: true, words: true })];
     case 'command': {
       const body = outputLines(display.output, width);
       const failed = display.exitCode !== 0;

@@ -91,7 +91,7 @@ describe('PermissionPrompt: where "always" saves the rule', () => {
     expect(answers).toEqual([]);
     expect(inner().join('\n')).toContain('n) No (esc)');
     await press(KEYS.escape);
-    expect(answers).toEqual(['no']);
+    expect(answers).toEqual([{ decline: 'stop' }]);
     view.unmount();
   });
 

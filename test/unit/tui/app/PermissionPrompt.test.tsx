@@ -46,7 +46,7 @@ async function setup(request: PermissionRequest) {
   const choices = () =>
     lines()
       .map((line) => line.replace(/^│ /, '').replace(/ *│$/, ''))
-      .filter((line) => /^(❯ | {2})[yan]\) /.test(line));
+      .filter((line) => /^(❯ | {2})[yant]\) /.test(line));
   async function press(...sequences: string[]): Promise<void> {
     await flush();
     for (const sequence of sequences) {
@@ -58,7 +58,7 @@ async function setup(request: PermissionRequest) {
 }
 
 describe('PermissionPrompt: content', () => {
-  it('shows a write with its header, reason, diff preview and the three choices', async () => {
+  it('shows a write with its header, reason, numbered diff preview and the four choices', async () => {
     const { lines, choices, view } = await setup(WRITE);
     const text = lines().join('\n');
     expect(text).toContain('Allow create src/x.ts?');
@@ -67,6 +67,11 @@ describe('PermissionPrompt: content', () => {
     expect(text).toContain('+export const answer = 42;');
     expect(text).toContain('+export const other = 2;');
     expect(text).toContain('@@ -1,1 +1,2 @@');
+    // Old and new line numbers in a gutter; the file headers are left out (the title names it).
+    expect(lines().some((line) => /^│ 1   -export const old = 1;/.test(line))).toBe(true);
+    expect(lines().some((line) => /^│   1 \+export const answer = 42;/.test(line))).toBe(true);
+    expect(lines().some((line) => /^│   2 \+export const other = 2;/.test(line))).toBe(true);
+    expect(text).not.toContain('+++ src/x.ts');
     // The header comes first, then the reason, then the diff, then the choices.
     const at = (needle: string) => lines().findIndex((line) => line.includes(needle));
     expect(at('Allow create')).toBeLessThan(at('needs approval'));
@@ -76,6 +81,7 @@ describe('PermissionPrompt: content', () => {
       '❯ y) Yes',
       '  a) Yes, and always, then choose where — adds write_file(src/**)',
       '  n) No (esc)',
+      '  t) No, and tell seek what to do differently',
     ]);
     expect(text).not.toContain('$ ');
     view.unmount();
@@ -175,10 +181,10 @@ describe('PermissionPrompt: keys', () => {
   it.each([
     ['y', 'yes'],
     ['Y', 'yes'],
-    ['n', 'no'],
-    [KEYS.escape, 'no'],
+    ['n', { decline: 'stop' }],
+    [KEYS.escape, { decline: 'stop' }],
     [KEYS.enter, 'yes'],
-  ] as const)('%j answers %s at once', async (key, answer) => {
+  ] as const)('%j answers %j at once (every "no" ends the turn)', async (key, answer) => {
     const { answers, press, view } = await setup(WRITE);
     await press(key);
     expect(answers).toEqual([answer]);
@@ -201,12 +207,12 @@ describe('PermissionPrompt: keys', () => {
   it('wraps around with ↑ from the first choice to the last (and Tab moves down)', async () => {
     const { answers, choices, press, view } = await setup(BASH);
     await press(KEYS.up);
-    expect(choices()[2]).toBe('❯ n) No (esc)');
+    expect(choices()[3]).toBe('❯ t) No, and tell seek what to do differently');
     await press(KEYS.down);
     expect(choices()[0]).toBe('❯ y) Yes');
-    await press(KEYS.tab, KEYS.tab, KEYS.tab);
+    await press(KEYS.tab, KEYS.tab, KEYS.tab, KEYS.tab);
     expect(choices()[0]).toBe('❯ y) Yes');
-    await press(KEYS.up, KEYS.up, KEYS.enter, 'a');
+    await press(KEYS.up, KEYS.up, KEYS.up, KEYS.enter, 'a');
     expect(answers).toEqual(['always']);
     view.unmount();
   });
@@ -286,7 +292,7 @@ describe('PermissionPrompt: the whole action', () => {
     expect(answers).toEqual([]); // scrolling never answers
     view.stdin.write('n');
     await flush();
-    expect(answers).toEqual(['no']);
+    expect(answers).toEqual([{ decline: 'stop' }]);
     view.unmount();
   });
 
@@ -320,7 +326,59 @@ describe('PermissionPrompt: the whole action', () => {
     const rows = inner(frame());
     const path = rows.findIndex((line) => line.startsWith('path: /repo/src/x.ts'));
     expect(path).toBeGreaterThan(rows.findIndex((line) => line.startsWith('Allow create')));
-    expect(path).toBeLessThan(rows.findIndex((line) => line.startsWith('+export const answer')));
+    expect(path).toBeLessThan(rows.findIndex((line) => line.includes('+export const answer')));
+    view.unmount();
+  });
+
+  it('marks the changed words of a replaced line in colour (bold, underlined)', async () => {
+    const request: PermissionRequest = {
+      ...WRITE,
+      action: { ...WRITE.action, preview: makeDiffDisplay('src/x.ts', 'const total = price * count;\n', 'const total = price * quantity;\n') },
+    };
+    const view = await renderAttached(<PermissionPrompt request={request} width={80} rows={40} color onAnswer={() => undefined} />);
+    const frame = view.lastFrame() ?? '';
+    view.unmount();
+    // Bold + underline (SGR 1;4 in some order) right before the changed word, not before the shared ones.
+    expect(frame).toMatch(/\u001b\[[0-9;]*4[0-9;]*m(\u001b\[[0-9;]*m)*quantity/);
+    expect(frame).not.toMatch(/\u001b\[[0-9;]*4[0-9;]*m(\u001b\[[0-9;]*m)*total/);
+  });
+
+  it('a subagent in a worktree says which tree the write goes to', async () => {
+    const request: PermissionRequest = { ...WRITE, subagent: { id: 's1', description: 'edit x' }, worktree: { path: '/repo/.seek/worktrees/s1-ab12', branch: 'seek/s1-ab12' } };
+    const { view, frame } = await show(request, 40);
+    const rows = inner(frame()).map((line) => line.trimEnd());
+    const title = rows.findIndex((line) => line.startsWith('Allow create src/x.ts?'));
+    expect(rows[title + 1]).toBe('writes to worktree /repo/.seek/worktrees/s1-ab12 (branch seek/s1-ab12)');
+    view.unmount();
+  });
+});
+
+describe('PermissionPrompt: no, and tell seek what to do differently', () => {
+  it('t opens a line; the typed text goes with the "no"; Esc goes back to the question first', async () => {
+    const { answers, lines, press, view } = await setup(BASH);
+    await press('t');
+    expect(lines().join('\n')).toContain('No, and tell seek what to do differently:');
+    await press(KEYS.escape);
+    expect(answers).toEqual([]);
+    expect(lines().join('\n')).toContain('t) No, and tell seek what to do differently');
+    await press('t', 'use ', 'yarn', ' test', KEYS.backspace, 't', 'y'); // y and n are text here, not answers
+    expect(lines().join('\n')).toContain('› use yarn testy');
+    await press(KEYS.backspace, KEYS.enter);
+    expect(answers).toEqual([{ decline: 'stop', feedback: 'use yarn test' }]);
+    view.unmount();
+  });
+
+  it('takes a bracketed paste as one line of text', async () => {
+    const { answers, press, view } = await setup(BASH);
+    await press('t', `${KEYS.pasteStart}run the unit tests\nonly${KEYS.pasteEnd}`, KEYS.enter);
+    expect(answers).toEqual([{ decline: 'stop', feedback: 'run the unit tests only' }]);
+    view.unmount();
+  });
+
+  it('Enter on an empty line is a plain "no" that ends the turn', async () => {
+    const { answers, press, view } = await setup(BASH);
+    await press('t', KEYS.enter);
+    expect(answers).toEqual([{ decline: 'stop' }]);
     view.unmount();
   });
 });

@@ -223,6 +223,7 @@ describe('reduceConversation: tool calls', () => {
       ['The user declined: write src/a.ts. Do not retry it unchanged; ask the user what they want instead.', 'denied'],
       ['[denied by pre_tool hook "guard"] no writes on Fridays', 'denied'],
       ['write src/a.ts is not allowed in this mode: run with --yolo to allow it', 'denied'],
+      ['Not run: the user declined an earlier call of this turn and stopped it, to say what to do instead.', 'denied'],
       ['bash failed: spawn ENOENT', 'error'],
       ['Cannot write src: EACCES', 'error'],
       ['Interrupted: the user cancelled before this call ran.', 'error'],

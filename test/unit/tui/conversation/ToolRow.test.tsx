@@ -71,13 +71,16 @@ describe('ToolRow', () => {
       plainFrame(tool({ display, ...extra })).split('\n')[1] ?? '';
     expect(hint({ kind: 'diff', path: 'a.ts', diff: DIFF, added: 12, removed: 3 })).toBe('  └ +12 −3');
     expect(hint({ kind: 'command', command: 'npm test', cwd: '/', exitCode: 1, output: 'boom' }, { status: 'error' })).toBe(
-      '  └ exit 1',
+      '  └ exit 1 · 1 line',
     );
-    expect(hint({ kind: 'command', command: 'ls', cwd: '/', exitCode: 0, output: 'a\nb' })).toBe('  └ 2 lines of output');
+    expect(hint({ kind: 'command', command: 'ls', cwd: '/', exitCode: 0, output: 'a\nb' })).toBe('  └ exit 0 · 2 lines');
+    expect(hint({ kind: 'command', command: 'true', cwd: '/', exitCode: 0, output: '(no output)' })).toBe('  └ exit 0 · no output');
     expect(hint({ kind: 'file', path: 'a.ts', lines: 214, truncated: false })).toBe('  └ 214 lines');
     expect(hint({ kind: 'list', title: 'glob *.ts', items: ['a', 'b', 'c'], truncated: true })).toBe(
       '  └ 3 items (more not shown)',
     );
+    expect(hint({ kind: 'list', title: 'glob *.ts', items: ['a', 'b'], truncated: false }, { name: 'glob' })).toBe('  └ 2 files');
+    expect(hint({ kind: 'text', text: 'src/a.ts:3:x\nsrc/a.ts:9:x\nsrc/b.ts:1:x' }, { name: 'grep' })).toBe('  └ 3 matches in 2 files');
     expect(
       hint({
         kind: 'todos',
@@ -98,10 +101,47 @@ describe('ToolRow', () => {
 
   it('shows a coloured diff in detail mode', () => {
     const out = frame(tool({ name: 'edit', display: { kind: 'diff', path: 'a.ts', diff: DIFF, added: 1, removed: 1 } }), DETAIL);
-    expect(out).toContain('\u001b[31m-old line'); // Ink re-encodes closing codes: check openings
-    expect(out).toContain('\u001b[32m+new line');
+    expect(out).toMatch(/\u001b\[31m-(\u001b\[[0-9;]*m)*old(\u001b\[[0-9;]*m)* line/); // Ink re-encodes closing codes: check openings
+    expect(out).toMatch(/\u001b\[32m\+(\u001b\[[0-9;]*m)*new(\u001b\[[0-9;]*m)* line/);
     expect(out).toContain('\u001b[36m@@ -1,3 +1,3 @@');
-    expect(stripAnsi(out).split('\n').slice(1, 3)).toEqual(['  +1 −1', '  --- src/a.ts']);
+    expect(stripAnsi(out).split('\n').slice(1, 7)).toEqual(['  +1 −1', '      --- src/a.ts', '      +++ src/a.ts', '      @@ -1,3 +1,3 @@', '  1 1  keep', '  2   -old line']);
+  });
+
+  it('says the tool once: a summary that starts with the name drops it', () => {
+    const header = (name: string, summary: string) => plainFrame(tool({ name, summary, output: 'x' })).split('\n')[0];
+    expect(header('bash', 'bash: npm test')).toBe('✓ bash npm test  1.2s');
+    expect(header('grep', 'grep TODO in src')).toBe('✓ grep TODO in src  1.2s');
+    expect(header('read_file', 'read src/a.ts')).toBe('✓ read src/a.ts  1.2s');
+    expect(header('git', 'git status')).toBe('✓ git status  1.2s');
+    expect(header('write_file', 'create notes.txt')).toBe('✓ write_file create notes.txt  1.2s');
+  });
+
+  it('a bash row: exit code, the last test summary line of the output, and its first lines', () => {
+    const output = ['> vitest run', '', ' ✓ test/a.test.ts (3 tests)', ' ✗ test/b.test.ts (2 tests | 1 failed)', ' Test Files  1 failed | 1 passed (2)', '      Tests  1 failed | 4 passed (5)'].join('\n');
+    const rows = plainFrame(tool({ status: 'error', summary: 'bash: npm test', display: { kind: 'command', command: 'npm test', cwd: '/', exitCode: 1, output } })).split('\n');
+    expect(rows).toEqual(['✗ bash npm test  1.2s', '  └ exit 1 · 4 passed, 1 failed · 6 lines', '    > vitest run', '', '     ✓ test/a.test.ts (3 tests)', '    … 3 more lines · ctrl+t shows all']);
+  });
+
+  it('keeps an applied diff under its row with line numbers, collapsed past 8 lines', () => {
+    const long = ['--- a.ts', '+++ a.ts', '@@ -1,2 +1,12 @@', ' keep', '-old', ...Array.from({ length: 10 }, (_, index) => `+line ${index + 1}`), ' tail'].join('\n');
+    const rows = plainFrame(tool({ name: 'write_file', summary: 'overwrite a.ts', output: 'Overwrote a.ts (12 lines; +10 -1).', display: { kind: 'diff', path: 'a.ts', diff: long, added: 10, removed: 1 } })).split('\n');
+    expect(rows[1]).toBe('  └ wrote 12 lines · +10 −1');
+    expect(rows.slice(2)).toEqual([
+      '          @@ -1,2 +1,12 @@',
+      '     1  1  keep',
+      '     2    -old',
+      '        2 +line 1',
+      '        3 +line 2',
+      '        4 +line 3',
+      '        5 +line 4',
+      '        6 +line 5',
+      '    … 6 more lines',
+    ]);
+  });
+
+  it('a declined call with the user\'s words shows the words', () => {
+    const output = 'The user declined: bash: npm test. They said what to do differently:\nuse yarn\nDo that instead; do not retry the declined call unchanged.';
+    expect(plainFrame(tool({ status: 'denied', output })).split('\n')).toEqual(['⊘ bash npm test  1.2s', '  └ declined · you said: use yarn']);
   });
 
   it('shows command output, lists, todos and the model-facing text in detail mode', () => {

@@ -6,7 +6,7 @@ import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { childrenOfCall, type SubagentsState } from '../../../../src/tui/state/subagents.js';
 import type { ItemViewOptions } from '../../../../src/tui/types.js';
 import { frameAtWidth, widestLine } from '../conversation/ink-at-width.js';
-import { end, fold, start, SUB_A, toolStart, turn, usage } from './events.js';
+import { end, fold, start, SUB_A, SUB_B, toolStart, turn, usage } from './events.js';
 
 const OPTIONS: ItemViewOptions = { width: 80, detail: false, color: false };
 
@@ -26,12 +26,12 @@ const DONE = completedResult({ summary: 'Parser is in src/parse.ts\n\nDetails…
 describe('agent tool row', () => {
   it('shows what a running child does: type, turn, current tool and its key argument', () => {
     const state = fold([start(SUB_A), turn(SUB_A, 1), turn(SUB_A, 2), toolStart(SUB_A, 't1', 'grep', { pattern: 'parse', path: 'src' })]);
-    expect(lines(agentRow({}), state)).toEqual(['⋯ agent find the parser', '  ⤷ explore · turn 2 · grep parse in src']);
+    expect(lines(agentRow({}), state)).toEqual(['⋯ agent find the parser', '  ⤷ a1b2c3 explore · turn 2 · grep parse in src']);
   });
 
   it('says thinking… between tools, starting… before the first turn', () => {
-    expect(lines(agentRow({}), fold([start(SUB_A), turn(SUB_A, 1)]))[1]).toBe('  ⤷ explore · turn 1 · thinking…');
-    expect(lines(agentRow({}), fold([start(SUB_A)]))[1]).toBe('  ⤷ explore · starting…');
+    expect(lines(agentRow({}), fold([start(SUB_A), turn(SUB_A, 1)]))[1]).toBe('  ⤷ a1b2c3 explore · turn 1 · thinking…');
+    expect(lines(agentRow({}), fold([start(SUB_A)]))[1]).toBe('  ⤷ a1b2c3 explore · starting…');
   });
 
   it('updates the live row as the child moves on (memo follows the child)', () => {
@@ -40,7 +40,7 @@ describe('agent tool row', () => {
     const view = render(<ConversationItemView item={item} options={OPTIONS} agents={childrenOfCall(first, item.id)} />);
     const later = fold([start(SUB_A), turn(SUB_A, 1), toolStart(SUB_A, 't1', 'read', { path: 'src/parse.ts' })]);
     view.rerender(<ConversationItemView item={item} options={OPTIONS} agents={childrenOfCall(later, item.id)} />);
-    expect(stripAnsi(view.lastFrame() ?? '').split('\n')[1]).toBe('  ⤷ explore · turn 1 · read src/parse.ts');
+    expect(stripAnsi(view.lastFrame() ?? '').split('\n')[1]).toBe('  ⤷ a1b2c3 explore · turn 1 · read src/parse.ts');
     view.unmount();
   });
 
@@ -74,6 +74,19 @@ describe('agent tool row', () => {
     const frame = frameAtWidth(<ConversationItemView item={item} options={OPTIONS} agents={childrenOfCall(state, item.id)} />, 80);
     expect(frame.split('\n')).toHaveLength(2);
     expect(widestLine(frame)).toBeLessThanOrEqual(80);
-    expect(stripAnsi(frame).split('\n')[1]).toMatch(/^ {2}⤷ general-purpose · turn 2 · bash npm run x+…$/);
+    expect(stripAnsi(frame).split('\n')[1]).toMatch(/^ {2}⤷ a1b2c3 general-purpose: find the parser · turn 2 · bash npm run x+…$/);
+  });
+
+  it('tells two children of the same role apart: each says its task id and description', () => {
+    const state = fold([
+      start(SUB_A, { label: 't1', description: 'map the parser' }),
+      start(SUB_B, { label: 't2', description: 'map the lexer' }),
+      turn(SUB_A, 1),
+      turn(SUB_A, 2),
+      turn(SUB_B, 1),
+      turn(SUB_B, 2),
+    ]);
+    const item = agentRow({ name: 'delegate_tasks', summary: 'map the front end' });
+    expect(lines(item, state).slice(1)).toEqual(['  ⤷ t1 explore: map the parser · turn 2 · thinking…', '  ⤷ t2 explore: map the lexer · turn 2 · thinking…']);
   });
 });

@@ -155,4 +155,28 @@ describe('/agents panel', () => {
     expect(rows()).toContain('d4e5f6 is not running');
     view.unmount();
   });
+
+  it('shows a long answer in full, wrapped and scrollable, with the transcript path whole on its own line under the box', async () => {
+    const path = `/home/someone/.seek/projects/${'p'.repeat(30)}/sessions/20261122-101500/subagents/${SUB_A}.jsonl`;
+    const answer = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
+    const more = Array.from({ length: 20 }, (_, index) => text(SUB_A, `detail line ${index + 1}\n`));
+    const state = fold([start(SUB_A), turn(SUB_A, 1), text(SUB_A, `${answer}\n`), ...more, end(SUB_A, { transcriptPath: path })]);
+    const { frame, rows, press, view } = await setup(state);
+    await press(KEYS.enter, KEYS.home);
+    const inside = rows().join(' ');
+    // Every word of the long line is there, on rows that fit the box: wrapped, not cut.
+    for (let index = 0; index < 40; index++) expect(inside).toContain(`word${index}`);
+    expect(inside).toMatch(/below/);
+    const lines = frame().split('\n');
+    const label = lines.indexOf('full transcript:');
+    expect(label).toBeGreaterThan(0);
+    expect(widestLine(lines.slice(0, label).join('\n'))).toBeLessThanOrEqual(80); // the box
+    expect(lines[label - 1]).toMatch(/^╰/); // under the box's bottom border
+    const after = lines.slice(label + 1);
+    expect(after.join('')).toBe(path); // whole, outside the border: no │ in it when copied
+    await press(KEYS.end);
+    expect(rows().join(' ')).toContain('detail line 20');
+    expect(rows().join(' ')).not.toContain('word0 ');
+    view.unmount();
+  });
 });

@@ -78,7 +78,7 @@ describe('App with subagents', () => {
       turn(SUB_A, 1),
       toolStart(SUB_A, 'c1', 'grep', { pattern: 'parse', path: 'src' }),
     );
-    await waitFor(() => expect(frame()).toContain('⤷ explore · turn 1 · grep parse in src'));
+    await waitFor(() => expect(frame()).toContain('⤷ a1b2c3 explore · turn 1 · grep parse in src'));
     expect(frame()).toContain('⋯ agent find the parser');
     expect(frame()).toMatch(/ask · ⤴ 1 agent · deepseek-v4-flash/);
 

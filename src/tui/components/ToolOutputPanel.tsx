@@ -1,0 +1,111 @@
+import { Box, Text, useInput, useStdout } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { useInputAttached } from '../input/use-input-attached.js';
+import { lineToString, type Line } from '../markdown/ansi.js';
+import { prefixLines, truncateLine } from '../markdown/width.js';
+import { bodyWidth, BODY_INDENT, detailBody, headerLine, HINT_PREFIX, resultHint, type ToolItem } from './conversation/tool-lines.js';
+
+/** Rows the panel leaves to the rest of the screen (its border and hints, the status bar). */
+const OUTSIDE_ROWS = 8;
+const MIN_ROWS = 5;
+
+export interface ToolOutputPanelProps {
+  /** The session's tool rows, oldest first; the panel opens on the last. */
+  items: readonly ToolItem[];
+  width: number;
+  color: boolean;
+  /** Terminal height; the terminal's own when absent. */
+  rows?: number;
+  /** False while something else (a permission prompt) owns the keyboard. */
+  active?: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The whole output of one tool row (Ctrl+T): its header and outcome, then everything it produced
+ * (command output, the full diff, the list), in a window that scrolls. Opens on the latest row;
+ * ←/→ step to the row before or after, ↑↓ scroll a line, PgUp/PgDn (space) a page, Home/End the
+ * ends; Esc or Ctrl+T closes it. Nothing is reprinted: the transcript above stays as it was.
+ */
+export function ToolOutputPanel({ items, width, color, rows, active = true, onClose }: ToolOutputPanelProps) {
+  const [index, setIndexState] = useState(Math.max(0, items.length - 1));
+  const [scroll, setScrollState] = useState(0);
+  // Refs as well: keys typed faster than a frame each see what the one before did.
+  const state = useRef({ index, scroll });
+  const setIndex = (value: number) => {
+    state.current = { index: value, scroll: 0 };
+    setIndexState(value);
+    setScrollState(0);
+  };
+  const setScroll = (value: number) => {
+    state.current = { ...state.current, scroll: value };
+    setScrollState(value);
+  };
+  const height = Math.max(MIN_ROWS, useTerminalRows(rows) - OUTSIDE_ROWS);
+  const item = items[Math.min(index, items.length - 1)];
+  const body = item ? bodyOf(item, width - 4) : [];
+  const maxScroll = Math.max(0, body.length - height);
+
+  useInput(
+    (input, key) => {
+      const now = state.current;
+      if (key.escape) return onClose(); // Ctrl+T is the App's toggle
+      if (key.leftArrow) return setIndex(Math.max(0, now.index - 1));
+      if (key.rightArrow) return setIndex(Math.min(items.length - 1, now.index + 1));
+      const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -height : key.pageDown || input === ' ' ? height : 0;
+      if (delta !== 0) return setScroll(Math.max(0, Math.min(maxScroll, now.scroll + delta)));
+      if (key.home) return setScroll(0);
+      if (key.end) return setScroll(maxScroll);
+    },
+    { isActive: active },
+  );
+  const attached = useInputAttached(); // after useInput: effects run in order
+  if (!attached) return null;
+
+  const accent = color ? 'cyan' : undefined;
+  if (!item) {
+    return (
+      <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
+        <Text dimColor>no tool output in this session yet · esc close</Text>
+      </Box>
+    );
+  }
+  const top = Math.min(scroll, maxScroll);
+  const shown = body.slice(top, top + height);
+  const below = body.length - top - shown.length;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
+      <Text>{lineToString(headerLine(item, width - 4), color)}</Text>
+      {shown.map((line, at) => (
+        <Text key={top + at}>{line.length === 0 ? ' ' : lineToString(line, color)}</Text>
+      ))}
+      <Text dimColor wrap="truncate-end">
+        tool {Math.min(index, items.length - 1) + 1} of {items.length} · ←→ other rows · ↑↓ pgup/pgdn scroll
+        {top > 0 ? ` · ${top} above` : ''}
+        {below > 0 ? ` · ${below} below` : ''} · esc close
+      </Text>
+    </Box>
+  );
+}
+
+/** The outcome line, then the whole result, under the body indent. */
+function bodyOf(item: ToolItem, width: number): Line[] {
+  const indent: Line = [{ text: BODY_INDENT }];
+  const hint = resultHint(item);
+  const outcome: Line[] = hint ? [truncateLine([...indent, { text: HINT_PREFIX, style: { dim: true } }, ...hint], width)] : [];
+  const full = item.status === 'running' ? [] : detailBody(item, bodyWidth(width));
+  return [...outcome, ...prefixLines(full, indent, indent)];
+}
+
+function useTerminalRows(override: number | undefined): number {
+  const { stdout } = useStdout();
+  const [rows, setRows] = useState(() => stdout.rows || 24);
+  useEffect(() => {
+    const onResize = () => setRows(stdout.rows || 24);
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return override ?? rows;
+}
