@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux)('terminal UI input (tmux)', () => {
 
     it('draws colours and styles: the dim placeholder, the selected slash-menu row, the approval box', async () => {
       const { root, home } = makeProject();
-      h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch styled' } }] }, { text: 'Not run.' });
+      h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch styled' } }] });
       // A CI variable in the user's shell must not turn the styling off.
       const t = h.start(root, home, { width, height, env: { CI: 'true' } });
       await t.waitFor('ask seek');
@@ -78,7 +78,9 @@ describe.skipIf(!hasTmux)('terminal UI input (tmux)', () => {
       expect(box.length).toBeGreaterThan(0);
       expect(box.some((line) => SGR.test(line))).toBe(true);
       t.type('n');
-      await t.waitFor('Not run.');
+      // A no ends the turn: the row says so and the prompt is back.
+      await t.waitFor(/⊘ bash touch styled[\s\S]*ask seek/);
+      expect(h.server.requests).toHaveLength(1);
     });
 
     it('runs a prompt queued during a turn once the turn ends', async () => {
