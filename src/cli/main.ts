@@ -15,6 +15,7 @@ export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   distill: async () => (await import('./commands/distill.js')).createDistillCommand(),
   sandbox: async () => (await import('./commands/sandbox.js')).createSandboxCommand(),
   permissions: async () => (await import('./commands/permissions.js')).createPermissionsCommand(),
+  mcp: async () => (await import('./commands/mcp.js')).createMcpCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to
