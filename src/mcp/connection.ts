@@ -44,6 +44,8 @@ export class McpConnection {
   private closing = false;
   private log: WriteStream | undefined;
   private readonly tag = newCommandTag();
+  private restartTimer: NodeJS.Timeout | undefined;
+  private cancelRestart: (() => void) | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
     this.settled = this.connect();
@@ -76,6 +78,8 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closing = true;
     this.state = 'closed';
+    clearTimeout(this.restartTimer);
+    this.cancelRestart?.();
     try {
       await this.client?.close();
     } catch {
@@ -157,7 +161,10 @@ export class McpConnection {
     return this.log;
   }
 
-  /** A crash: report it, then restart with backoff (up to MAX_RESTARTS times). */
+  /**
+   * A crash: report it, then restart with backoff (up to MAX_RESTARTS times). Calls made meanwhile
+   * wait for the restart (`settled`), so a server that comes back serves them.
+   */
   private onUnexpectedClose(): void {
     if (this.closing || this.state !== 'ready') return;
     this.state = 'failed';
@@ -167,12 +174,15 @@ export class McpConnection {
     if (this.restarts >= MAX_RESTARTS) return;
     const delay = Math.min(30_000, 1000 * 2 ** this.restarts);
     this.restarts += 1;
-    const timer = setTimeout(() => {
-      if (this.closing) return;
-      this.state = 'starting';
-      this.settled = this.connect();
-    }, delay);
-    timer.unref();
+    this.settled = new Promise<void>((resolve) => {
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        if (this.closing) return resolve();
+        this.state = 'starting';
+        void this.connect().then(resolve);
+      }, delay);
+      this.cancelRestart = resolve;
+    });
   }
 }
 
@@ -229,7 +239,12 @@ class FallbackHttpTransport implements Transport {
       const status = /HTTP (\d{3})/.exec((error as Error).message)?.[1] ?? String((error as { code?: number }).code ?? '');
       if (this.fellBack || !/^4\d\d$/.test(status)) throw error;
       this.fellBack = true;
-      await this.inner.close().catch(() => undefined);
+      // Closing the first transport must not read as the connection closing.
+      const first = this.inner;
+      first.onclose = undefined;
+      first.onerror = undefined;
+      first.onmessage = undefined;
+      await first.close().catch(() => undefined);
       this.inner = new SSEClientTransport(this.url, { requestInit: { headers: this.headers } });
       this.wire();
       await this.inner.start();

@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -138,5 +140,111 @@ describe('MCP servers through the real seek', () => {
     const missing = await runSeek(['mcp', 'get', 'everything'], { cwd: root, env: env(home) });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no MCP server named everything');
+  });
+});
+
+/** A free loopback port (the server binds it right after; a clash only fails its start, visibly). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** server-everything over HTTP (`streamableHttp` or the older `sse`), once it says it listens. */
+async function startRemoteEverything(transport: 'streamableHttp' | 'sse'): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING, transport], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      if (/listening|running/i.test(seen)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server-everything ${transport} exited (${code}): ${seen}`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, child };
+}
+
+const CRASHY = new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url).pathname;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('MCP server faults', () => {
+  it('gives a call on a server that dies mid-call an error, restarts the server, and serves the next call', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { crashy: { command: process.execPath, args: [CRASHY] } });
+    server.enqueue(
+      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__crashy__pid', arguments: {} } }] },
+      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__crashy__crash', arguments: {} } }] },
+      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__crashy__pid', arguments: {} } }] },
+      { text: 'ok' },
+    );
+    const run = await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const [first, crashed, second] = results(3);
+    expect(first).toMatch(/^\d+$/);
+    expect(crashed).toMatch(/^mcp__crashy__crash failed: .*closed/i);
+    expect(second).toMatch(/^\d+$/);
+    expect(second).not.toBe(first); // a new process
+  });
+
+  it('ends what a server started when seek exits', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { crashy: { command: process.execPath, args: [CRASHY] } });
+    server.enqueue(
+      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__crashy__pid', arguments: {} } }, { name: 'mcp_call', arguments: { tool: 'mcp__crashy__spawn-sleeper', arguments: {} } }] },
+      { text: 'ok' },
+    );
+    const run = await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const [serverPid, sleeperPid] = results(1).map(Number);
+    expect(serverPid).toBeGreaterThan(0);
+    expect(sleeperPid).toBeGreaterThan(0);
+    // seek has exited: its server and the server's child must be gone (waited for, not assumed).
+    await expect.poll(() => alive(serverPid!) || alive(sleeperPid!), { timeout: 10_000, interval: 50 }).toBe(false);
+  });
+});
+
+describe('remote MCP servers', () => {
+  const started: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of started) child.kill();
+  });
+
+  it.each([
+    ['Streamable HTTP', 'streamableHttp', 'http', '/mcp'],
+    ['the older HTTP+SSE transport, declared', 'sse', 'sse', '/sse'],
+    ['the older HTTP+SSE transport, reached by falling back from Streamable HTTP', 'sse', 'http', '/sse'],
+  ] as const)('calls a tool over %s', async (_label, transport, type, path) => {
+    const remote = await startRemoteEverything(transport);
+    started.push(remote.child);
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { remote: { type, url: `${remote.base}${path}`, headers: { 'X-Seek-Test': '${SEEK_TEST_HEADER}' } } });
+    server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__remote__get-sum', arguments: { a: 40, b: 2 } } }] }, { text: 'ok' });
+    const run = await runSeek(['-p', 'add', '--yolo'], { cwd: root, env: env(home, { SEEK_TEST_HEADER: 'set' }) });
+    expect(run.stderr).toBe('');
+    expect(results(1)[0]).toContain('42');
+  });
+
+  it('reports a header variable that is not set instead of sending an empty one', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${NO_SUCH_TOKEN}' } } });
+    const list = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
+    expect(list.code).toBe(1);
+    expect(list.stdout).toContain('remote (user) ✗ failed: environment variable NO_SUCH_TOKEN is not set');
   });
 });
