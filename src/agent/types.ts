@@ -48,6 +48,9 @@ export interface ActionRequest {
   summary: string;
   /** bash asked to run outside the OS sandbox: only a person's yes (or yolo) can allow that. */
   unsandboxed?: boolean;
+  /** The tool declares it changes nothing (an MCP tool's readOnlyHint). Not trusted on its own: in
+   * plan mode it lets an allow rule from a config file or the user apply (see the policy). */
+  readOnlyHint?: boolean;
 }
 
 /** One program start, before or after sandbox wrapping. */

@@ -16,23 +16,35 @@ type Args = z.infer<typeof schema>;
 
 const validator = new AjvJsonSchemaValidator();
 
+export interface McpToolOptions {
+  /** For read-only agents (explore, plan): only tools whose server marks them readOnlyHint. */
+  readOnlyOnly?: boolean;
+}
+
 /**
  * mcp_call: calls one MCP tool. For permission rules and hooks the call goes by the tool's own
  * name (`mcp__github__create_issue`, matched by rules such as `mcp__github__*`), and it is asked
  * like any action that is not a read: a server's readOnlyHint alone does not make a tool safe.
  * Arguments are checked against the tool's JSON Schema before anything reaches the server.
  */
-export function createMcpCallTool(manager: McpManager): Tool<Args> {
+export function createMcpCallTool(manager: McpManager, options: McpToolOptions = {}): Tool<Args> {
   return {
     name: 'mcp_call',
     description: 'Call an MCP tool by its full name with its parameters (load them with mcp_search first).',
     schema,
     readOnly: false,
     callName: (args) => args.tool,
-    describe: (args) => ({ kind: 'other', paths: [], summary: `${args.tool} ${preview(args.arguments)}`.trim() }),
+    async describe(args) {
+      const found = await manager.find(args.tool);
+      const readOnlyHint = !('error' in found) && found.info.annotations?.readOnlyHint === true;
+      return { kind: 'other', paths: [], summary: `${args.tool} ${preview(args.arguments)}`.trim(), ...(readOnlyHint ? { readOnlyHint } : {}) };
+    },
     async execute(args, ctx) {
       const found = await manager.find(args.tool);
       if ('error' in found) return { content: found.error, isError: true };
+      if (options.readOnlyOnly && found.info.annotations?.readOnlyHint !== true) {
+        return { content: `${found.name} is not marked read-only by its server; this agent may call only read-only MCP tools.`, isError: true };
+      }
       const input = args.arguments ?? {};
       const check = validator.getValidator(found.info.inputSchema as JsonSchemaType)(input);
       if (!check.valid) {

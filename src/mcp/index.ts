@@ -1,5 +1,5 @@
 import type { Tool } from '../agent/types.js';
-import { createMcpCallTool } from './call-tool.js';
+import { createMcpCallTool, type McpToolOptions } from './call-tool.js';
 import type { McpManager } from './manager.js';
 import { createMcpSearchTool } from './search-tool.js';
 
@@ -8,6 +8,6 @@ export { loadMcpConfig, mcpFiles, type ConfiguredServer, type McpScope, type Ser
 export { approvalStates, setApprovals } from './approvals.js';
 
 /** The two tools through which the model reaches every MCP tool (see search-tool.ts). */
-export function createMcpTools(manager: McpManager): Tool[] {
-  return [createMcpSearchTool(manager) as Tool, createMcpCallTool(manager) as Tool];
+export function createMcpTools(manager: McpManager, options: McpToolOptions = {}): Tool[] {
+  return [createMcpSearchTool(manager, options) as Tool, createMcpCallTool(manager, options) as Tool];
 }

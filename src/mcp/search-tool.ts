@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '../agent/types.js';
 import { integerAtLeast } from '../tools/schema.js';
+import type { McpToolOptions } from './call-tool.js';
 import type { McpManager, QualifiedTool } from './manager.js';
 
 const schema = z
@@ -20,7 +21,7 @@ const LIST_LIMIT = 100;
  * this returns the full definitions (description, parameters, annotations) of the tools it asks
  * for, as a tool result, so they join the history append-only and the request prefix never changes.
  */
-export function createMcpSearchTool(manager: McpManager): Tool<z.infer<typeof schema>> {
+export function createMcpSearchTool(manager: McpManager, options: McpToolOptions = {}): Tool<z.infer<typeof schema>> {
   return {
     name: 'mcp_search',
     description: `Find tools of the MCP servers (${manager.serverNames.join(', ')}) and load their parameters, before calling one with mcp_call.`,
@@ -34,7 +35,7 @@ export function createMcpSearchTool(manager: McpManager): Tool<z.infer<typeof sc
         ...(pending.length > 0 ? [`Still starting: ${pending.join(', ')}; search again later.`] : []),
         ...failed.map((status) => `Not available: ${status.name} (${status.error ?? 'failed'}).`),
       ];
-      const tools = manager.tools();
+      const tools = manager.tools().filter((tool) => !options.readOnlyOnly || tool.info.annotations?.readOnlyHint === true);
       const query = args.query.trim().toLowerCase();
       if (query === '' || query === '*') {
         const lines = tools.slice(0, LIST_LIMIT).map((tool) => `${tool.name}: ${oneLine(tool.info.description)}`);

@@ -50,8 +50,10 @@ function noSandboxNote(state: PolicyState): string {
  * decides wins:
  *  1. a matching **deny rule** from any source → deny (deny always wins, in every mode);
  *  2. a **read-only bash inspector** → allow in the read-only sandbox;
- *  3. **plan_analyze** (final): read/git/agent with every path inside the root → allow, else deny
- *     with a plan-mode hint — allow rules and yolo do not loosen plan mode;
+ *  3. **plan_analyze** (final): read/git/agent with every path inside the root → allow; an action
+ *     that declares itself read-only (an MCP tool's readOnlyHint) → allow only when an allow rule
+ *     from a config file or a person's answer names it; else deny with a plan-mode hint — yolo and
+ *     the hint alone do not loosen plan mode;
  *  4. **plan_execute + preApproved**: write/edit inside the root → allow; bash inside the root →
  *     allow in the workspace-write sandbox;
  *  5. **allow/ask rules**, by source precedence spawn > session > project > user; within a source an
@@ -99,6 +101,10 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   if (state.workflow === 'plan_analyze') {
     const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
     if (readLike && outside.length === 0) return { decision: 'allow', code: 'plan_analyze' };
+    if (request.readOnlyHint === true && outside.length === 0) {
+      const allowed = state.rules.find((r) => r.decision === 'allow' && r.source !== 'default' && r.tool !== undefined && r.tool !== '*' && ruleMatches(r, request, tool, root));
+      if (allowed) return { decision: 'allow', code: 'plan_analyze', rule: allowed };
+    }
     let message =
       outside.length > 0
         ? `${subject(label, outside)} is not allowed in plan mode: only reads inside ${root} are allowed.`

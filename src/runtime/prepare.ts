@@ -236,6 +236,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
       onProblem: problem,
     });
 
+  // MCP servers connect in the background from here; the model reaches their tools through two
+  // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
+  const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env });
+  for (const text of mcp.problems) notices.push({ level: 'warn', text });
+
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
   const todos = createTodoStore();
   const subagentConfig = subagentSettings(config);
@@ -256,7 +261,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(ask ? { ask } : {}),
     sandbox,
     saveRule,
-    createTools: () => [...createCoreTools(), ...memory.createTools()],
+    createTools: ({ readOnly }) => [...createCoreTools(), ...memory.createTools(), ...(mcp.active ? createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
@@ -292,10 +297,6 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     shouldReview: () => policy.mode === 'ask',
   });
   tools.push(orchestration.tool());
-  // MCP servers connect in the background from here; the model reaches their tools through two
-  // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
-  const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env });
-  for (const text of mcp.problems) notices.push({ level: 'warn', text });
   if (mcp.active) tools.push(...createMcpTools(mcp));
   const toolSchemas = toToolSchemas(tools);
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {

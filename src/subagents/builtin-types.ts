@@ -5,9 +5,12 @@
  */
 import type { SubagentType } from './types.js';
 
-/** The tools of the read-only types: reading and searching, `git` (plan mode keeps it read-only)
- * and `memory_recall` (the memory index they start with names entries to recall). The child gets them in the parent's order (childToolNames), so order here is cosmetic. */
-export const READ_ONLY_SUBAGENT_TOOLS: readonly string[] = Object.freeze(['read_file', 'grep', 'glob', 'list_dir', 'git', 'memory_recall']);
+/** The tools of the read-only types: reading and searching, `git` (plan mode keeps it read-only),
+ * `memory_recall` (the memory index they start with names entries to recall), and the MCP tools
+ * when the parent has them (limited to tools their server marks read-only, each still needing an
+ * allow rule in plan mode). The child gets them in the parent's order (childToolNames), so order
+ * here is cosmetic. */
+export const READ_ONLY_SUBAGENT_TOOLS: readonly string[] = Object.freeze(['read_file', 'grep', 'glob', 'list_dir', 'git', 'memory_recall', 'mcp_search', 'mcp_call']);
 
 const EXPLORE_INSTRUCTIONS = [
   'Research only. Never create, modify or delete files, and never run commands that change anything (no installs, builds that write, commits or checkouts).',

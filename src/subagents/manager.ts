@@ -67,7 +67,8 @@ export interface SubagentManagerOptions {
   /** The memory context (soul, index) the session injected: every child starts with the same. */
   contextMessages?: () => UserMessage[];
   /** Fresh instances of the core tools (agent excluded), in the fixed order. */
-  createTools: () => Tool[];
+  /** Fresh tools for a child; `readOnly` for the read-only types (explore, plan). */
+  createTools: (options: { readOnly: boolean }) => Tool[];
   /** The project's worktrees (git repositories only): `isolation: "worktree"` needs it. */
   worktrees?: WorktreeManager;
   /** Compaction for a child's model, when its context fills up. */
@@ -218,7 +219,7 @@ export class SubagentManager {
     const names = childToolNames(type, parent.toolNames, depth < this.options.settings.maxDepth);
     const tracker = new CostTracker();
     const childParent = (): SpawnParent => ({ subSid, depth, model: () => model, systemPrompt: system, policy, tracker, cwd, toolNames: names });
-    const tools = this.toolsFor(names, childParent);
+    const tools = this.toolsFor(names, childParent, type.permission === 'plan');
     const toolSchemas = toToolSchemas(tools);
     const gate = createToolGate({
       policy,
@@ -389,9 +390,9 @@ export class SubagentManager {
   }
 
   /** Fresh core tools filtered to `names` (in order), plus a nested `agent` tool when named. */
-  private toolsFor(names: readonly string[], parent: () => SpawnParent): Tool[] {
+  private toolsFor(names: readonly string[], parent: () => SpawnParent, readOnly: boolean): Tool[] {
     const wanted = new Set(names);
-    const tools = this.options.createTools().filter((tool) => wanted.has(tool.name));
+    const tools = this.options.createTools({ readOnly }).filter((tool) => wanted.has(tool.name));
     if (wanted.has('agent')) tools.push(this.agentTool(parent));
     return tools;
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
@@ -171,6 +171,41 @@ async function startRemoteEverything(transport: 'streamableHttp' | 'sse'): Promi
   });
   return { base: `http://127.0.0.1:${port}`, child };
 }
+
+const FILESYSTEM = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
+describe('MCP tools in subagents', () => {
+  it('gives an explore child only read-only tools, and only those an allow rule names', async () => {
+    const { root, home } = makeProject({ 'README.md': '# notes for the child\n' });
+    writeMcp(join(home, 'mcp.json'), { fs: { command: process.execPath, args: [FILESYSTEM, root] } });
+    const script = () =>
+      server.enqueue(
+        { toolCalls: [{ name: 'agent', arguments: { description: 'read notes', prompt: 'read README.md', subagent_type: 'explore' } }] },
+        { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__fs__read_text_file', arguments: { path: join(root, 'README.md') } } }] },
+        { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__fs__write_file', arguments: { path: join(root, 'x.txt'), content: 'no' } } }] },
+        { text: 'child done' },
+        { text: 'parent done' },
+      );
+    const childResults = (): string[] => server.requests[3]!.body.messages.filter((m: { role: string }) => m.role === 'tool').map((m: { content: string }) => m.content);
+
+    script();
+    const withoutRule = await runSeek(['-p', 'delegate', '--yolo'], { cwd: root, env: env(home) });
+    expect(withoutRule.code).toBe(0);
+    const [readDenied, writeDenied] = childResults();
+    expect(readDenied).toMatch(/not allowed in plan mode/);
+    expect(writeDenied).toMatch(/not allowed in plan mode/);
+
+    server.reset();
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { allow: ['mcp__fs'] } }));
+    script();
+    const withRule = await runSeek(['-p', 'delegate', '--yolo'], { cwd: root, env: env(home) });
+    expect(withRule.code).toBe(0);
+    const [read, write] = childResults();
+    expect(read).toContain('# notes for the child');
+    expect(write).toMatch(/not allowed in plan mode|may call only read-only MCP tools/);
+    expect(existsSync(join(root, 'x.txt'))).toBe(false);
+  });
+});
 
 const CRASHY = new URL('../fixtures/mcp/crashy-server.mjs', import.meta.url).pathname;
 

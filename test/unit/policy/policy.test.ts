@@ -122,6 +122,19 @@ describe('workflow', () => {
     }
   });
 
+  it('plan_analyze allows a tool that declares itself read-only only when a config or session allow rule names it', () => {
+    const mcp: ActionRequest = { kind: 'other', paths: [], summary: 'mcp__fs__read_text_file', readOnlyHint: true };
+    const evaluate = (request: ActionRequest, rules: Parameters<typeof evaluatePolicy>[0]['rules']) =>
+      evaluatePolicy({ root, preference: 'yolo', workflow: 'plan_analyze', preApproved: false, rules, sandbox: { available: true } }, request, { tool: 'mcp__fs__read_text_file' });
+    expect(d(evaluate(mcp, []))).toBe('deny');
+    expect(d(evaluate(mcp, [{ tool: 'mcp__fs', decision: 'allow', source: 'user' }]))).toBe('allow');
+    expect(d(evaluate(mcp, [{ tool: 'mcp__fs__read_text_file', decision: 'allow', source: 'session' }]))).toBe('allow');
+    expect(d(evaluate(mcp, [{ tool: '*', decision: 'allow', source: 'user' }]))).toBe('deny');
+    expect(d(evaluate(mcp, [{ tool: 'mcp__fs', decision: 'allow', source: 'user' }, { tool: 'mcp__fs', decision: 'deny', source: 'user' }]))).toBe('deny');
+    // Without the hint, an allow rule does not loosen plan mode.
+    expect(d(evaluate({ ...mcp, readOnlyHint: undefined }, [{ tool: 'mcp__fs', decision: 'allow', source: 'user' }]))).toBe('deny');
+  });
+
   it('plan_analyze still allows read-only inspectors', () => {
     expect(d(decide('ask', 'plan_analyze', { kind: 'bash', paths: [], command: 'git status', summary: 'bash' }))).toBe('allow');
   });

@@ -48,7 +48,7 @@ describe('built-in types', () => {
     const [general, explore, plan] = BUILTIN_SUBAGENT_TYPES;
     expect(general).toMatchObject({ permission: 'inherit', instructions: '', source: 'builtin' });
     expect(general!.tools).toBeUndefined();
-    expect(explore).toMatchObject({ permission: 'plan', tools: ['read_file', 'grep', 'glob', 'list_dir', 'git', 'memory_recall'] });
+    expect(explore).toMatchObject({ permission: 'plan', tools: ['read_file', 'grep', 'glob', 'list_dir', 'git', 'memory_recall', 'mcp_search', 'mcp_call'] });
     expect(plan).toMatchObject({ permission: 'plan', tools: [...READ_ONLY_SUBAGENT_TOOLS] });
     expect(explore!.instructions).toContain('path:line');
     expect(plan!.instructions).toContain('numbered');
