@@ -55,6 +55,10 @@ export class McpConnection {
     return this.options.server.name;
   }
 
+  get server(): ConfiguredServer {
+    return this.options.server;
+  }
+
   get callTimeoutMs(): number {
     return this.options.server.definition.timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS;
   }

@@ -4,7 +4,7 @@ import type { UserMessage } from '../providers/types.js';
 import { injectedContext } from '../session/context.js';
 import { approvalStates, type ApprovalState } from './approvals.js';
 import { loadMcpConfig, type ConfiguredServer } from './config.js';
-import { McpConnection, type ServerState } from './connection.js';
+import { McpConnection, type ConnectionOptions, type ServerState } from './connection.js';
 
 export interface ServerStatus {
   name: string;
@@ -49,6 +49,7 @@ export class McpManager {
   private readonly pendingAnnouncements = new Set<string>();
   /** Listeners for any change of a server's state (the TUI's /mcp view). */
   private readonly listeners = new Set<() => void>();
+  private readonly connectionOptions: Omit<ConnectionOptions, 'server'>;
 
   private constructor(
     private readonly configured: ConfiguredServer[],
@@ -56,13 +57,14 @@ export class McpManager {
     readonly problems: string[],
     options: McpManagerOptions,
   ) {
-    const logDir = join(options.seekHome, 'logs', 'mcp');
+    this.connectionOptions = {
+      env: options.env,
+      cwd: options.cwd,
+      logDir: join(options.seekHome, 'logs', 'mcp'),
+      onChange: (connection) => this.changed(connection),
+    };
     for (const server of configured) {
-      if (!this.startable(server)) continue;
-      this.connections.set(
-        server.name,
-        new McpConnection({ server, env: options.env, cwd: options.cwd, logDir, onChange: (connection) => this.changed(connection) }),
-      );
+      if (this.startable(server)) this.connections.set(server.name, new McpConnection({ ...this.connectionOptions, server }));
     }
   }
 
@@ -156,6 +158,16 @@ export class McpManager {
     if (lines.length === 0) return [];
     lines.push('Load a tool\'s parameters with mcp_search, then call it with mcp_call.');
     return [injectedContext('mcp', lines.join('\n'))];
+  }
+
+  /** Closes and starts one server again (/mcp reconnect); false when no such server runs here. */
+  async reconnect(name: string): Promise<boolean> {
+    const old = this.connections.get(name);
+    if (!old) return false;
+    await old.close();
+    this.connections.set(name, new McpConnection({ ...this.connectionOptions, server: old.server }));
+    for (const listener of this.listeners) listener();
+    return true;
   }
 
   subscribe(listener: () => void): () => void {

@@ -25,6 +25,7 @@ import { lookupModel } from '../providers/catalog.js';
 import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
+import type { McpManager } from '../mcp/index.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -78,6 +79,11 @@ export class AgentSession {
   /** The project's seek worktrees (undefined outside git repositories). */
   get worktrees(): WorktreeManager | undefined {
     return this.prepared.worktrees;
+  }
+
+  /** The session's MCP servers (/mcp). */
+  get mcp(): McpManager {
+    return this.prepared.mcp;
   }
 
   /** Project memory and the user profile of this session (undefined when memory is off). */

@@ -13,6 +13,7 @@ import { worktreesCommand } from './worktrees.js';
 import { memoryCommand } from './memory.js';
 import { distillCommand } from './distill.js';
 import { permissionsCommand } from './permissions.js';
+import { mcpCommand } from './mcp.js';
 
 export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
@@ -38,6 +39,7 @@ SLASH_COMMANDS.push(
   distillCommand,
   hooksCommand,
   permissionsCommand,
+  mcpCommand,
   exitCommand,
 );
 

@@ -1,0 +1,30 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, it } from 'vitest';
+import { makeProject } from '../support/seek-process.js';
+import { hasTmux, tuiHarness } from '../support/tui-harness.js';
+
+const h = tuiHarness();
+const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+describe.skipIf(!hasTmux)('/mcp in the terminal UI (tmux)', () => {
+  it('lists each server with its state and tools, says how to start an unapproved one, and reconnects', async () => {
+    const { root, home } = makeProject();
+    writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    mkdirSync(join(root, '.seek'), { recursive: true });
+    writeFileSync(join(root, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'false' } } }));
+    const t = h.start(root, home, { width: 120, height: 40 });
+    await t.waitFor('ask seek');
+    t.type('/mcp');
+    t.keys('Enter');
+    await t.waitFor(/everything \(user\) connected · 13 tool\(s\)\n\s+echo, /); // waits for the server to finish starting
+    await t.waitFor('repo (project) not started: not approved — seek mcp approve repo');
+    t.type('/mcp reconnect everything');
+    t.keys('Enter');
+    await t.waitFor('reconnecting MCP server everything');
+    t.type('/mcp');
+    t.keys('Enter');
+    await t.waitFor(/reconnecting MCP server everything[\s\S]*everything \(user\) connected · 13 tool\(s\)/);
+  });
+});
