@@ -10,7 +10,8 @@ import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
 import type { PlanDecision, PlanReviewRequest } from '../orchestrator/review.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
-import { TodoPanel } from './components/TodoPanel.js';
+import { TodoPanel, todoPanelRows } from './components/TodoPanel.js';
+import { LiveItems, liveRows } from './components/LiveItems.js';
 import { WorktreesPanel } from './components/WorktreesPanel.js';
 import { MemoryPanel } from './components/MemoryPanel.js';
 import { DistillReview } from './components/DistillReview.js';
@@ -18,12 +19,14 @@ import { PermissionsPanel } from './components/PermissionsPanel.js';
 import { memoryPanelSource } from './state/memory.js';
 import { permissionsPanelSource } from './state/permissions.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
-import { InputEditor, createSlashCompleter } from './input/index.js';
+import { InputEditor, MENU_ROWS, createSlashCompleter } from './input/index.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
 import { useTerminalWidth } from './state/use-terminal-width.js';
+import { useTerminalRows } from './state/use-terminal-rows.js';
+import { editorRows, liveLayout, textRows } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
 import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
@@ -59,6 +62,7 @@ const AGENT_DONE_MS = 2000;
 export function App(props: AppProps) {
   const { exit } = useApp();
   const width = useTerminalWidth();
+  const rows = useTerminalRows();
   const [session, setSession] = useState(props.session);
   const { conversation, dispatch, subagents } = useSessionState(session);
   const [permission, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
@@ -250,9 +254,28 @@ export function App(props: AppProps) {
   // An agent row shows what its child does (running) or its child's numbers (finished).
   const agentsOf = (item: ConversationItem) =>
     item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
+  // The live area never reaches the terminal's height (see state/live-layout.ts): the live items
+  // are laid out here, so their rows are counted exactly and clipped to their share.
+  const live = useMemo(
+    () => liveRows(conversation.live, { width, detail, color: props.color }, agentsOf),
+    [conversation.live, width, detail, props.color, subagents],
+  );
+  const working = conversation.running || Boolean(busy);
+  const exitHint = Date.now() - exitArmedAt < 2000;
+  const layout = liveLayout({
+    rows,
+    fixedRows:
+      1 + // the status bar
+      (working ? (conversation.retry ? 2 : 1) : 0) +
+      (exitHint ? 1 : 0) +
+      queue.reduce((sum, text) => sum + textRows(`› ${text} (queued)`, width), 0),
+    liveRows: live.length,
+    todoRows: todoPanelRows(todos.length),
+    dialog: Boolean(pending || panel || picker),
+  });
+  const editor = editorRows(layout.bottom, MENU_ROWS);
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
   const total = session.tracker.cumulative();
-  const exitHint = Date.now() - exitArmedAt < 2000;
 
   return (
     <Box flexDirection="column">
@@ -261,11 +284,9 @@ export function App(props: AppProps) {
           <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
         )}
       </Static>
-      {conversation.live.map((item) => (
-        <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
-      ))}
-      {conversation.running || busy ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
-      <TodoPanel items={todos} width={width} color={props.color} />
+      <LiveItems rows={live} maxRows={layout.live} />
+      {working ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
+      <TodoPanel items={todos} width={width} color={props.color} maxRows={layout.todo} />
       {queue.map((text, index) => (
         <Text key={`q${index}`} dimColor>
           › {text} (queued)
@@ -312,6 +333,7 @@ export function App(props: AppProps) {
           width={width}
           color={props.color}
           files={saveFiles}
+          maxRows={layout.bottom}
           onAnswer={(answer) => {
             permission.resolve(answer);
             setPending(undefined);
@@ -328,7 +350,7 @@ export function App(props: AppProps) {
           }}
         />
       ) : panel ? null : picker ? (
-        <Picker spec={picker} width={width} color={props.color} onDone={() => setPicker(undefined)} />
+        <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
       ) : (
         <InputEditor
           onSubmit={submit}
@@ -336,6 +358,8 @@ export function App(props: AppProps) {
           completer={completer}
           active={!pending && !picker && !panel}
           width={width}
+          maxRows={editor.textRows}
+          menuRows={editor.menuRows}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
           onEscape={cancelRun}

@@ -39,6 +39,7 @@ export function PermissionPrompt({
   width,
   color,
   rows,
+  maxRows,
   files = DEFAULT_SAVE_FILES,
 }: {
   request: PermissionRequest;
@@ -47,6 +48,9 @@ export function PermissionPrompt({
   color: boolean;
   /** Terminal height; the terminal's own (following resizes) when absent. */
   rows?: number;
+  /** Rows the whole prompt may take, border included (App's share of the screen); when absent,
+   * the terminal's height less the rows the rest of the UI needs. */
+  maxRows?: number;
   /** The config files an "always" answer can save to, as shown. */
   files?: SaveFiles;
 }) {
@@ -82,7 +86,7 @@ export function PermissionPrompt({
     (view.cwd !== undefined ? rowsOf(`in ${view.cwd}`, inner) : 0) +
     2 + // the blank lines around the command or diff
     choiceRows;
-  const budget = Math.max(MIN_BODY_ROWS, terminalRows - OUTSIDE_ROWS - fixedRows);
+  const budget = Math.max(MIN_BODY_ROWS, (maxRows ?? terminalRows - OUTSIDE_ROWS) - fixedRows);
   const windowed = body.length > budget;
   const shownCount = windowed ? Math.max(1, budget - 1) : body.length; // the window's hint takes a row
   const maxScroll = Math.max(0, body.length - shownCount);

@@ -1,0 +1,70 @@
+import stringWidth from 'string-width';
+
+/**
+ * How the live (redrawn) part of the screen shares the terminal's rows. Contract: the parts given
+ * here never add up to the terminal's height. Ink redraws its live area in place only while that
+ * area is shorter than the screen; once it is as tall as the screen, Ink clears the whole terminal
+ * (scrollback included) on every frame, so the user's shell history and the top of the answer are
+ * lost. Finished conversation items are printed once above the live area (Ink's <Static>) and are
+ * not counted here.
+ */
+
+/** Rows never used: Ink writes a newline after the live area, and one row is kept spare for
+ * estimates that wrap one row more than counted. */
+export const SPARE_ROWS = 2;
+/** Live conversation rows still shown while a question or panel takes the rest. */
+export const LIVE_ROWS_BESIDE_DIALOG = 3;
+/** The todo list never takes more than this share of the rows. */
+const TODO_SHARE = 0.25;
+/** Rows kept for the input editor while an answer streams (its text and the completion menu). */
+const EDITOR_RESERVE = 10;
+
+export interface LiveLayoutInput {
+  /** The terminal's height. */
+  rows: number;
+  /** Rows of the parts that are always drawn in full (status bar, working line, queue, hints). */
+  fixedRows: number;
+  /** Rows the live conversation items would take unclipped. */
+  liveRows: number;
+  /** Rows the todo list would take unclipped (0 when there is none). */
+  todoRows: number;
+  /** A question, panel or picker is open (else the input editor is). */
+  dialog: boolean;
+}
+
+export interface LiveLayout {
+  /** Rows for the live conversation items, marker included (0 when there are none). */
+  live: number;
+  /** Rows for the todo list, its "more" line included. */
+  todo: number;
+  /** Rows the question, panel, picker or editor may take, all of it. */
+  bottom: number;
+}
+
+/**
+ * Shares out the rows: the bottom part (what the user answers or types into) comes first, then
+ * the todo list, then the live conversation, which is clipped to its newest rows. The sum of
+ * `live`, `todo`, `bottom` and `fixedRows` is at most `rows - SPARE_ROWS` (when even the fixed
+ * parts do not fit, everything else gets its minimum of one row).
+ */
+export function liveLayout(input: LiveLayoutInput): LiveLayout {
+  const space = Math.max(3, input.rows - SPARE_ROWS - input.fixedRows);
+  const todo = Math.min(input.todoRows, Math.floor(space * TODO_SHARE));
+  const afterTodo = space - todo;
+  const keepForBottom = input.dialog ? afterTodo - Math.min(input.liveRows, LIVE_ROWS_BESIDE_DIALOG) : Math.min(EDITOR_RESERVE, Math.ceil(afterTodo / 2));
+  const live = Math.max(0, Math.min(input.liveRows, afterTodo - Math.max(1, keepForBottom)));
+  return { live, todo, bottom: Math.max(1, afterTodo - live) };
+}
+
+/** Rows a line of plain text takes once wrapped at `width` columns. A word wrap can take one row
+ * more than this; SPARE_ROWS absorbs that for the few such lines outside the laid-out parts. */
+export function textRows(text: string, width: number): number {
+  return Math.max(1, Math.ceil(stringWidth(text) / Math.max(1, width)));
+}
+
+/** The input editor's share of `rows`: completion-menu entries first (up to `menuMax`), then
+ * text rows; the editor adds at most three rows of its own (↑/↓ markers, the menu's "more"). */
+export function editorRows(rows: number, menuMax: number): { textRows: number; menuRows: number } {
+  const menuRows = Math.min(menuMax, Math.max(1, rows - 5));
+  return { menuRows, textRows: Math.max(1, rows - 3 - menuRows) };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { editorRows, LIVE_ROWS_BESIDE_DIALOG, liveLayout, SPARE_ROWS, textRows } from '../../../../src/tui/state/live-layout.js';
+import { clipRows } from '../../../../src/tui/components/LiveItems.js';
+import { todoWindow } from '../../../../src/tui/components/TodoPanel.js';
+import type { TodoItem } from '../../../../src/agent/types.js';
+
+describe('liveLayout: the live area never reaches the terminal height', () => {
+  it('keeps live + todo + bottom + fixed within rows - SPARE_ROWS for every mix of sizes', () => {
+    for (const rows of [10, 16, 24, 40, 60]) {
+      for (const fixedRows of [1, 2, 4]) {
+        for (const liveRows of [0, 1, 5, 30, 200]) {
+          for (const todoRows of [0, 4, 30]) {
+            for (const dialog of [false, true]) {
+              const layout = liveLayout({ rows, fixedRows, liveRows, todoRows, dialog });
+              const label = JSON.stringify({ rows, fixedRows, liveRows, todoRows, dialog, layout });
+              expect(layout.live + layout.todo + layout.bottom + fixedRows, label).toBeLessThanOrEqual(rows - SPARE_ROWS);
+              expect(layout.live, label).toBeLessThanOrEqual(liveRows);
+              expect(layout.todo, label).toBeLessThanOrEqual(todoRows);
+              expect(layout.bottom, label).toBeGreaterThanOrEqual(1);
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('gives a question almost all the rows, the live items a few; the editor keeps a reserve while text streams', () => {
+    const asking = liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 0, dialog: true });
+    expect(asking.live).toBe(LIVE_ROWS_BESIDE_DIALOG);
+    expect(asking.bottom).toBe(24 - SPARE_ROWS - 2 - LIVE_ROWS_BESIDE_DIALOG);
+    const streaming = liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 0, dialog: false });
+    expect(streaming.bottom).toBe(10);
+    expect(streaming.live).toBe(24 - SPARE_ROWS - 2 - 10);
+    // Short live items leave the rest to the editor.
+    expect(liveLayout({ rows: 24, fixedRows: 2, liveRows: 2, todoRows: 0, dialog: false })).toEqual({ live: 2, todo: 0, bottom: 18 });
+  });
+
+  it('splits the editor rows between its text and the completion menu', () => {
+    expect(editorRows(20, 8)).toEqual({ menuRows: 8, textRows: 9 });
+    expect(editorRows(10, 8)).toEqual({ menuRows: 5, textRows: 2 });
+    for (let rows = 1; rows <= 30; rows++) {
+      const split = editorRows(rows, 8);
+      // Text, its two markers, the menu and its "more" row.
+      if (rows >= 6) expect(split.textRows + 2 + split.menuRows + 1).toBeLessThanOrEqual(rows);
+    }
+  });
+
+  it('counts wrapped rows of plain text', () => {
+    expect(textRows('', 80)).toBe(1);
+    expect(textRows('x'.repeat(80), 80)).toBe(1);
+    expect(textRows('x'.repeat(81), 80)).toBe(2);
+  });
+});
+
+describe('clipRows', () => {
+  const rows = Array.from({ length: 30 }, (_, index) => `row ${index + 1}`);
+  it('keeps the newest rows and says how many are above', () => {
+    const { marker, shown } = clipRows(rows, 10);
+    expect(shown).toEqual(rows.slice(21));
+    expect(marker).toBe('↑ 21 more lines (printed in full when finished)');
+    expect(shown.length + 1).toBe(10);
+  });
+  it('shows everything that fits, without a marker', () => {
+    expect(clipRows(rows.slice(0, 5), 5)).toEqual({ shown: rows.slice(0, 5) });
+  });
+});
+
+describe('todoWindow', () => {
+  const items: TodoItem[] = Array.from({ length: 10 }, (_, index) => ({ content: `t${index}`, status: index < 6 ? 'completed' : index === 6 ? 'in_progress' : 'pending' }));
+  it('starts at the first unfinished item', () => {
+    expect(todoWindow(items, 2)).toEqual({ start: 6, end: 8 });
+  });
+  it('moves up at the end of the list, and shows all when they fit', () => {
+    expect(todoWindow(items, 5)).toEqual({ start: 5, end: 10 });
+    expect(todoWindow(items, 10)).toEqual({ start: 0, end: 10 });
+  });
+});
