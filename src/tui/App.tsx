@@ -30,6 +30,9 @@ import { editorRows, liveLayout, textRows } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
 import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
+import { Welcome } from './components/Welcome.js';
+import { currentBranch, type WelcomeInfo } from './state/welcome.js';
+import { SEEK_VERSION } from '../util/version.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
 
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
@@ -94,6 +97,10 @@ export function App(props: AppProps) {
   );
   // A worktrees panel needs the session's manager (a switched-to session may have none).
   const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
+  const welcome: WelcomeInfo = useMemo(() => {
+    const root = session.projectRoot ?? session.cwd;
+    return { version: SEEK_VERSION, model: session.model, provider: session.provider, mode: session.policy.mode, projectRoot: root, cwd: session.cwd, branch: session.worktree?.branch ?? currentBranch(root) };
+  }, [session]);
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
@@ -274,15 +281,19 @@ export function App(props: AppProps) {
     dialog: Boolean(pending || panel || picker),
   });
   const editor = editorRows(layout.bottom, MENU_ROWS);
-  const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
+  const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: '' };
   const total = session.tracker.cumulative();
 
   return (
     <Box flexDirection="column">
       <Static key={staticKey} items={[header, ...conversation.committed]}>
-        {(item) => (
-          <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
-        )}
+        {(item) =>
+          item.id === HEADER_ID ? (
+            <Welcome key={item.id} info={welcome} width={width} color={props.color} />
+          ) : (
+            <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
+          )
+        }
       </Static>
       <LiveItems rows={live} maxRows={layout.live} />
       {working ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}

@@ -7,6 +7,10 @@ import { filterRows, type MemoryPanelSource, type MemoryRow } from '../state/mem
 import { ScrollText, scrollByKey } from './ScrollText.js';
 
 const LIST_ROWS = 12;
+/** Column titles; each column is as wide as its title. */
+const SCORE_HEAD = 'score';
+const RECALLS_HEAD = 'recalls';
+const AGE_HEAD = ' age';
 const DETAIL_ROWS = 18;
 
 export interface MemoryPanelProps {
@@ -135,14 +139,20 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       {now.error ? <Text color={color ? 'red' : undefined}>{now.error}</Text> : null}
       {now.rows === undefined && !now.error ? <Text dimColor>loading…</Text> : null}
       {now.rows !== undefined && shown.length === 0 ? <Text dimColor>{now.query ? `nothing matches "${now.query}"` : 'no memory entries in this project yet'}</Text> : null}
+      {shown.length > 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {'  '}
+          {columnHeader(nameWidth)}
+        </Text>
+      ) : null}
       {shown.slice(start, start + LIST_ROWS).map((item, offset) => {
         const isSelected = start + offset === selected;
         const flags = [item.pinned ? 'pinned' : '', item.status === 'stale' ? 'stale' : '', item.unconfirmed ? 'unconfirmed' : '', item.status === 'archived' ? 'archived' : ''].filter(Boolean).join(',');
-        const score = item.score === undefined ? '   -' : item.score.toFixed(2).padStart(4);
+        const score = (item.score === undefined ? '-' : item.score.toFixed(2)).padStart(SCORE_HEAD.length);
         return (
           <Text key={`${item.status}:${item.name}:${item.archivedAt ?? ''}`} wrap="truncate-end" bold={isSelected} dimColor={item.status !== 'active' && !isSelected}>
             {isSelected ? <Text color={accent}>❯ </Text> : '  '}
-            {fit(item.name, nameWidth)} {score} {String(item.recalls).padStart(3)}× {formatAge(item.createdAt).padStart(4)} {flags ? `[${flags}] ` : ''}
+            {fit(item.name, nameWidth)} {score} {`${item.recalls}×`.padStart(RECALLS_HEAD.length)} {formatAge(item.createdAt).padStart(AGE_HEAD.length)} {flags ? `[${flags}] ` : ''}
             {clean(item.tagline)}
           </Text>
         );
@@ -155,6 +165,12 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       </Text>
     </Box>
   );
+}
+
+/** Names the list's columns, aligned with its rows: the entry, its relevance score (1.00 is
+ * fresh), how often it was recalled, how long ago it was made, and its flags and tagline. */
+function columnHeader(nameWidth: number): string {
+  return `${'name'.padEnd(nameWidth)} ${SCORE_HEAD} ${RECALLS_HEAD} ${AGE_HEAD} about`;
 }
 
 function detailLines(row: MemoryRow): string[] {
