@@ -273,7 +273,7 @@ export function App(props: AppProps) {
     rows,
     fixedRows:
       1 + // the status bar
-      (working ? (conversation.retry ? 2 : 1) : 0) +
+      (working ? (conversation.retry ? textRows(`⠋ working 999s · esc to cancel  ${conversation.retry.message} — retrying (99/99)`, width) : 1) : 0) +
       (exitHint ? 1 : 0) +
       queue.reduce((sum, text) => sum + textRows(`› ${text} (queued)`, width), 0),
     liveRows: live.length,

@@ -9,9 +9,9 @@ import stringWidth from 'string-width';
  * not counted here.
  */
 
-/** Rows never used: Ink writes a newline after the live area, and one row is kept spare for
- * estimates that wrap one row more than counted. */
-export const SPARE_ROWS = 2;
+/** Rows never used: Ink writes a newline after the live area (a live area of `rows - 1` rows is
+ * the tallest Ink redraws in place). */
+export const SPARE_ROWS = 1;
 /** Live conversation rows still shown while a question or panel takes the rest. */
 export const LIVE_ROWS_BESIDE_DIALOG = 3;
 /** The todo list never takes more than this share of the rows. */
@@ -56,10 +56,12 @@ export function liveLayout(input: LiveLayoutInput): LiveLayout {
   return { live, todo, bottom: Math.max(1, afterTodo - live) };
 }
 
-/** Rows a line of plain text takes once wrapped at `width` columns. A word wrap can take one row
- * more than this; SPARE_ROWS absorbs that for the few such lines outside the laid-out parts. */
+/** Rows a line of plain text takes once wrapped at `width` columns, counted as a word wrap can
+ * take them: one more row than the plain division whenever the text does not fit one row. */
 export function textRows(text: string, width: number): number {
-  return Math.max(1, Math.ceil(stringWidth(text) / Math.max(1, width)));
+  const columns = stringWidth(text);
+  const rows = Math.max(1, Math.ceil(columns / Math.max(1, width)));
+  return rows === 1 ? 1 : rows + 1;
 }
 
 /** The input editor's share of `rows`: completion-menu entries first (up to `menuMax`), then

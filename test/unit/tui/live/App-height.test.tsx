@@ -10,7 +10,7 @@ import { makeDiffDisplay } from '../../../../src/tools/diff-display.js';
 import type { TodoItem } from '../../../../src/agent/types.js';
 import { flush, memoryHistory, waitFor } from '../input/helpers.js';
 
-/** ink-testing-library's terminal has no `rows`: the App assumes 24 (DEFAULT_ROWS). */
+/** ink-testing-library's terminal has no `rows`: the App assumes 24 (DEFAULT_ROWS). Ink redraws a live area of at most `ROWS - 1` rows in place. */
 const ROWS = 24;
 
 function fakeSession(todos: TodoItem[] = []) {
@@ -58,7 +58,7 @@ describe('App: the live area stays shorter than the terminal', () => {
     emit({ type: 'message', message: { role: 'user', content: 'the question' } }, { type: 'turn_start', turn: 1 }, { type: 'text_delta', turn: 1, text: words } as SessionEvent);
     await waitFor(() => expect(frame()).toContain('word399'));
     expect(frame()).toMatch(/↑ \d+ more lines \(printed in full when finished\)/);
-    expect(liveArea().length).toBeLessThanOrEqual(ROWS - 2);
+    expect(liveArea().length).toBeLessThanOrEqual(ROWS - 1);
     expect(frame()).not.toContain('word0 ');
     view.unmount();
   });
@@ -88,7 +88,7 @@ describe('App: the live area stays shorter than the terminal', () => {
     const answer: Promise<AskAnswer> = bridge.ask!(request);
     await waitFor(() => expect(frame()).toContain('pgup/pgdn to scroll'));
     const live = liveArea();
-    expect(live.length).toBeLessThanOrEqual(ROWS - 2);
+    expect(live.length).toBeLessThanOrEqual(ROWS - 1);
     expect(live.join('\n')).toContain('Allow overwrite big.txt?');
     expect(live.join('\n')).toContain('n) No (esc)');
     expect(live.join('\n')).toMatch(/Todos 3\/12 \(\d+ above, \d+ below\)/);
