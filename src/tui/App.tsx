@@ -278,7 +278,7 @@ export function App(props: AppProps) {
       queue.reduce((sum, text) => sum + textRows(`› ${text} (queued)`, width), 0),
     liveRows: live.length,
     todoRows: todoPanelRows(todos.length),
-    dialog: Boolean(pending || panel || picker),
+    dialog: pending || picker ? 'question' : panel ? 'panel' : false,
   });
   const editor = editorRows(layout.bottom, MENU_ROWS);
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: '' };
@@ -304,13 +304,14 @@ export function App(props: AppProps) {
         </Text>
       ))}
       {panel?.kind === 'memory' && memorySource ? (
-        <MemoryPanel source={memorySource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+        <MemoryPanel source={memorySource} width={width} maxRows={layout.bottom} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
       ) : panel?.kind === 'permissions' ? (
         <PermissionsPanel
           source={permissionsSource}
           files={saveFiles}
           projectRoot={session.projectRoot}
           width={width}
+          maxRows={layout.bottom}
           color={props.color}
           active={!pending}
           onClose={() => setPanel(undefined)}
@@ -319,6 +320,7 @@ export function App(props: AppProps) {
         <DistillReview
           candidates={panel.candidates}
           width={width}
+          maxRows={layout.bottom}
           color={props.color}
           onSave={(candidate) => session.rememberDistilled(candidate)}
           onDone={(summary) => {
@@ -327,7 +329,7 @@ export function App(props: AppProps) {
           }}
         />
       ) : panel?.kind === 'worktrees' && worktreeSource ? (
-        <WorktreesPanel source={worktreeSource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+        <WorktreesPanel source={worktreeSource} width={width} maxRows={layout.bottom} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
       ) : panel?.kind === 'agents' ? (
         <AgentsPanel
           state={subagents}

@@ -5,6 +5,7 @@ import { formatAge } from '../../util/age.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { filterRows, type MemoryPanelSource, type MemoryRow } from '../state/memory.js';
 import { ScrollText, scrollByKey } from './ScrollText.js';
+import { fitRows } from '../state/live-layout.js';
 
 const LIST_ROWS = 12;
 /** Column titles; each column is as wide as its title. */
@@ -19,6 +20,9 @@ export interface MemoryPanelProps {
   color: boolean;
   active?: boolean;
   onClose: () => void;
+  /** Rows the panel may take, border included (App's share of the screen); the list or text
+   * shows fewer rows to fit. No limit when absent. */
+  maxRows?: number;
 }
 
 interface PanelUi {
@@ -41,7 +45,11 @@ interface PanelUi {
  * ↑↓ select · Enter the full entry · / search · p pin or unpin · a archive (type the reason) ·
  * r restore an archived entry · Esc back or close. Editing stays in `seek memory edit` ($EDITOR).
  */
-export function MemoryPanel({ source, width, color, active = true, onClose }: MemoryPanelProps) {
+export function MemoryPanel({ source, width, color, active = true, onClose, maxRows }: MemoryPanelProps) {
+  // List: border, title, column titles, a status line, search, archive reason, message, key hints.
+  const listRows = fitRows(maxRows, 10, LIST_ROWS);
+  // Detail: border, title, key hints.
+  const detailRows = fitRows(maxRows, 4, DETAIL_ROWS);
   const ui = useRef<PanelUi>({ selected: 0, searching: false, query: '', detail: false, scroll: 0, busy: false });
   const [, render] = useState(0);
   const update = useCallback((change: Partial<PanelUi>) => {
@@ -95,7 +103,7 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       }
       if (now.detail) {
         if (key.escape || key.return) return update({ detail: false, scroll: 0 });
-        const scroll = row ? scrollByKey(key, input, now.scroll, detailLines(row).length - 1, DETAIL_ROWS) : undefined;
+        const scroll = row ? scrollByKey(key, input, now.scroll, detailLines(row).length - 1, detailRows) : undefined;
         if (scroll !== undefined) update({ scroll });
         return;
       }
@@ -126,10 +134,10 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
 
   if (now.detail && row) {
     const [title = '', ...lines] = detailLines(row);
-    return <ScrollText title={title} lines={lines} scroll={now.scroll} rows={DETAIL_ROWS} width={width} color={color} />;
+    return <ScrollText title={title} lines={lines} scroll={now.scroll} rows={detailRows} width={width} color={color} />;
   }
 
-  const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), shown.length - LIST_ROWS));
+  const start = Math.max(0, Math.min(selected - Math.floor(listRows / 2), shown.length - listRows));
   const nameWidth = Math.min(28, Math.max(4, ...shown.map((r) => r.name.length)));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
@@ -145,7 +153,7 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
           {columnHeader(nameWidth)}
         </Text>
       ) : null}
-      {shown.slice(start, start + LIST_ROWS).map((item, offset) => {
+      {shown.slice(start, start + listRows).map((item, offset) => {
         const isSelected = start + offset === selected;
         const flags = [item.pinned ? 'pinned' : '', item.status === 'stale' ? 'stale' : '', item.unconfirmed ? 'unconfirmed' : '', item.status === 'archived' ? 'archived' : ''].filter(Boolean).join(',');
         const score = (item.score === undefined ? '-' : item.score.toFixed(2)).padStart(SCORE_HEAD.length);

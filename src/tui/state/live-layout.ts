@@ -12,8 +12,11 @@ import stringWidth from 'string-width';
 /** Rows never used: Ink writes a newline after the live area (a live area of `rows - 1` rows is
  * the tallest Ink redraws in place). */
 export const SPARE_ROWS = 1;
-/** Live conversation rows still shown while a question or panel takes the rest. */
+/** Live conversation rows still shown while a question (an approval, a plan review, a picker)
+ * takes the rest: the call being asked about stays in view. */
 export const LIVE_ROWS_BESIDE_DIALOG = 3;
+/** Beside a panel (/memory, /permissions…) the live items fold to one row saying how many there are. */
+export const LIVE_ROWS_BESIDE_PANEL = 1;
 /** The todo list never takes more than this share of the rows. */
 const TODO_SHARE = 0.25;
 /** Rows kept for the input editor while an answer streams (its text and the completion menu). */
@@ -28,8 +31,8 @@ export interface LiveLayoutInput {
   liveRows: number;
   /** Rows the todo list would take unclipped (0 when there is none). */
   todoRows: number;
-  /** A question, panel or picker is open (else the input editor is). */
-  dialog: boolean;
+  /** What takes the keyboard: a question or picker, a panel, or (false) the input editor. */
+  dialog: false | 'question' | 'panel';
 }
 
 export interface LiveLayout {
@@ -51,7 +54,8 @@ export function liveLayout(input: LiveLayoutInput): LiveLayout {
   const space = Math.max(3, input.rows - SPARE_ROWS - input.fixedRows);
   const todo = Math.min(input.todoRows, Math.floor(space * TODO_SHARE));
   const afterTodo = space - todo;
-  const keepForBottom = input.dialog ? afterTodo - Math.min(input.liveRows, LIVE_ROWS_BESIDE_DIALOG) : Math.min(EDITOR_RESERVE, Math.ceil(afterTodo / 2));
+  const beside = input.dialog === 'panel' ? LIVE_ROWS_BESIDE_PANEL : LIVE_ROWS_BESIDE_DIALOG;
+  const keepForBottom = input.dialog ? afterTodo - Math.min(input.liveRows, beside) : Math.min(EDITOR_RESERVE, Math.ceil(afterTodo / 2));
   const live = Math.max(0, Math.min(input.liveRows, afterTodo - Math.max(1, keepForBottom)));
   return { live, todo, bottom: Math.max(1, afterTodo - live) };
 }
@@ -69,4 +73,11 @@ export function textRows(text: string, width: number): number {
 export function editorRows(rows: number, menuMax: number): { textRows: number; menuRows: number } {
   const menuRows = Math.min(menuMax, Math.max(1, rows - 5));
   return { menuRows, textRows: Math.max(1, rows - 3 - menuRows) };
+}
+
+/** Rows for a panel's list or text: `preferred` when the panel's share allows it, fewer (but at
+ * least `min`) when `maxRows` less the panel's other rows (`chrome`, counted generously) is less. */
+export function fitRows(maxRows: number | undefined, chrome: number, preferred: number, min = 3): number {
+  if (maxRows === undefined) return preferred;
+  return Math.max(min, Math.min(preferred, maxRows - chrome));
 }

@@ -10,7 +10,7 @@ describe('liveLayout: the live area never reaches the terminal height', () => {
       for (const fixedRows of [1, 2, 4]) {
         for (const liveRows of [0, 1, 5, 30, 200]) {
           for (const todoRows of [0, 4, 30]) {
-            for (const dialog of [false, true]) {
+            for (const dialog of [false, 'question', 'panel'] as const) {
               const layout = liveLayout({ rows, fixedRows, liveRows, todoRows, dialog });
               const label = JSON.stringify({ rows, fixedRows, liveRows, todoRows, dialog, layout });
               expect(layout.live + layout.todo + layout.bottom + fixedRows, label).toBeLessThanOrEqual(rows - SPARE_ROWS);
@@ -25,7 +25,7 @@ describe('liveLayout: the live area never reaches the terminal height', () => {
   });
 
   it('gives a question almost all the rows, the live items a few; the editor keeps a reserve while text streams', () => {
-    const asking = liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 0, dialog: true });
+    const asking = liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 0, dialog: 'question' });
     expect(asking.live).toBe(LIVE_ROWS_BESIDE_DIALOG);
     expect(asking.bottom).toBe(24 - SPARE_ROWS - 2 - LIVE_ROWS_BESIDE_DIALOG);
     const streaming = liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 0, dialog: false });
