@@ -356,6 +356,7 @@ export function App(props: AppProps) {
         <PlanReviewPrompt
           request={review.request}
           width={width}
+          maxRows={layout.bottom}
           color={props.color}
           onDecide={(decision) => {
             review.resolve(decision);

@@ -52,7 +52,8 @@ export interface LiveLayout {
  */
 export function liveLayout(input: LiveLayoutInput): LiveLayout {
   const space = Math.max(3, input.rows - SPARE_ROWS - input.fixedRows);
-  const todo = Math.min(input.todoRows, Math.floor(space * TODO_SHARE));
+  // A panel is a screen of its own: the todo list waits behind it.
+  const todo = input.dialog === 'panel' ? 0 : Math.min(input.todoRows, Math.floor(space * TODO_SHARE));
   const afterTodo = space - todo;
   const beside = input.dialog === 'panel' ? LIVE_ROWS_BESIDE_PANEL : LIVE_ROWS_BESIDE_DIALOG;
   const keepForBottom = input.dialog ? afterTodo - Math.min(input.liveRows, beside) : Math.min(EDITOR_RESERVE, Math.ceil(afterTodo / 2));

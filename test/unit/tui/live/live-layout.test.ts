@@ -16,6 +16,7 @@ describe('liveLayout: the live area never reaches the terminal height', () => {
               expect(layout.live + layout.todo + layout.bottom + fixedRows, label).toBeLessThanOrEqual(rows - SPARE_ROWS);
               expect(layout.live, label).toBeLessThanOrEqual(liveRows);
               expect(layout.todo, label).toBeLessThanOrEqual(todoRows);
+              if (dialog === 'panel') expect(layout.live, label).toBeLessThanOrEqual(1);
               expect(layout.bottom, label).toBeGreaterThanOrEqual(1);
             }
           }
@@ -33,6 +34,10 @@ describe('liveLayout: the live area never reaches the terminal height', () => {
     expect(streaming.live).toBe(24 - SPARE_ROWS - 2 - 10);
     // Short live items leave the rest to the editor.
     expect(liveLayout({ rows: 24, fixedRows: 2, liveRows: 2, todoRows: 0, dialog: false })).toEqual({ live: 2, todo: 0, bottom: 24 - SPARE_ROWS - 2 - 2 });
+  });
+
+  it('folds the live items to one row and hides the todo list beside a panel', () => {
+    expect(liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 8, dialog: 'panel' })).toEqual({ live: 1, todo: 0, bottom: 24 - SPARE_ROWS - 2 - 1 });
   });
 
   it('splits the editor rows between its text and the completion menu', () => {

@@ -8,6 +8,12 @@ import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import type { MemoryPanelSource, MemoryRow } from '../../../../src/tui/state/memory.js';
 import { flush, KEYS, renderAttached, waitFor } from '../input/helpers.js';
 import { render } from 'ink-testing-library';
+import { buildPlan } from '../../../../src/orchestrator/plan.js';
+import { reviewRequest, type PlanReviewRequest } from '../../../../src/orchestrator/review.js';
+import { roleCatalog } from '../../../../src/orchestrator/roles.js';
+import type { TaskSpec } from '../../../../src/orchestrator/types.js';
+import { BUILTIN_SUBAGENT_TYPES } from '../../../../src/subagents/builtin-types.js';
+import { PlanReviewPrompt } from '../../../../src/tui/components/PlanReviewPrompt.js';
 
 const mounted: Array<{ unmount: () => void }> = [];
 afterEach(() => mounted.splice(0).forEach((view) => view.unmount()));
@@ -66,5 +72,22 @@ describe('panels fit the rows they are given', () => {
     expect(rows).toHaveLength(4);
     expect(rows[0]).toBe('Todos 5/10 (5 above, 2 below)');
     expect(rows[1]).toContain('◐ task 5');
+  });
+
+  it('a plan review of 20 tasks shows a window that follows the selection, within maxRows', async () => {
+    const catalog = roleCatalog(BUILTIN_SUBAGENT_TYPES);
+    const specs: TaskSpec[] = Array.from({ length: 20 }, (_, index) => ({ id: `t${index}`, task: `look at part ${index}`, role: 'explorer' }));
+    const request = (tasks: TaskSpec[]): PlanReviewRequest => reviewRequest(buildPlan(tasks, catalog.resolve, catalog.names), false, catalog.names, (next) => request(next));
+    const view = await renderAttached(<PlanReviewPrompt request={request(specs)} width={80} color={false} onDecide={() => {}} maxRows={14} />);
+    mounted.push(view);
+    expect(rowsOf(view).length).toBeLessThanOrEqual(14);
+    expect(rowsOf(view).join('\n')).toMatch(/↓ \d+ more/);
+    for (let index = 0; index < 15; index++) {
+      view.stdin.write(KEYS.down);
+      await flush();
+    }
+    expect(rowsOf(view).length).toBeLessThanOrEqual(14);
+    expect(rowsOf(view).join('\n')).toMatch(/❯ . t15 /);
+    expect(rowsOf(view).join('\n')).toMatch(/↑ \d+ more · ↓ \d+ more/);
   });
 });
