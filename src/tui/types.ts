@@ -19,6 +19,10 @@ export type ConversationItem =
       continued?: boolean;
       /** Characters of this turn's answer already committed in earlier items. */
       committedChars?: number;
+      /** Continues a code block cut at a line (a long block streams into the scrollback a few
+       * lines at a time): `text` starts with this fence opener, which is not in the answer, and
+       * the item is drawn right under the one before, without its language label. */
+      reopenedFence?: string;
     }
   | {
       kind: 'tool';

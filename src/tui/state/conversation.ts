@@ -51,7 +51,7 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
         if (item?.kind === 'assistant') {
           // The final text is authoritative; the part already committed stays where it is.
           const committed = item.committedChars ?? 0;
-          const text = event.message.content.slice(committed);
+          const text = (item.reopenedFence ?? '') + event.message.content.slice(committed);
           next.live[index] = { ...item, text, reasoning: item.continued ? '' : (event.message.reasoning ?? item.reasoning) };
         }
       }
@@ -81,7 +81,7 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
         if (item.committedChars) {
           next.live.splice(index, 0, { kind: 'notice', id: id(), level: 'warn', text: 'the answer above was cut off; retrying' });
         }
-        next.live[next.live.indexOf(item)] = { ...item, text: '', reasoning: '', committedChars: 0, continued: false };
+        next.live[next.live.indexOf(item)] = { ...item, text: '', reasoning: '', committedChars: 0, continued: false, reopenedFence: undefined };
       }
       next.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, message: event.error.message };
       break;
@@ -194,14 +194,47 @@ export function itemsFromHistory(messages: readonly Message[]): ConversationItem
  * the last block stays live. Keeps every frame's layout small however long the answer grows.
  */
 function splitCompletedBlocks(item: Extract<ConversationItem, { kind: 'assistant' }>, id: () => string): ConversationItem[] {
+  // Offsets in `text` are offsets in the answer once the reopened fence (not in the answer) is taken off.
+  const toAnswer = (offset: number) => (item.committedChars ?? 0) + offset - (item.reopenedFence?.length ?? 0);
   const boundary = lastBlockBoundary(item.text);
-  if (boundary === undefined) return [item];
-  const head = item.text.slice(0, boundary.headEnd);
-  const committed = (item.committedChars ?? 0) + boundary.tailStart;
+  if (boundary !== undefined) {
+    const head = item.text.slice(0, boundary.headEnd);
+    return [
+      { ...item, text: head, streaming: false, committedChars: undefined },
+      { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: toAnswer(boundary.tailStart), reopenedFence: undefined },
+    ];
+  }
+  const cut = longFenceCut(item.text);
+  if (cut === undefined) return [item];
   return [
-    { ...item, text: head, streaming: false, committedChars: undefined },
-    { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: committed },
+    { ...item, text: `${item.text.slice(0, cut.at)}\n${cut.closer}`, streaming: false, committedChars: undefined },
+    { ...item, id: id(), text: `${cut.opener}\n${item.text.slice(cut.at + 1)}`, reasoning: '', continued: true, committedChars: toAnswer(cut.at + 1), reopenedFence: `${cut.opener}\n` },
   ];
+}
+
+/** Complete lines of an open code fence that stay live; more are committed (closed here, reopened
+ * in the next item), so a long block does not grow the live area while it streams. */
+export const LIVE_FENCE_LINES = 8;
+
+/** Where to cut an open code fence that has more than LIVE_FENCE_LINES complete lines: before its
+ * last complete line (`at` is the newline ending the line before). The fence's opener and closer
+ * come with it. */
+function longFenceCut(text: string): { at: number; opener: string; closer: string } | undefined {
+  const lines = text.split('\n');
+  let fence: { opener: string; closer: string; index: number } | undefined;
+  for (let index = 0; index < lines.length - 1; index++) {
+    const line = lines[index]!;
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker === undefined) continue;
+    if (fence === undefined) fence = { opener: line.trim(), closer: marker, index };
+    else if (line.trim().startsWith(fence.closer) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
+  }
+  if (fence === undefined || lines.length - 1 - (fence.index + 1) <= LIVE_FENCE_LINES) return undefined;
+  // A fence indented inside a list item would lose its place if reopened at the top level.
+  if (!/^[`~]/.test(lines[fence.index]!)) return undefined;
+  // The last complete line stays live with the partial one: a fence that closes right after the
+  // cut still leaves code in the reopened part.
+  return { at: text.lastIndexOf('\n', text.lastIndexOf('\n') - 1), opener: fence.opener, closer: fence.closer };
 }
 
 /** The last blank line outside a code fence that has more text after it. */

@@ -1,8 +1,7 @@
 import { lineToString, linesToString } from '../../markdown/ansi.js';
-import { renderMarkdown } from '../../markdown/render.js';
 import type { SubagentView } from '../../state/subagents.js';
 import type { ConversationItem, ItemViewOptions } from '../../types.js';
-import { reasoningLines } from './AssistantMessage.js';
+import { answerMarkdown, reasoningLines, startsNewBlock } from './AssistantMessage.js';
 import { compactionRule } from './CompactionRow.js';
 import { noticeLines } from './NoticeRow.js';
 import { toolRowLines } from './ToolRow.js';
@@ -28,10 +27,10 @@ export function itemRows(item: ConversationItem, options: ItemViewOptions, agent
       const reasoning = reasoningLines(item, options);
       const hasText = item.text.trim() !== '';
       if (reasoning.length === 0 && !hasText) return [];
-      const rows: string[] = item.continued ? [''] : [];
+      const rows: string[] = startsNewBlock(item) ? [''] : [];
       if (reasoning.length > 0) rows.push(...linesToString(reasoning, options.color).split('\n'));
       if (options.detail && hasText && reasoning.length > 0) rows.push('');
-      if (hasText) rows.push(...renderMarkdown(item.text, { width: Math.max(1, options.width), color: options.color }).split('\n'));
+      if (hasText) rows.push(...answerMarkdown(item, options).split('\n'));
       return rows;
     }
   }
