@@ -201,15 +201,47 @@ function splitCompletedBlocks(item: Extract<ConversationItem, { kind: 'assistant
     const head = item.text.slice(0, boundary.headEnd);
     return [
       { ...item, text: head, streaming: false, committedChars: undefined },
-      { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: toAnswer(boundary.tailStart), reopenedFence: undefined },
+      { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: toAnswer(boundary.tailStart), reopenedFence: undefined, joined: undefined },
+    ];
+  }
+  const lineCut = longBlockCut(item.text);
+  if (lineCut !== undefined) {
+    return [
+      { ...item, text: item.text.slice(0, lineCut), streaming: false, committedChars: undefined },
+      { ...item, id: id(), text: item.text.slice(lineCut + 1), reasoning: '', continued: true, committedChars: toAnswer(lineCut + 1), reopenedFence: undefined, joined: true },
     ];
   }
   const cut = longFenceCut(item.text);
   if (cut === undefined) return [item];
   return [
     { ...item, text: `${item.text.slice(0, cut.at)}\n${cut.closer}`, streaming: false, committedChars: undefined },
-    { ...item, id: id(), text: `${cut.opener}\n${item.text.slice(cut.at + 1)}`, reasoning: '', continued: true, committedChars: toAnswer(cut.at + 1), reopenedFence: `${cut.opener}\n` },
+    { ...item, id: id(), text: `${cut.opener}\n${item.text.slice(cut.at + 1)}`, reasoning: '', continued: true, committedChars: toAnswer(cut.at + 1), reopenedFence: `${cut.opener}\n`, joined: undefined },
   ];
+}
+
+/** Lines that only a whole block renders right: fences, tables, quotes, HTML, setext underlines,
+ * indented code. A block with any of them is never cut between lines. */
+const WHOLE_BLOCK_LINE = /^(\s{0,3}(`{3,}|~{3,}|\||>|<)|\s*(=+|-+)\s*$| {4}|\t)/;
+const LIST_ITEM = /^([-*+]|\d{1,9}[.)])\s/;
+
+/**
+ * Where to cut the last block of a streaming answer that has more than LIVE_FENCE_LINES complete
+ * lines and is a plain paragraph or a top-level list: before its last complete line (the newline
+ * before it), which must start a list item in a list, or be plain text in a paragraph. The part
+ * before is committed; markdown renders the two parts as one (a list may continue at any number).
+ */
+function longBlockCut(text: string): number | undefined {
+  const lines = text.split('\n');
+  // Inside an open fence, blank lines do not end blocks (longFenceCut handles that case).
+  if (lines.slice(0, -1).filter((line) => /^\s{0,3}(`{3,}|~{3,})/.test(line)).length % 2 === 1) return undefined;
+  let start = 0;
+  for (let index = 0; index < lines.length - 1; index++) if (lines[index]!.trim() === '') start = index + 1;
+  const block = lines.slice(start, -1);
+  if (block.length <= LIVE_FENCE_LINES || block.some((line) => WHOLE_BLOCK_LINE.test(line))) return undefined;
+  const last = block.at(-1)!;
+  const isList = block.some((line) => LIST_ITEM.test(line));
+  if (isList ? !LIST_ITEM.test(last) : LIST_ITEM.test(last) || /^[\s#]/.test(last)) return undefined;
+  return text.lastIndexOf('\n', text.lastIndexOf('\n') - 1);
 }
 
 /** Complete lines of an open code fence that stay live; more are committed (closed here, reopened

@@ -39,9 +39,9 @@ export function answerMarkdown(item: AssistantItem, options: ItemViewOptions): s
 }
 
 /** Whether the item is drawn one blank row below the one before (a new block of the same answer);
- * a reopened code block goes on right under its first part. */
+ * a reopened code block, or a list or paragraph cut between lines, goes on right under its first part. */
 export function startsNewBlock(item: AssistantItem): boolean {
-  return item.continued === true && item.reopenedFence === undefined;
+  return item.continued === true && item.reopenedFence === undefined && item.joined !== true;
 }
 
 /** An assistant reply: reasoning (dim, italic) above the answer rendered as Markdown. Renders

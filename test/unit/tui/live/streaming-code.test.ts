@@ -48,3 +48,52 @@ describe('a long code block streams into the scrollback a few lines at a time', 
     expect(rows.slice(1)).toEqual(code.slice(0, 12).map((line) => `│ ${line}`));
   });
 });
+
+describe('a long list or paragraph streams into the scrollback as it goes', () => {
+  const start = (): ConversationState => {
+    let state = initialConversation();
+    state = reduceConversation(state, { type: 'message', message: { role: 'user', content: 'go' } });
+    return reduceConversation(state, { type: 'turn_start', turn: 1 });
+  };
+  /** Streams `answer` in small pieces; `bounded`: the live part never holds more than a few lines. */
+  const stream = (answer: string, bounded = true): ConversationState => {
+    let state = start();
+    for (const piece of answer.match(/[\s\S]{1,5}/g)!) {
+      state = reduceConversation(state, { type: 'text_delta', turn: 1, text: piece });
+      if (!bounded) continue;
+      for (const item of state.live) if (item.kind === 'assistant') expect(item.text.split('\n').length).toBeLessThanOrEqual(LIVE_FENCE_LINES + 2);
+    }
+    return state;
+  };
+  const answers = (state: ConversationState) => [...state.committed, ...state.live].filter((item): item is Item<'assistant'> => item.kind === 'assistant');
+  const options = { width: 60, detail: false, color: false };
+  const rowsOf = (state: ConversationState) => answers(state).flatMap((item) => itemRows(item, options));
+
+  it('cuts a 30-item list between items; the pieces render as the whole list would', () => {
+    const list = Array.from({ length: 30 }, (_, index) => `- item ${index}`).join('\n');
+    const state = stream(`${list}\n`);
+    expect(answers(state).length).toBeGreaterThan(3);
+    for (const item of answers(state).slice(1)) expect(item.joined).toBe(true);
+    expect(rowsOf(state)).toEqual(Array.from({ length: 30 }, (_, index) => `• item ${index}`));
+  });
+
+  it('cuts a long paragraph of short lines between lines, every word kept', () => {
+    const lines = Array.from({ length: 20 }, (_, index) => `Sentence ${index} goes here.`);
+    const state = stream(lines.join('\n'));
+    expect(answers(state).length).toBeGreaterThan(1);
+    const words = rowsOf(state).join(' ').split(/\s+/).filter(Boolean);
+    expect(words).toEqual(lines.join(' ').split(' '));
+  });
+
+  it('never cuts a table, a quote, or code after a blank line inside a fence', () => {
+    const table = ['| a | b |', '|---|---|', ...Array.from({ length: 20 }, (_, index) => `| ${index} | x |`)].join('\n');
+    expect(answers(stream(`${table}\n`, false))).toHaveLength(1);
+    const quote = Array.from({ length: 20 }, (_, index) => `> line ${index}`).join('\n');
+    expect(answers(stream(`${quote}\n`, false))).toHaveLength(1);
+    // A blank line inside a fence: what follows is still code, cut (if at all) as code.
+    const fenced = `\`\`\`\nfirst\n\n${Array.from({ length: 12 }, (_, index) => `code ${index}`).join('\n')}\n`;
+    const pieces = answers(stream(fenced));
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces.slice(1)) expect(piece.reopenedFence).toBe('```\n');
+  });
+});
