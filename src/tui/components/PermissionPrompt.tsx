@@ -1,9 +1,9 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput, useStdout } from 'ink';
-import stringWidth from 'string-width';
 import { useEffect, useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows, type ApprovalRow } from '../../frontends/approval.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
+import { textRows } from '../state/live-layout.js';
 import { alwaysAnswer, DEFAULT_SAVE_FILES, scopeByKey, scopeChoices, scopeRowText, type SaveFiles } from '../state/rule-scopes.js';
 
 const CHOICES: Array<{ answer: 'yes' | 'always' | 'no'; key: string; label: string }> = [
@@ -213,10 +213,9 @@ function pathLines(paths: readonly string[]): string[] {
   return paths.length === 1 ? [`path: ${paths[0]}`] : [`paths (${paths.length}):`, ...paths.map((path) => `  ${path}`)];
 }
 
-/** Rows a line of text takes once wrapped at `columns` (a word wrap may take one more). */
+/** Rows a line of text takes once wrapped at `columns`, counted as high as a word wrap can take. */
 function rowsOf(text: string | undefined, columns: number): number {
-  if (text === undefined) return 0;
-  return Math.max(1, Math.ceil(stringWidth(text) / columns));
+  return text === undefined ? 0 : textRows(text, columns);
 }
 
 function rowStyle(row: ApprovalRow, isCommand: boolean, color: boolean): { color?: string; bold?: boolean } {

@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import { wrapSegments } from '../markdown/width.js';
 
 /**
  * How the live (redrawn) part of the screen shares the terminal's rows. Contract: the parts given
@@ -61,12 +62,13 @@ export function liveLayout(input: LiveLayoutInput): LiveLayout {
   return { live, todo, bottom: Math.max(1, afterTodo - live) };
 }
 
-/** Rows a line of plain text takes once wrapped at `width` columns, counted as a word wrap can
- * take them: one more row than the plain division whenever the text does not fit one row. */
+/** Rows a line of plain text takes once Ink word-wraps it at `width` columns, counted high: the
+ * rows of our own greedy word wrap, or the plain division plus one, whichever is more. */
 export function textRows(text: string, width: number): number {
-  const columns = stringWidth(text);
-  const rows = Math.max(1, Math.ceil(columns / Math.max(1, width)));
-  return rows === 1 ? 1 : rows + 1;
+  const columns = Math.max(1, width);
+  const rows = Math.max(1, Math.ceil(stringWidth(text) / columns));
+  if (rows === 1) return 1;
+  return Math.max(rows + 1, wrapSegments([{ text }], columns).length);
 }
 
 /** The input editor's share of `rows`: completion-menu entries first (up to `menuMax`), then

@@ -8,7 +8,7 @@ import { App, type PermissionBridge } from '../../../../src/tui/App.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { makeDiffDisplay } from '../../../../src/tools/diff-display.js';
 import type { TodoItem } from '../../../../src/agent/types.js';
-import { flush, memoryHistory, waitFor } from '../input/helpers.js';
+import { memoryHistory, waitFor } from '../input/helpers.js';
 
 /** ink-testing-library's terminal has no `rows`: the App assumes 24 (DEFAULT_ROWS). Ink redraws a live area of at most `ROWS - 1` rows in place. */
 const ROWS = 24;
@@ -32,7 +32,7 @@ function fakeSession(todos: TodoItem[] = []) {
     async close() {},
   };
   const emit = (...events: SessionEvent[]) => events.forEach((event) => listeners.forEach((listener) => listener(event)));
-  return { session: session as unknown as AgentSession, emit };
+  return { session: session as unknown as AgentSession, emit, subscribed: () => listeners.size > 0 };
 }
 
 function renderApp(session: AgentSession, bridge: PermissionBridge = {}) {
@@ -44,18 +44,28 @@ function renderApp(session: AgentSession, bridge: PermissionBridge = {}) {
    * the user's message is the last printed row here. */
   const liveArea = () => {
     const rows = frame().split('\n');
-    return rows.slice(rows.findIndex((row) => row.startsWith('› the question')) + 1);
+    const question = rows.findIndex((row) => row.startsWith('› the question'));
+    if (question === -1) throw new Error(`the question is not printed:\n${frame()}`);
+    return rows.slice(question + 1);
   };
-  return { view, frame, liveArea };
+  /** Sends the user's message once the App listens (its subscription is an effect), and waits
+   * until it shows. */
+  const ask = async ({ emit, subscribed }: { emit: (...events: SessionEvent[]) => void; subscribed: () => boolean }) => {
+    await waitFor(() => expect(subscribed()).toBe(true));
+    emit({ type: 'message', message: { role: 'user', content: 'the question' } });
+    await waitFor(() => expect(frame()).toContain('› the question'));
+  };
+  return { view, frame, liveArea, ask };
 }
 
 describe('App: the live area stays shorter than the terminal', () => {
   it('clips a streaming paragraph taller than the screen to its newest rows, with a marker', async () => {
-    const { session, emit } = fakeSession();
-    const { view, frame, liveArea } = renderApp(session);
-    await flush();
+    const fake = fakeSession();
+    const { session, emit } = fake;
+    const { view, frame, liveArea, ask } = renderApp(session);
+    await ask(fake);
     const words = Array.from({ length: 400 }, (_, index) => `word${index}`).join(' ');
-    emit({ type: 'message', message: { role: 'user', content: 'the question' } }, { type: 'turn_start', turn: 1 }, { type: 'text_delta', turn: 1, text: words } as SessionEvent);
+    emit({ type: 'turn_start', turn: 1 }, { type: 'text_delta', turn: 1, text: words } as SessionEvent);
     await waitFor(() => expect(frame()).toContain('word399'));
     expect(frame()).toMatch(/↑ \d+ more lines \(printed in full when finished\)/);
     expect(liveArea().length).toBeLessThanOrEqual(ROWS - 1);
@@ -65,14 +75,14 @@ describe('App: the live area stays shorter than the terminal', () => {
 
   it('fits a 200-line diff approval, its todo list and the running call in the screen', async () => {
     const todos: TodoItem[] = Array.from({ length: 12 }, (_, index) => ({ content: `step ${index}`, status: index === 3 ? 'in_progress' : index < 3 ? 'completed' : 'pending' }));
-    const { session, emit } = fakeSession(todos);
+    const fake = fakeSession(todos);
+    const { session, emit } = fake;
     const bridge: PermissionBridge = {};
-    const { view, frame, liveArea } = renderApp(session, bridge);
-    await flush();
+    const { view, frame, liveArea, ask } = renderApp(session, bridge);
+    await ask(fake);
     const before = Array.from({ length: 100 }, (_, index) => `old ${index}`).join('\n');
     const after = Array.from({ length: 100 }, (_, index) => `new ${index}`).join('\n');
     emit(
-      { type: 'message', message: { role: 'user', content: 'the question' } },
       { type: 'turn_start', turn: 1 },
       { type: 'turn_end', turn: 1 } as SessionEvent,
       { type: 'tool_start', turn: 1, toolCall: { id: 'c1', name: 'write_file', arguments: '{}' }, args: { path: 'big.txt' } } as SessionEvent,
