@@ -8,6 +8,7 @@ import { App, type PermissionBridge } from './App.js';
 import { Setup, type SetupResult } from './components/Setup.js';
 import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/index.js';
 import { UI_MAX_FPS } from './render-options.js';
+import { withUnlimitedRows } from './state/use-terminal-rows.js';
 
 restoreCiVariable();
 
@@ -70,7 +71,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
         onSessionChange={(session) => (current = session)}
         clearScreen={() => process.stdout.write('\u001b[2J\u001b[3J\u001b[H')}
       />,
-      { exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS },
+      // Ink sees no terminal height, so it never clears the terminal (see withUnlimitedRows).
+      { exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS, stdout: withUnlimitedRows(process.stdout) },
     );
     await app.waitUntilExit();
   } finally {

@@ -68,4 +68,25 @@ describe.skipIf(!hasTmux)('terminal UI keeps the scrollback (tmux)', () => {
       expect(occurrences(history, 'Final sentence of the answer: all done.')).toBe(1);
     });
   }
+
+  it('a terminal made shorter while an approval shows keeps its scrollback, and the approval fits the new height', async () => {
+    const { root, home } = makeProject({ 'big.txt': oldFile });
+    h.server.enqueue({ toolCalls: [{ name: 'edit_file', arguments: { path: 'big.txt', old_string: oldFile, new_string: newFile } }] }, { text: 'Rewritten.' });
+    const before = `for i in $(seq 1 ${SHELL_LINES}); do echo shell-line-$i; done`;
+    const t = h.start(root, home, { width: 100, height: 40, before });
+    await t.waitFor('ask seek');
+    t.type('rewrite big.txt');
+    t.keys('Enter');
+    await t.waitFor('pgup/pgdn to scroll');
+    t.resize(100, 20);
+    // The window shrinks to the new height: the question is whole on the smaller screen.
+    await t.waitFor(/rows 1–\d of \d+/);
+    const asking = t.visible();
+    expect(asking).toMatch(/Allow .*big\.txt/);
+    expect(asking).toContain('n) No (esc)');
+    t.type('y');
+    await t.waitFor('Rewritten.');
+    const history = t.history();
+    for (let index = 1; index <= SHELL_LINES; index++) expect(occurrences(history, `shell-line-${index}`), `shell-line-${index}`).toBe(1);
+  });
 });

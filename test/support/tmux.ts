@@ -71,6 +71,11 @@ export class TmuxSeek {
     return this.tmux('capture-pane', '-p', '-t', '0', '-S', '-200');
   }
 
+  /** Makes the terminal this size (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', '0', '-x', String(width), '-y', String(height));
+  }
+
   /** Only the rows the terminal shows now. */
   visible(): string {
     return this.tmux('capture-pane', '-p', '-t', '0');
