@@ -26,13 +26,12 @@ import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
 import { useTerminalWidth } from './state/use-terminal-width.js';
 import { useTerminalRows } from './state/use-terminal-rows.js';
-import { editorRows, liveLayout, textRows } from './state/live-layout.js';
+import { screenLayout } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
 import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
 import { Welcome } from './components/Welcome.js';
-import { currentBranch, type WelcomeInfo } from './state/welcome.js';
-import { SEEK_VERSION } from '../util/version.js';
+import { welcomeOf } from './state/welcome.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
 
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
@@ -97,10 +96,7 @@ export function App(props: AppProps) {
   );
   // A worktrees panel needs the session's manager (a switched-to session may have none).
   const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
-  const welcome: WelcomeInfo = useMemo(() => {
-    const root = session.projectRoot ?? session.cwd;
-    return { version: SEEK_VERSION, model: session.model, provider: session.provider, mode: session.policy.mode, projectRoot: root, cwd: session.cwd, branch: session.worktree?.branch ?? currentBranch(root) };
-  }, [session]);
+  const welcome = useMemo(() => welcomeOf(session), [session]);
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
@@ -269,18 +265,11 @@ export function App(props: AppProps) {
   );
   const working = conversation.running || Boolean(busy);
   const exitHint = Date.now() - exitArmedAt < 2000;
-  const layout = liveLayout({
-    rows,
-    fixedRows:
-      1 + // the status bar
-      (working ? (conversation.retry ? textRows(`⠋ working 999s · esc to cancel  ${conversation.retry.message} — retrying (99/99)`, width) : 1) : 0) +
-      (exitHint ? 1 : 0) +
-      queue.reduce((sum, text) => sum + textRows(`› ${text} (queued)`, width), 0),
-    liveRows: live.length,
-    todoRows: todoPanelRows(todos.length),
+  const layout = screenLayout({
+    ...{ rows, width, working, exitHint, queued: queue, menuRows: MENU_ROWS, liveRows: live.length, todoRows: todoPanelRows(todos.length) },
+    ...(conversation.retry ? { retryMessage: conversation.retry.message } : {}),
     dialog: pending || picker ? 'question' : panel ? 'panel' : false,
   });
-  const editor = editorRows(layout.bottom, MENU_ROWS);
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: '' };
   const total = session.tracker.cumulative();
 
@@ -372,8 +361,8 @@ export function App(props: AppProps) {
           completer={completer}
           active={!pending && !picker && !panel}
           width={width}
-          maxRows={editor.textRows}
-          menuRows={editor.menuRows}
+          maxRows={layout.editor.textRows}
+          menuRows={layout.editor.menuRows}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
           onEscape={cancelRun}

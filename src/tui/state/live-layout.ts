@@ -84,3 +84,34 @@ export function fitRows(maxRows: number | undefined, chrome: number, preferred: 
   if (maxRows === undefined) return preferred;
   return Math.max(min, Math.min(preferred, maxRows - chrome));
 }
+
+/** What the App draws below the conversation, as `screenLayout` counts it. */
+export interface ScreenParts {
+  rows: number;
+  width: number;
+  /** Rows of the live conversation items, unclipped. */
+  liveRows: number;
+  todoRows: number;
+  /** The working line shows; with the message of a retry when the provider is retried. */
+  working: boolean;
+  retryMessage?: string;
+  /** "press ctrl+c again to exit" shows. */
+  exitHint: boolean;
+  /** Messages waiting to be sent, one row each (wrapped). */
+  queued: readonly string[];
+  dialog: LiveLayoutInput['dialog'];
+  /** Completion-menu entries the editor shows at most. */
+  menuRows: number;
+}
+
+/** The App's screen shared out (see `liveLayout`), with the input editor's split of its rows. */
+export function screenLayout(parts: ScreenParts): LiveLayout & { editor: ReturnType<typeof editorRows> } {
+  const working = !parts.working ? 0 : parts.retryMessage === undefined ? 1 : textRows(`⠋ working 999s · esc to cancel  ${parts.retryMessage} — retrying (99/99)`, parts.width);
+  const fixedRows =
+    1 + // the status bar
+    working +
+    (parts.exitHint ? 1 : 0) +
+    parts.queued.reduce((sum, text) => sum + textRows(`› ${text} (queued)`, parts.width), 0);
+  const layout = liveLayout({ rows: parts.rows, fixedRows, liveRows: parts.liveRows, todoRows: parts.todoRows, dialog: parts.dialog });
+  return { ...layout, editor: editorRows(layout.bottom, parts.menuRows) };
+}

@@ -1,5 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
+import type { AgentSession } from '../../runtime/session.js';
+import { SEEK_VERSION } from '../../util/version.js';
 import type { Line, Style } from '../markdown/ansi.js';
 import { wrapSegments } from '../markdown/width.js';
 
@@ -32,6 +34,14 @@ export function welcomeLines(info: WelcomeInfo, width: number): Line[] {
     ...TIPS.map((tip): Line => [{ text: `  tip: ${tip}`, style: DIM }]),
   ];
   return rows.flatMap((segments) => wrapSegments(segments, Math.max(1, width)));
+}
+
+/** What the first screen says about `session` (its branch read from git now). */
+export function welcomeOf(session: AgentSession): WelcomeInfo {
+  // Test doubles of a session may leave the project root out.
+  const root = (session.projectRoot as string | undefined) ?? session.cwd;
+  const branch = session.worktree?.branch ?? currentBranch(root);
+  return { version: SEEK_VERSION, model: session.model, provider: session.provider, mode: session.policy.mode, projectRoot: root, cwd: session.cwd, ...(branch ? { branch } : {}) };
 }
 
 /** The branch checked out in the git checkout at `root` (a worktree's `.git` file is followed),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editorRows, LIVE_ROWS_BESIDE_DIALOG, liveLayout, SPARE_ROWS, textRows } from '../../../../src/tui/state/live-layout.js';
+import { editorRows, LIVE_ROWS_BESIDE_DIALOG, liveLayout, screenLayout, SPARE_ROWS, textRows } from '../../../../src/tui/state/live-layout.js';
 import { clipRows } from '../../../../src/tui/components/LiveItems.js';
 import { todoWindow } from '../../../../src/tui/components/TodoPanel.js';
 import type { TodoItem } from '../../../../src/agent/types.js';
@@ -54,6 +54,19 @@ describe('liveLayout: the live area never reaches the terminal height', () => {
     expect(textRows('', 80)).toBe(1);
     expect(textRows('x'.repeat(80), 80)).toBe(1);
     expect(textRows('x'.repeat(81), 80)).toBe(3); // a word wrap may leave a row short
+  });
+});
+
+describe('screenLayout', () => {
+  it('counts the status bar, the working line with a long retry message, the exit hint and queued messages', () => {
+    const base = { rows: 24, width: 80, liveRows: 100, todoRows: 0, working: true, exitHint: false, queued: [], dialog: false as const, menuRows: 8 };
+    const plain = screenLayout(base);
+    const busy = screenLayout({ ...base, retryMessage: 'x'.repeat(150), exitHint: true, queued: ['short', 'y'.repeat(100)] });
+    // The working line with a 200-column retry: 4 rows (3, and one for the word wrap) instead of
+    // 1; the hint 1; the queued messages 1 and 3.
+    expect(plain.live + plain.bottom - (busy.live + busy.bottom)).toBe(3 + 1 + 4);
+    expect(busy.live + busy.bottom + 1 + 4 + 1 + 4).toBeLessThanOrEqual(24 - SPARE_ROWS);
+    expect(busy.editor.textRows + 2 + busy.editor.menuRows + 1).toBeLessThanOrEqual(busy.bottom);
   });
 });
 
