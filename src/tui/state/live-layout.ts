@@ -4,10 +4,11 @@ import { wrapSegments } from '../markdown/width.js';
 /**
  * How the live (redrawn) part of the screen shares the terminal's rows. Contract: the parts given
  * here never add up to the terminal's height. Ink redraws its live area in place only while that
- * area is shorter than the screen; once it is as tall as the screen, Ink clears the whole terminal
- * (scrollback included) on every frame, so the user's shell history and the top of the answer are
- * lost. Finished conversation items are printed once above the live area (Ink's <Static>) and are
- * not counted here.
+ * area is shorter than the screen: rows that scrolled off the top cannot be erased, and left to
+ * itself Ink then clears the whole terminal, scrollback included (seek hides the height from Ink
+ * so it never does, see use-terminal-rows.ts; a live area too tall would still leave stale rows in
+ * the scrollback). Finished conversation items are printed once above the live area (Ink's
+ * <Static>) and are not counted here.
  */
 
 /** Rows never used: Ink writes a newline after the live area (a live area of `rows - 1` rows is
