@@ -21,6 +21,8 @@ export const LIVE_ROWS_BESIDE_DIALOG = 3;
 export const LIVE_ROWS_BESIDE_PANEL = 1;
 /** The todo list never takes more than this share of the rows. */
 const TODO_SHARE = 0.25;
+/** Rows of the todo list beside a question: its title (with the hidden counts) and the current item. */
+const TODO_ROWS_BESIDE_QUESTION = 2;
 /** Rows kept for the input editor while an answer streams (its text and the completion menu). */
 const EDITOR_RESERVE = 10;
 
@@ -54,8 +56,10 @@ export interface LiveLayout {
  */
 export function liveLayout(input: LiveLayoutInput): LiveLayout {
   const space = Math.max(3, input.rows - SPARE_ROWS - input.fixedRows);
-  // A panel is a screen of its own: the todo list waits behind it.
-  const todo = input.dialog === 'panel' ? 0 : Math.min(input.todoRows, Math.floor(space * TODO_SHARE));
+  // A panel is a screen of its own: the todo list waits behind it. Beside a question it keeps
+  // its title and the current item, leaving the rest to what is asked.
+  const todoMax = input.dialog === 'panel' ? 0 : input.dialog === 'question' ? TODO_ROWS_BESIDE_QUESTION : Math.floor(space * TODO_SHARE);
+  const todo = Math.min(input.todoRows, todoMax);
   const afterTodo = space - todo;
   const beside = input.dialog === 'panel' ? LIVE_ROWS_BESIDE_PANEL : LIVE_ROWS_BESIDE_DIALOG;
   const keepForBottom = input.dialog ? afterTodo - Math.min(input.liveRows, beside) : Math.min(EDITOR_RESERVE, Math.ceil(afterTodo / 2));

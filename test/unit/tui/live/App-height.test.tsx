@@ -101,7 +101,7 @@ describe('App: the live area stays shorter than the terminal', () => {
     expect(live.length).toBeLessThanOrEqual(ROWS - 1);
     expect(live.join('\n')).toContain('Allow overwrite big.txt?');
     expect(live.join('\n')).toContain('n) No (esc)');
-    expect(live.join('\n')).toMatch(/Todos 3\/12 \(\d+ above, \d+ below\)/);
+    expect(live.join('\n')).toMatch(/Todos 3\/12 \(3 above, 8 below\)/); // beside a question: the title and the current item
     expect(live.join('\n')).toContain('◐ step 3');
     view.stdin.write('y');
     await expect(answer).resolves.toBe('yes');

@@ -26,6 +26,7 @@ describe('liveLayout: the live area never reaches the terminal height', () => {
   });
 
   it('gives a question almost all the rows, the live items a few; the editor keeps a reserve while text streams', () => {
+    expect(liveLayout({ rows: 24, fixedRows: 2, liveRows: 1, todoRows: 9, dialog: 'question' }).todo).toBe(2); // title and current item
     const asking = liveLayout({ rows: 24, fixedRows: 2, liveRows: 50, todoRows: 0, dialog: 'question' });
     expect(asking.live).toBe(LIVE_ROWS_BESIDE_DIALOG);
     expect(asking.bottom).toBe(24 - SPARE_ROWS - 2 - LIVE_ROWS_BESIDE_DIALOG);
