@@ -10,7 +10,8 @@ import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
 import type { PlanDecision, PlanReviewRequest } from '../orchestrator/review.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
-import { TodoPanel } from './components/TodoPanel.js';
+import { TodoPanel, todoPanelRows } from './components/TodoPanel.js';
+import { LiveItems, liveRows } from './components/LiveItems.js';
 import { WorktreesPanel } from './components/WorktreesPanel.js';
 import { MemoryPanel } from './components/MemoryPanel.js';
 import { DistillReview } from './components/DistillReview.js';
@@ -19,15 +20,19 @@ import { ToolOutputPanel } from './components/ToolOutputPanel.js';
 import { memoryPanelSource } from './state/memory.js';
 import { permissionsPanelSource } from './state/permissions.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
-import { InputEditor, createSlashCompleter } from './input/index.js';
+import { InputEditor, MENU_ROWS, createSlashCompleter } from './input/index.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
 import { useTerminalWidth } from './state/use-terminal-width.js';
+import { useTerminalRows } from './state/use-terminal-rows.js';
+import { screenLayout } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
 import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
+import { Welcome } from './components/Welcome.js';
+import { welcomeOf } from './state/welcome.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
 
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
@@ -63,6 +68,7 @@ const EXIT_ARM_MS = 2000;
 export function App(props: AppProps) {
   const { exit } = useApp();
   const width = useTerminalWidth();
+  const rows = useTerminalRows();
   const [session, setSession] = useState(props.session);
   const { conversation, dispatch, subagents } = useSessionState(session);
   const [permission, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
@@ -106,6 +112,7 @@ export function App(props: AppProps) {
   );
   // A worktrees panel needs the session's manager (a switched-to session may have none).
   const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
+  const welcome = useMemo(() => welcomeOf(session), [session]);
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
@@ -316,34 +323,49 @@ export function App(props: AppProps) {
   // An agent row shows what its child does (running) or its child's numbers (finished).
   const agentsOf = (item: ConversationItem) =>
     item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
-  const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: `seek · ${session.model} · ${session.cwd}` };
+  // The live area never reaches the terminal's height (see state/live-layout.ts): the live items
+  // are laid out here, so their rows are counted exactly and clipped to their share.
+  const live = useMemo(
+    () => liveRows(conversation.live, { width, detail, color: props.color }, agentsOf),
+    [conversation.live, width, detail, props.color, subagents],
+  );
+  const working = conversation.running || Boolean(busy);
+  const layout = screenLayout({
+    ...{ rows, width, working, exitHint, queued: queue, menuRows: MENU_ROWS, liveRows: live.length, todoRows: todoPanelRows(todos.length) },
+    ...(conversation.retry ? { retryMessage: conversation.retry.message } : {}),
+    dialog: pending || picker ? 'question' : panel ? 'panel' : false,
+  });
+  const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: '' };
   const total = session.tracker.cumulative();
 
   return (
     <Box flexDirection="column">
       <Static key={staticKey} items={[header, ...conversation.committed]}>
-        {(item) => (
-          <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
-        )}
+        {(item) =>
+          item.id === HEADER_ID ? (
+            <Welcome key={item.id} info={welcome} width={width} color={props.color} />
+          ) : (
+            <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
+          )
+        }
       </Static>
-      {conversation.live.map((item) => (
-        <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
-      ))}
-      {conversation.running || busy ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
-      <TodoPanel items={todos} width={width} color={props.color} />
+      <LiveItems rows={live} maxRows={layout.live} />
+      {working ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
+      <TodoPanel items={todos} width={width} color={props.color} maxRows={layout.todo} />
       {queue.map((text, index) => (
         <Text key={`q${index}`} dimColor>
           › {text} (queued)
         </Text>
       ))}
       {panel?.kind === 'memory' && memorySource ? (
-        <MemoryPanel source={memorySource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+        <MemoryPanel source={memorySource} width={width} maxRows={layout.bottom} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
       ) : panel?.kind === 'permissions' ? (
         <PermissionsPanel
           source={permissionsSource}
           files={saveFiles}
           projectRoot={session.projectRoot}
           width={width}
+          maxRows={layout.bottom}
           color={props.color}
           active={!pending}
           onClose={() => setPanel(undefined)}
@@ -352,6 +374,7 @@ export function App(props: AppProps) {
         <DistillReview
           candidates={panel.candidates}
           width={width}
+          maxRows={layout.bottom}
           color={props.color}
           onSave={(candidate) => session.rememberDistilled(candidate)}
           onDone={(summary) => {
@@ -360,7 +383,7 @@ export function App(props: AppProps) {
           }}
         />
       ) : panel?.kind === 'worktrees' && worktreeSource ? (
-        <WorktreesPanel source={worktreeSource} width={width} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
+        <WorktreesPanel source={worktreeSource} width={width} maxRows={layout.bottom} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
       ) : panel?.kind === 'tool-output' ? (
         <ToolOutputPanel
           items={[...conversation.committed, ...conversation.live].filter((item) => item.kind === 'tool')}
@@ -385,6 +408,7 @@ export function App(props: AppProps) {
           width={width}
           color={props.color}
           files={saveFiles}
+          maxRows={layout.bottom}
           onAnswer={(answer) => {
             permission.resolve(answer);
             setPending(undefined);
@@ -394,6 +418,7 @@ export function App(props: AppProps) {
         <PlanReviewPrompt
           request={review.request}
           width={width}
+          maxRows={layout.bottom}
           color={props.color}
           onDecide={(decision) => {
             review.resolve(decision);
@@ -401,7 +426,7 @@ export function App(props: AppProps) {
           }}
         />
       ) : panel ? null : picker ? (
-        <Picker spec={picker} width={width} color={props.color} onDone={() => setPicker(undefined)} />
+        <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
       ) : (
         <InputEditor
           onSubmit={submit}
@@ -409,6 +434,8 @@ export function App(props: AppProps) {
           completer={completer}
           active={!pending && !picker && !panel}
           width={width}
+          maxRows={layout.editor.textRows}
+          menuRows={layout.editor.menuRows}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
           onEscape={interruptRun}

@@ -9,6 +9,7 @@ import { Setup, type SetupResult } from './components/Setup.js';
 import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/index.js';
 import { UI_MAX_FPS } from './render-options.js';
 import { TerminalCursor, TerminalCursorContext } from './terminal-cursor.js';
+import { withUnlimitedRows } from './state/use-terminal-rows.js';
 
 restoreEnvironment();
 
@@ -76,7 +77,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
           clearScreen={() => cursor.stream.write('\u001b[2J\u001b[3J\u001b[H')}
         />
       </TerminalCursorContext.Provider>,
-      { stdout: cursor.stream, exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS },
+      // Ink sees no terminal height, so it never clears the terminal (see withUnlimitedRows).
+      { stdout: withUnlimitedRows(cursor.stream), exitOnCtrlC: false, patchConsole: true, maxFps: UI_MAX_FPS },
     );
     await app.waitUntilExit();
   } finally {

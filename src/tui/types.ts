@@ -19,6 +19,13 @@ export type ConversationItem =
       continued?: boolean;
       /** Characters of this turn's answer already committed in earlier items. */
       committedChars?: number;
+      /** Continues a code block cut at a line (a long block streams into the scrollback a few
+       * lines at a time): `text` starts with this fence opener, which is not in the answer, and
+       * the item is drawn right under the one before, without its language label. */
+      reopenedFence?: string;
+      /** Continues the block of the item before it, cut between two of its lines (a long list or
+       * paragraph streams into the scrollback as it goes): drawn right under it, no blank row. */
+      joined?: boolean;
     }
   | {
       kind: 'tool';

@@ -10,6 +10,8 @@ export interface TmuxOptions {
   args?: string[];
   width?: number;
   height?: number;
+  /** A shell command run in the pane before seek starts (e.g. to fill the scrollback). */
+  before?: string;
 }
 
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
@@ -35,6 +37,7 @@ export class TmuxSeek {
     const width = options.width ?? 100;
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'xterm-256color', LANG: 'C.UTF-8', ...options.env };
     const command = [
+      ...(options.before ? [options.before, ';'] : []),
       'env',
       '-i',
       ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
@@ -82,6 +85,21 @@ export class TmuxSeek {
   /** The visible screen's lines (no scrollback), for relating the cursor to text. */
   visibleLines(): string[] {
     return this.tmux('capture-pane', '-p', '-t', '0').split('\n');
+  }
+
+  /** Makes the terminal this size (the program gets SIGWINCH). */
+  resize(width: number, height: number): void {
+    this.tmux('resize-window', '-t', '0', '-x', String(width), '-y', String(height));
+  }
+
+  /** Only the rows the terminal shows now. */
+  visible(): string {
+    return this.tmux('capture-pane', '-p', '-t', '0');
+  }
+
+  /** Everything the pane holds, its whole scrollback included, as plain text. */
+  history(): string {
+    return this.tmux('capture-pane', '-p', '-t', '0', '-S', '-');
   }
 
   /**

@@ -19,7 +19,7 @@ export interface TuiHarness {
   /** The environment of a DeepSeek run against that server, plus `extra`. */
   env(home: string, extra?: Record<string, string>): Record<string, string>;
   /** The real seek in tmux; killed after the test. */
-  start(root: string, home: string, options?: { env?: Record<string, string>; args?: string[]; width?: number; height?: number }): TmuxSeek;
+  start(root: string, home: string, options?: { env?: Record<string, string>; args?: string[]; width?: number; height?: number; before?: string }): TmuxSeek;
 }
 
 /**
@@ -62,6 +62,7 @@ export function tuiHarness(): TuiHarness {
         args: options.args ?? [],
         ...(options.width ? { width: options.width } : {}),
         ...(options.height ? { height: options.height } : {}),
+        ...(options.before ? { before: options.before } : {}),
       });
       return tui;
     },

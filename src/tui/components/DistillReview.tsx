@@ -5,6 +5,8 @@ import { cleanInput, EntryInputError, type EntryInput } from '../../memory/entry
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { InputEditor } from '../input/InputEditor.js';
 import type { Completer, InputHistory } from '../types.js';
+import { fitRows } from '../state/live-layout.js';
+import { wrapSegments } from '../markdown/width.js';
 
 export interface DistillReviewProps {
   candidates: readonly EntryInput[];
@@ -14,6 +16,8 @@ export interface DistillReviewProps {
   onSave: (candidate: EntryInput) => Promise<void>;
   /** The review ended: its one-line summary. */
   onDone: (summary: string) => void;
+  /** Rows the review may take, border included; the content shows fewer rows to fit. */
+  maxRows?: number;
 }
 
 interface ReviewUi {
@@ -35,7 +39,10 @@ const CONTENT_ROWS = 14;
  * keeps the edit, an empty text drops the candidate, Esc goes back), q or Esc stops (the rest are
  * skipped). Nothing is saved without a y.
  */
-export function DistillReview({ candidates, width, color, onSave, onDone }: DistillReviewProps) {
+export function DistillReview({ candidates, width, color, onSave, onDone, maxRows }: DistillReviewProps) {
+  // Border, title, tagline, tags, the gap above the content, "more lines", message, key hints;
+  // the editor's ↑/↓ markers when editing.
+  const contentRows = fitRows(maxRows, 10, CONTENT_ROWS);
   const ui = useRef<ReviewUi>({ index: 0, current: candidates[0]!, editing: false, saved: 0, dropped: 0, busy: false });
   const [, render] = useState(0);
   const update = (change: Partial<ReviewUi>): void => {
@@ -77,7 +84,8 @@ export function DistillReview({ candidates, width, color, onSave, onDone }: Dist
   if (now.index >= candidates.length) return null;
   const candidate = now.current;
   const accent = color ? 'magenta' : undefined;
-  const content = sanitizeTerminalText(candidate.content).split('\n');
+  // Wrapped here, so the rows shown are the rows counted.
+  const content = wrapSegments([{ text: sanitizeTerminalText(candidate.content) }], Math.max(1, width - 4)).map((line) => line.map((segment) => segment.text).join(''));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
       <Text bold color={accent} wrap="truncate-end">
@@ -106,16 +114,16 @@ export function DistillReview({ candidates, width, color, onSave, onDone }: Dist
           active
           width={width - 4}
           prefix="✎ "
-          maxRows={CONTENT_ROWS}
+          maxRows={contentRows}
         />
       ) : (
         <Box flexDirection="column" marginTop={1}>
-          {content.slice(0, CONTENT_ROWS).map((line, index) => (
-            <Text key={index} wrap="wrap">
+          {content.slice(0, contentRows).map((line, index) => (
+            <Text key={index}>
               {line === '' ? ' ' : line}
             </Text>
           ))}
-          {content.length > CONTENT_ROWS ? <Text dimColor>… {content.length - CONTENT_ROWS} more lines (e shows them all)</Text> : null}
+          {content.length > contentRows ? <Text dimColor>… {content.length - contentRows} more lines (e shows them all)</Text> : null}
         </Box>
       )}
       {now.message ? <Text dimColor>{now.message}</Text> : null}

@@ -5,8 +5,13 @@ import { formatAge } from '../../util/age.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { filterRows, type MemoryPanelSource, type MemoryRow } from '../state/memory.js';
 import { ScrollText, scrollByKey } from './ScrollText.js';
+import { fitRows } from '../state/live-layout.js';
 
 const LIST_ROWS = 12;
+/** Column titles; each column is as wide as its title. */
+const SCORE_HEAD = 'score';
+const RECALLS_HEAD = 'recalls';
+const AGE_HEAD = ' age';
 const DETAIL_ROWS = 18;
 
 export interface MemoryPanelProps {
@@ -15,6 +20,9 @@ export interface MemoryPanelProps {
   color: boolean;
   active?: boolean;
   onClose: () => void;
+  /** Rows the panel may take, border included (App's share of the screen); the list or text
+   * shows fewer rows to fit. No limit when absent. */
+  maxRows?: number;
 }
 
 interface PanelUi {
@@ -37,7 +45,11 @@ interface PanelUi {
  * ↑↓ select · Enter the full entry · / search · p pin or unpin · a archive (type the reason) ·
  * r restore an archived entry · Esc back or close. Editing stays in `seek memory edit` ($EDITOR).
  */
-export function MemoryPanel({ source, width, color, active = true, onClose }: MemoryPanelProps) {
+export function MemoryPanel({ source, width, color, active = true, onClose, maxRows }: MemoryPanelProps) {
+  // List: border, title, column titles, a status line, search, archive reason, message, key hints.
+  const listRows = fitRows(maxRows, 10, LIST_ROWS);
+  // Detail: border, title, key hints.
+  const detailRows = fitRows(maxRows, 4, DETAIL_ROWS);
   const ui = useRef<PanelUi>({ selected: 0, searching: false, query: '', detail: false, scroll: 0, busy: false });
   const [, render] = useState(0);
   const update = useCallback((change: Partial<PanelUi>) => {
@@ -91,7 +103,7 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       }
       if (now.detail) {
         if (key.escape || key.return) return update({ detail: false, scroll: 0 });
-        const scroll = row ? scrollByKey(key, input, now.scroll, detailLines(row).length - 1, DETAIL_ROWS) : undefined;
+        const scroll = row ? scrollByKey(key, input, now.scroll, detailLines(row).length - 1, detailRows) : undefined;
         if (scroll !== undefined) update({ scroll });
         return;
       }
@@ -122,10 +134,10 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
 
   if (now.detail && row) {
     const [title = '', ...lines] = detailLines(row);
-    return <ScrollText title={title} lines={lines} scroll={now.scroll} rows={DETAIL_ROWS} width={width} color={color} />;
+    return <ScrollText title={title} lines={lines} scroll={now.scroll} rows={detailRows} width={width} color={color} />;
   }
 
-  const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), shown.length - LIST_ROWS));
+  const start = Math.max(0, Math.min(selected - Math.floor(listRows / 2), shown.length - listRows));
   const nameWidth = Math.min(28, Math.max(4, ...shown.map((r) => r.name.length)));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
@@ -135,14 +147,20 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       {now.error ? <Text color={color ? 'red' : undefined}>{now.error}</Text> : null}
       {now.rows === undefined && !now.error ? <Text dimColor>loading…</Text> : null}
       {now.rows !== undefined && shown.length === 0 ? <Text dimColor>{now.query ? `nothing matches "${now.query}"` : 'no memory entries in this project yet'}</Text> : null}
-      {shown.slice(start, start + LIST_ROWS).map((item, offset) => {
+      {shown.length > 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {'  '}
+          {columnHeader(nameWidth)}
+        </Text>
+      ) : null}
+      {shown.slice(start, start + listRows).map((item, offset) => {
         const isSelected = start + offset === selected;
         const flags = [item.pinned ? 'pinned' : '', item.status === 'stale' ? 'stale' : '', item.unconfirmed ? 'unconfirmed' : '', item.status === 'archived' ? 'archived' : ''].filter(Boolean).join(',');
-        const score = item.score === undefined ? '   -' : item.score.toFixed(2).padStart(4);
+        const score = (item.score === undefined ? '-' : item.score.toFixed(2)).padStart(SCORE_HEAD.length);
         return (
           <Text key={`${item.status}:${item.name}:${item.archivedAt ?? ''}`} wrap="truncate-end" bold={isSelected} dimColor={item.status !== 'active' && !isSelected}>
             {isSelected ? <Text color={accent}>❯ </Text> : '  '}
-            {fit(item.name, nameWidth)} {score} {String(item.recalls).padStart(3)}× {formatAge(item.createdAt).padStart(4)} {flags ? `[${flags}] ` : ''}
+            {fit(item.name, nameWidth)} {score} {`${item.recalls}×`.padStart(RECALLS_HEAD.length)} {formatAge(item.createdAt).padStart(AGE_HEAD.length)} {flags ? `[${flags}] ` : ''}
             {clean(item.tagline)}
           </Text>
         );
@@ -155,6 +173,12 @@ export function MemoryPanel({ source, width, color, active = true, onClose }: Me
       </Text>
     </Box>
   );
+}
+
+/** Names the list's columns, aligned with its rows: the entry, its relevance score (1.00 is
+ * fresh), how often it was recalled, how long ago it was made, and its flags and tagline. */
+function columnHeader(nameWidth: number): string {
+  return `${'name'.padEnd(nameWidth)} ${SCORE_HEAD} ${RECALLS_HEAD} ${AGE_HEAD} about`;
 }
 
 function detailLines(row: MemoryRow): string[] {

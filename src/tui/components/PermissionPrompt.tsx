@@ -1,11 +1,11 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput, useStdout } from 'ink';
-import stringWidth from 'string-width';
 import { useEffect, useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
 import { lineToString, sanitizeTerminalText, type Line } from '../markdown/ansi.js';
 import { diffLines } from './conversation/diff-lines.js';
+import { textRows } from '../state/live-layout.js';
 import { alwaysAnswer, DEFAULT_SAVE_FILES, scopeByKey, scopeChoices, scopeRowText, type SaveFiles } from '../state/rule-scopes.js';
 
 type Choice = 'yes' | 'always' | 'no' | 'tell';
@@ -52,6 +52,7 @@ export function PermissionPrompt({
   width,
   color,
   rows,
+  maxRows,
   files = DEFAULT_SAVE_FILES,
 }: {
   request: PermissionRequest;
@@ -60,6 +61,9 @@ export function PermissionPrompt({
   color: boolean;
   /** Terminal height; the terminal's own (following resizes) when absent. */
   rows?: number;
+  /** Rows the whole prompt may take, border included (App's share of the screen); when absent,
+   * the terminal's height less the rows the rest of the UI needs. */
+  maxRows?: number;
   /** The config files an "always" answer can save to, as shown. */
   files?: SaveFiles;
 }) {
@@ -109,7 +113,7 @@ export function PermissionPrompt({
     (view.cwd !== undefined ? rowsOf(`in ${view.cwd}`, inner) : 0) +
     1 + // the blank line above the command or diff (the choices follow it directly: a row for the fourth choice)
     choiceRows;
-  const budget = Math.max(MIN_BODY_ROWS, terminalRows - OUTSIDE_ROWS - fixedRows);
+  const budget = Math.max(MIN_BODY_ROWS, (maxRows ?? terminalRows - OUTSIDE_ROWS) - fixedRows);
   const windowed = body.length > budget;
   const shownCount = windowed ? Math.max(1, budget - 1) : body.length; // the window's hint takes a row
   const maxScroll = Math.max(0, body.length - shownCount);
@@ -262,10 +266,9 @@ function pathLines(paths: readonly string[]): string[] {
   return paths.length === 1 ? [`path: ${paths[0]}`] : [`paths (${paths.length}):`, ...paths.map((path) => `  ${path}`)];
 }
 
-/** Rows a line of text takes once wrapped at `columns` (a word wrap may take one more). */
+/** Rows a line of text takes once wrapped at `columns`, counted as high as a word wrap can take. */
 function rowsOf(text: string | undefined, columns: number): number {
-  if (text === undefined) return 0;
-  return Math.max(1, Math.ceil(stringWidth(text) / columns));
+  return text === undefined ? 0 : textRows(text, columns);
 }
 
 /** The command (cyan, under its `$ `/`> ` gutter), then the preview: a diff with old/new line

@@ -7,6 +7,7 @@ import { parseRuleText } from '../../policy/rule-syntax.js';
 import type { PolicyRule, RuleDecision } from '../../policy/types.js';
 import { permissionEntries, type PermissionEntry, type PermissionsPanelSource } from '../state/permissions.js';
 import { displayPath, scopeByKey, scopeChoices, type SaveFiles } from '../state/rule-scopes.js';
+import { fitRows } from '../state/live-layout.js';
 
 const LIST_ROWS = 12;
 const DECISIONS: readonly RuleDecision[] = ['allow', 'ask', 'deny'];
@@ -21,6 +22,9 @@ export interface PermissionsPanelProps {
   color: boolean;
   active?: boolean;
   onClose: () => void;
+  /** Rows the panel may take, border included (App's share of the screen); the list or text
+   * shows fewer rows to fit. No limit when absent. */
+  maxRows?: number;
 }
 
 interface AddForm {
@@ -50,7 +54,10 @@ interface PanelUi {
  * this session, this project for me, for everyone, or me everywhere) · d remove · r read the files
  * again · Esc back or close. Every change applies to the live policy at once.
  */
-export function PermissionsPanel({ source, files, projectRoot, width, color, active = true, onClose }: PermissionsPanelProps) {
+export function PermissionsPanel({ source, files, projectRoot, width, color, active = true, onClose, maxRows }: PermissionsPanelProps) {
+  // Border, title, a wrapped problem (2), a status line, column titles, the selected rule's file,
+  // the add form or a message (up to 7), key hints.
+  const listRows = fitRows(maxRows, 16, LIST_ROWS);
   const ui = useRef<PanelUi>({});
   const [, render] = useState(0);
   const update = useCallback((change: Partial<PanelUi>) => {
@@ -134,8 +141,8 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
       if (key.escape) return onClose();
       if (key.upArrow) return move(selected - 1);
       if (key.downArrow) return move(selected + 1);
-      if (key.pageUp) return move(selected - LIST_ROWS);
-      if (key.pageDown) return move(selected + LIST_ROWS);
+      if (key.pageUp) return move(selected - listRows);
+      if (key.pageDown) return move(selected + listRows);
       if (key.home) return move(0);
       if (key.end) return move(list.length - 1);
       if (letter === 'a') return update({ add: { step: 'text', decision: 'allow', text: '', scopeSelected: 0 }, message: undefined });
@@ -155,7 +162,7 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
   const current = list[selected];
   const accent = color ? 'cyan' : undefined;
   const textWidth = Math.min(40, Math.max(4, ...list.map((entry) => visible(entry.text).length)));
-  const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), list.length - LIST_ROWS));
+  const start = Math.max(0, Math.min(selected - Math.floor(listRows / 2), list.length - listRows));
   const heldCount = list.filter((entry) => entry.heldBack).length;
   const sandbox = snapshot.sandbox.available ? 'sandbox available' : `no sandbox (${snapshot.sandbox.reason ?? 'unknown reason'})`;
   const where = (entry: PermissionEntry) => (entry.file ? `${entry.source} ${displayPath(entry.file, projectRoot)}` : entry.source === 'session' ? 'this session' : entry.source);
@@ -193,7 +200,7 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
           {'RULE'.padEnd(textWidth)} SOURCE
         </Text>
       ) : null}
-      {list.slice(start, start + LIST_ROWS).map((entry, offset) => {
+      {list.slice(start, start + listRows).map((entry, offset) => {
         const isSelected = start + offset === selected;
         return (
           <Text key={entry.key} wrap="truncate-end" bold={isSelected} dimColor={entry.heldBack && !isSelected}>
@@ -217,7 +224,7 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
           ? now.add.step === 'text'
             ? 'type the rule · tab decision · enter next · esc cancel'
             : '↑↓ enter, or the letter · esc back'
-          : `↑↓ select · pgup/pgdn page · a add · d remove · r reload · esc close${list.length > LIST_ROWS ? ` · ${selected + 1}/${list.length}` : ''}`}
+          : `↑↓ select · pgup/pgdn page · a add · d remove · r reload · esc close${list.length > listRows ? ` · ${selected + 1}/${list.length}` : ''}`}
       </Text>
     </Box>
   );

@@ -6,7 +6,12 @@ import type { PickerSpec } from '../commands/types.js';
 const VISIBLE = 10;
 
 /** Pick one entry from a list (sessions, models): arrows move, Enter picks, Esc closes, typing filters. */
-export function Picker({ spec, width, color, onDone }: { spec: PickerSpec; width: number; color: boolean; onDone: () => void }) {
+/** Rows a picker takes besides its entries: the border and the title. */
+const PICKER_FRAME_ROWS = 3;
+
+/** `maxRows`: rows the picker may take, border included (fewer entries are shown when small). */
+export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSpec; width: number; color: boolean; onDone: () => void; maxRows?: number }) {
+  const visible = Math.max(1, Math.min(VISIBLE, (maxRows ?? Infinity) - PICKER_FRAME_ROWS));
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState(0);
   const items = spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(filter.toLowerCase()));
@@ -32,14 +37,14 @@ export function Picker({ spec, width, color, onDone }: { spec: PickerSpec; width
   });
   const attached = useInputAttached(); // after useInput: effects run in order
   if (!attached) return null; // the question appears only once it can hear its answer
-  const start = Math.max(0, Math.min(selected - Math.floor(VISIBLE / 2), items.length - VISIBLE));
+  const start = Math.max(0, Math.min(selected - Math.floor(visible / 2), items.length - visible));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={color ? 'cyan' : undefined} paddingX={1} width={width}>
       <Text bold>
         {spec.title} <Text dimColor>{filter ? `filter: ${filter}` : 'type to filter · enter to pick · esc to close'}</Text>
       </Text>
       {items.length === 0 ? <Text dimColor>nothing matches</Text> : null}
-      {items.slice(start, start + VISIBLE).map((item, offset) => {
+      {items.slice(start, start + visible).map((item, offset) => {
         const index = start + offset;
         const active = index === selected;
         return (

@@ -23,13 +23,17 @@ export interface PlanGraphProps {
   selectedId?: string;
   /** Shown after the heading (review: what runs together). */
   note?: string;
+  /** Task rows shown at most: a window around the selected task, and a row counting the rest. */
+  maxTaskRows?: number;
 }
 
 /**
  * A plan as a graph, one row per task: status glyph, id, role, the task's first line, and what it
  * waits for (`← a, b`). Live: rows change as the orchestration events arrive.
  */
-export function PlanGraph({ plan, width, color, selectedId, note }: PlanGraphProps) {
+export function PlanGraph({ plan, width, color, selectedId, note, maxTaskRows }: PlanGraphProps) {
+  const { start, end } = taskWindow(plan.tasks.length, Math.max(0, plan.tasks.findIndex((task) => task.id === selectedId)), maxTaskRows);
+  const hidden = [start > 0 ? `↑ ${start} more` : '', end < plan.tasks.length ? `↓ ${plan.tasks.length - end} more` : ''].filter(Boolean).join(' · ');
   const idWidth = Math.min(14, Math.max(2, ...plan.tasks.map((task) => task.id.length)));
   const roleWidth = Math.min(16, Math.max(4, ...plan.tasks.map((task) => task.role.length)));
   const heading = [`Plan · ${plan.mode}`, plan.isolatedWriters ? 'editors in worktrees' : undefined, progressText({ ...plan, callId: '' })].filter(Boolean).join(' · ');
@@ -40,9 +44,10 @@ export function PlanGraph({ plan, width, color, selectedId, note }: PlanGraphPro
         {plan.goal ? <Text dimColor> — {clean(plan.goal)}</Text> : null}
       </Text>
       {note ? <Text dimColor wrap="truncate-end">{note}</Text> : null}
-      {plan.tasks.map((task) => (
+      {plan.tasks.slice(start, end).map((task) => (
         <TaskRow key={task.id} task={task} mode={plan.mode} color={color} selected={task.id === selectedId} idWidth={idWidth} roleWidth={roleWidth} />
       ))}
+      {hidden ? <Text dimColor>{`  ${hidden}`}</Text> : null}
     </Box>
   );
 }
@@ -64,6 +69,15 @@ function TaskRow({ task, mode, color, selected, idWidth, roleWidth }: { task: Pl
       </Text>
     </Text>
   );
+}
+
+/** Tasks `start`..`end` shown in `maxRows` rows (one of them kept for the "more" row when not all
+ * fit), centred on `selected`. */
+function taskWindow(count: number, selected: number, maxRows: number | undefined): { start: number; end: number } {
+  if (maxRows === undefined || count <= maxRows) return { start: 0, end: count };
+  const shown = Math.max(1, maxRows - 1);
+  const start = Math.max(0, Math.min(selected - Math.floor(shown / 2), count - shown));
+  return { start, end: start + shown };
 }
 
 function clean(text: string): string {

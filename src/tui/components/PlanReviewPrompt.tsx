@@ -10,7 +10,13 @@ export interface PlanReviewPromptProps {
   width: number;
   color: boolean;
   onDecide: (decision: PlanDecision) => void;
+  /** Rows the prompt may take, border included; long plans show a window of their tasks. */
+  maxRows?: number;
 }
+
+/** The review's rows besides its tasks: border, title, the graph's heading and note, a message,
+ * key hints. */
+const REVIEW_CHROME_ROWS = 7;
 
 interface ReviewUi {
   request: PlanReviewRequest;
@@ -24,7 +30,7 @@ interface ReviewUi {
  * Enter or y runs it; ↑↓ select a task; d drops it (tasks waiting for it run without its result);
  * r switches its role to the next one; n or Esc rejects the plan. Every edit is validated again.
  */
-export function PlanReviewPrompt({ request, width, color, onDecide }: PlanReviewPromptProps) {
+export function PlanReviewPrompt({ request, width, color, onDecide, maxRows }: PlanReviewPromptProps) {
   // Keys may come faster than frames: handlers read and write the ref, then ask for a render.
   const ui = useRef<ReviewUi>({ request, specs: specsOf(request.plan), selected: 0 });
   const [, render] = useState(0);
@@ -68,7 +74,7 @@ export function PlanReviewPrompt({ request, width, color, onDecide }: PlanReview
       <Text bold color={color ? 'yellow' : undefined}>
         Run this plan? ({specs.length} subagent task{specs.length === 1 ? '' : 's'})
       </Text>
-      <PlanGraph plan={plan} width={width} color={color} selectedId={specs[selected]?.id} note={`runs as: ${runsAs}`} />
+      <PlanGraph plan={plan} width={width} color={color} selectedId={specs[selected]?.id} note={`runs as: ${runsAs}`} {...(maxRows === undefined ? {} : { maxTaskRows: Math.max(2, maxRows - REVIEW_CHROME_ROWS) })} />
       {message ? <Text dimColor wrap="truncate-end">{message}</Text> : null}
       <Text dimColor wrap="truncate-end">
         enter/y run · n/esc reject · ↑↓ select · d drop task · r change role

@@ -7,6 +7,7 @@ import { formatAge } from '../../worktree/housekeeping.js';
 import type { CleanupOutcome, WorktreeListing } from '../../worktree/types.js';
 import { changesText, conflictLines, reselect, type WorktreePanelSource } from '../state/worktrees.js';
 import { ScrollText, scrollByKey } from './ScrollText.js';
+import { fitRows } from '../state/live-layout.js';
 
 /** Rows of the list and of the diff or conflict view shown at once (the rest scrolls). */
 const LIST_ROWS = 10;
@@ -24,6 +25,9 @@ export interface WorktreesPanelProps {
   /** False while something else (a permission prompt) owns the keyboard. */
   active?: boolean;
   onClose: () => void;
+  /** Rows the panel may take, border included (App's share of the screen); the list or text
+   * shows fewer rows to fit. No limit when absent. */
+  maxRows?: number;
   /** The clock for ages (tests). */
   now?: () => Date;
 }
@@ -50,7 +54,11 @@ interface PanelUi {
  * `r` asks "remove? y/n", and for uncommitted changes offers `d` to discard them (saved under
  * refs/seek/discarded/ first); Esc closes. The list is read again after every operation.
  */
-export function WorktreesPanel({ source, width, color, active = true, onClose, now = () => new Date() }: WorktreesPanelProps) {
+export function WorktreesPanel({ source, width, color, active = true, onClose, now = () => new Date(), maxRows }: WorktreesPanelProps) {
+  // List: border, title, column titles, the selected path, a wrapped message (2), key hints.
+  const listRows = fitRows(maxRows, 8, LIST_ROWS);
+  // Diff or conflicts: border, title, a wrapped message (2), key hints.
+  const textRows = fitRows(maxRows, 6, TEXT_ROWS);
   const [ui, setUi] = usePanelState();
   const mounted = useRef(true);
   // The latest source, for async work started by an earlier render.
@@ -138,7 +146,7 @@ export function WorktreesPanel({ source, width, color, active = true, onClose, n
       if (state.busy) return;
       if (state.view) {
         const view = state.view;
-        const scroll = scrollByKey(key, input, view.scroll, view.lines.length, TEXT_ROWS);
+        const scroll = scrollByKey(key, input, view.scroll, view.lines.length, textRows);
         if (key.escape) update({ view: undefined });
         else if (scroll !== undefined) update({ view: { ...view, scroll } });
         return;
@@ -181,12 +189,12 @@ export function WorktreesPanel({ source, width, color, active = true, onClose, n
   ) : null;
 
   if (view) {
-    return <ScrollText title={view.title} lines={view.lines} scroll={view.scroll} rows={TEXT_ROWS} width={width} color={color} style={view.style} footer={footer} />;
+    return <ScrollText title={view.title} lines={view.lines} scroll={view.scroll} rows={textRows} width={width} color={color} style={view.style} footer={footer} />;
   }
 
   const list = rows ?? [];
   const selected = Math.max(0, list.findIndex((row) => row.id === ui.current.selectedId));
-  const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), list.length - LIST_ROWS));
+  const start = Math.max(0, Math.min(selected - Math.floor(listRows / 2), list.length - listRows));
   const branchWidth = Math.min(32, Math.max(6, ...list.map((row) => row.branch.length)));
   const current = list[selected];
   const withChanges = list.filter((row) => (row.changes ?? 0) > 0).length;
@@ -207,7 +215,7 @@ export function WorktreesPanel({ source, width, color, active = true, onClose, n
           {'ID'.padEnd(22)} {'CHANGES'} {'OWNER '} {'AGE '} {'BRANCH'.padEnd(branchWidth)} PATH
         </Text>
       ) : null}
-      {list.slice(start, start + LIST_ROWS).map((row, offset) => {
+      {list.slice(start, start + listRows).map((row, offset) => {
         const isSelected = start + offset === selected;
         return (
           <Text key={row.id} wrap="truncate-end" bold={isSelected}>

@@ -45,6 +45,8 @@ export interface InputEditorProps {
   maxRows?: number;
   /** Text the editor starts with (read once, at mount). */
   initialText?: string;
+  /** Completion menu entries shown at most (plus one row saying how many more). Default MENU_ROWS. */
+  menuRows?: number;
 }
 
 /** Menu rows shown at most; the window follows the selection. */
@@ -112,7 +114,7 @@ export function InputEditor(props: InputEditorProps): ReactElement {
           {drawCursor ? <Text inverse>{hint.slice(0, 1) || ' '}</Text> : null}
           <Text dimColor>{drawCursor ? hint.slice(1) : hint}</Text>
         </Text>
-        {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} /> : null}
+        {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} rows={props.menuRows ?? MENU_ROWS} /> : null}
       </Box>
     );
   }
@@ -130,7 +132,7 @@ export function InputEditor(props: InputEditorProps): ReactElement {
         </Text>
       ))}
       {hiddenBelow > 0 ? <Text dimColor>{`${indent}↓ ${hiddenBelow} more ${hiddenBelow === 1 ? 'row' : 'rows'}`}</Text> : null}
-      {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} /> : null}
+      {props.active && view.menu ? <MenuView menu={view.menu} indent={indent} width={props.width} rows={props.menuRows ?? MENU_ROWS} /> : null}
     </Box>
   );
 }
@@ -156,10 +158,15 @@ function RowText(props: { value: string; row: VisualRow; cursor: number | null }
   );
 }
 
-function MenuView(props: { menu: CompletionMenu; indent: string; width: number }): ReactElement {
+/** The completion menu: a window of `rows` entries that follows the selection, and one row under
+ * it naming how many entries are above and below the window (absent when all fit). */
+function MenuView(props: { menu: CompletionMenu; indent: string; width: number; rows: number }): ReactElement {
   const { items, selected } = props.menu;
-  const first = Math.min(Math.max(0, selected - MENU_ROWS + 1), Math.max(0, items.length - MENU_ROWS));
-  const shown = items.slice(first, first + MENU_ROWS);
+  const rows = Math.max(1, props.rows);
+  const first = Math.min(Math.max(0, selected - rows + 1), Math.max(0, items.length - rows));
+  const shown = items.slice(first, first + rows);
+  const below = items.length - first - shown.length;
+  const more = [first > 0 ? `↑ ${first} more` : '', below > 0 ? `↓ ${below} more` : ''].filter(Boolean).join(' · ');
   const labels = shown.map((item) => item.label ?? item.value);
   const labelWidth = Math.min(Math.max(...labels.map(textWidth)), Math.floor(props.width / 2));
   return (
@@ -178,6 +185,7 @@ function MenuView(props: { menu: CompletionMenu; indent: string; width: number }
           </Text>
         );
       })}
+      {more ? <Text dimColor wrap="truncate-end">{`${props.indent}${more}`}</Text> : null}
     </Box>
   );
 }

@@ -3,7 +3,7 @@ import { restyleLine, type Line, type Style } from './ansi.js';
 import { highlightCode } from './highlight.js';
 import { inlineSegments } from './inline.js';
 import { renderTable } from './table.js';
-import { lineWidth, prefixLines, textWidth, truncateLine, wrapSegments } from './width.js';
+import { hardWrapLine, lineWidth, prefixLines, textWidth, truncateLine, wrapSegments } from './width.js';
 
 /** Block-level Markdown → styled lines fitted to a width. Every function here returns lines no
  * wider than `context.width` (the caller still truncates, as a last guard). */
@@ -86,9 +86,14 @@ export function renderBlock(token: Token, context: BlockContext): Line[] {
   }
 }
 
+/** Starts the rows a long code line continues on (after the gutter), so a wrapped line cannot be
+ * read as a new one. */
+export const CODE_CONTINUATION = '↪ ';
+
 /**
  * A fenced or indented code block: a dim language label, then each source line after a gutter.
- * Code is never re-wrapped (that would change its meaning); a line too long is cut with `…`.
+ * A line too long for the width continues on the next rows, each starting with a dim `↪ `; no
+ * character is dropped and the wrap is at a column, never at a word (code keeps its spacing).
  * An unclosed fence (still streaming) renders the same way, with what has arrived so far.
  */
 function renderCode(token: Tokens.Code, context: BlockContext): Line[] {
@@ -99,7 +104,17 @@ function renderCode(token: Tokens.Code, context: BlockContext): Line[] {
   const gutter = { text: CODE_GUTTER, style: DIM };
   const out: Line[] = [];
   if (language !== '') out.push(truncateLine([{ text: language, style: { dim: true, italic: true } }], context.width));
-  for (const line of lines) out.push([gutter, ...truncateLine(line, codeWidth)]);
+  const continuation = { text: CODE_CONTINUATION, style: DIM };
+  const continuedWidth = codeWidth - textWidth(CODE_CONTINUATION);
+  for (const line of lines) {
+    if (lineWidth(line) <= codeWidth || continuedWidth < 1) {
+      out.push([gutter, ...truncateLine(line, codeWidth)]);
+      continue;
+    }
+    const [first = [], ...rest] = hardWrapLine(line, codeWidth);
+    out.push([gutter, ...first]);
+    for (const row of hardWrapLine(rest.flat(), continuedWidth)) out.push([gutter, continuation, ...row]);
+  }
   return out;
 }
 

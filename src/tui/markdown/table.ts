@@ -1,23 +1,25 @@
 import type { Tokens } from 'marked';
 import type { Line, Segment, Style } from './ansi.js';
 import { inlineSegments } from './inline.js';
-import { lineWidth, padLine, truncateLine } from './width.js';
+import { lineWidth, padLine, prefixLines, wrapSegments } from './width.js';
 
 /**
- * Markdown tables drawn with box characters. Cells stay on one line; when the natural widths do
+ * Markdown tables drawn with box characters. No cell text is ever cut: when the natural widths do
  * not fit, columns shrink fairly (narrow columns keep their width, wide ones share the rest) and
- * cells are cut with `…`.
+ * cell text wraps inside its column, with a rule between body rows so a wrapped row reads as one.
+ * When even that leaves a column too narrow to read, the table becomes a list: one entry per row,
+ * one `header: value` line (wrapped) per cell.
  */
 
 const BORDER: Style = { dim: true };
 const HEADER: Style = { bold: true };
-/** Narrowest a shrunk column gets: one character and the ellipsis. */
-const MIN_COLUMN = 2;
+/** Narrowest a shrunk column gets; below this the table is shown as a list. */
+const MIN_COLUMN = 6;
 
 type Align = 'left' | 'right' | 'center';
 
 function cellLine(cell: Tokens.TableCell, base?: Style): Line {
-  // A cell is one row: hard breaks (`<br>` is not parsed, but `\` line ends are) become spaces.
+  // A cell is one paragraph: hard breaks (`<br>` is not parsed, but `\` line ends are) become spaces.
   return inlineSegments(cell.tokens, base).map((segment: Segment) =>
     segment.text.includes('\n') ? { text: segment.text.replace(/\n/g, ' '), style: segment.style } : segment,
   );
@@ -36,7 +38,7 @@ export function fitColumnWidths(natural: readonly number[], available: number): 
   let remaining = available;
   order.forEach(({ width, index }, position) => {
     const share = Math.floor(remaining / (order.length - position));
-    const fitted = Math.max(Math.min(width, share), Math.min(width, MIN_COLUMN));
+    const fitted = Math.max(Math.min(width, share), Math.min(width, 1));
     widths[index] = fitted;
     remaining -= fitted;
   });
@@ -47,11 +49,37 @@ function border(widths: readonly number[], left: string, middle: string, right: 
   return [{ text: left + widths.map((width) => '─'.repeat(width + 2)).join(middle) + right, style: BORDER }];
 }
 
-function row(cells: readonly Line[], widths: readonly number[], aligns: readonly Align[]): Line {
-  const out: Line = [{ text: '│', style: BORDER }];
-  widths.forEach((width, index) => {
-    const cell = truncateLine(cells[index] ?? [], width);
-    out.push({ text: ' ' }, ...padLine(cell, width, aligns[index] ?? 'left'), { text: ' ' }, { text: '│', style: BORDER });
+/** One table row as screen rows: each cell wrapped in its column, shorter cells padded below. */
+function row(cells: readonly Line[], widths: readonly number[], aligns: readonly Align[]): Line[] {
+  const wrapped = widths.map((width, index) => {
+    const lines = wrapSegments(cells[index] ?? [], width);
+    return lines.length > 0 ? lines : [[]];
+  });
+  const height = Math.max(...wrapped.map((lines) => lines.length));
+  const out: Line[] = [];
+  for (let rowIndex = 0; rowIndex < height; rowIndex++) {
+    const line: Line = [{ text: '│', style: BORDER }];
+    widths.forEach((width, index) => {
+      const cell = wrapped[index]![rowIndex] ?? [];
+      line.push({ text: ' ' }, ...padLine(cell, width, aligns[index] ?? 'left'), { text: ' ' }, { text: '│', style: BORDER });
+    });
+    out.push(line);
+  }
+  return out;
+}
+
+/** The table as a list, for screens too narrow for its columns: per row, `header: value` lines
+ * with a hanging indent, rows apart by a blank line. */
+function tableAsList(header: readonly Line[], rows: readonly Line[][], width: number): Line[] {
+  const out: Line[] = [];
+  rows.forEach((cells, rowIndex) => {
+    if (rowIndex > 0) out.push([]);
+    header.forEach((name, index) => {
+      const label: Line = [...name, { text: ': ', style: HEADER }];
+      const indent = Math.min(2, Math.max(0, width - 1));
+      const body = wrapSegments([...label, ...(cells[index] ?? [])], Math.max(1, width - indent));
+      out.push(...prefixLines(body, [], [{ text: ' '.repeat(indent) }]));
+    });
   });
   return out;
 }
@@ -66,12 +94,16 @@ export function renderTable(table: Tokens.Table, width: number): Line[] {
   );
   // Each column costs its text plus a space either side and one border; plus the last border.
   const widths = fitColumnWidths(natural, width - (3 * columns + 1));
+  if (widths.some((fitted, index) => fitted < Math.min(natural[index]!, MIN_COLUMN))) return tableAsList(header, rows, width);
   const aligns: Align[] = table.align.map((align) => align ?? 'left');
+  const body = rows.map((cells) => row(cells, widths, aligns));
+  // Rows that wrap need a rule between them to read as rows.
+  const ruled = body.some((lines) => lines.length > 1);
   return [
     border(widths, '┌', '┬', '┐'),
-    row(header, widths, aligns),
+    ...row(header, widths, aligns),
     border(widths, '├', '┼', '┤'),
-    ...rows.map((cells) => row(cells, widths, aligns)),
+    ...body.flatMap((lines, index) => (ruled && index > 0 ? [border(widths, '├', '┼', '┤'), ...lines] : lines)),
     border(widths, '└', '┴', '┘'),
   ];
 }

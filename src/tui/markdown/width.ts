@@ -177,6 +177,15 @@ function splitAtom(atom: Atom, columns: number): Line[] {
   return pieces;
 }
 
+/** The line cut into rows of at most `columns` (the last one may be shorter), at any character:
+ * for text whose spacing means something (code). Styles carry over; a line that fits comes back
+ * as the only row. */
+export function hardWrapLine(line: Line, columns: number): Line[] {
+  const width = Math.max(1, columns);
+  if (lineWidth(line) <= width) return [line];
+  return splitAtom({ parts: line, width: lineWidth(line), gap: null, hardBreak: false }, width);
+}
+
 /**
  * Word-wraps styled text to `columns`. Breaks at spaces and between wide characters; a word wider
  * than a line is cut. `\n` is a hard break. Whitespace inside a line is kept as written; the

@@ -51,7 +51,7 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
         if (item?.kind === 'assistant') {
           // The final text is authoritative; the part already committed stays where it is.
           const committed = item.committedChars ?? 0;
-          const text = event.message.content.slice(committed);
+          const text = (item.reopenedFence ?? '') + event.message.content.slice(committed);
           next.live[index] = { ...item, text, reasoning: item.continued ? '' : (event.message.reasoning ?? item.reasoning) };
         }
       }
@@ -81,7 +81,7 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
         if (item.committedChars) {
           next.live.splice(index, 0, { kind: 'notice', id: id(), level: 'warn', text: 'the answer above was cut off; retrying' });
         }
-        next.live[next.live.indexOf(item)] = { ...item, text: '', reasoning: '', committedChars: 0, continued: false };
+        next.live[next.live.indexOf(item)] = { ...item, text: '', reasoning: '', committedChars: 0, continued: false, reopenedFence: undefined };
       }
       next.retry = { attempt: event.attempt, maxAttempts: event.maxAttempts, message: event.error.message };
       break;
@@ -194,14 +194,79 @@ export function itemsFromHistory(messages: readonly Message[]): ConversationItem
  * the last block stays live. Keeps every frame's layout small however long the answer grows.
  */
 function splitCompletedBlocks(item: Extract<ConversationItem, { kind: 'assistant' }>, id: () => string): ConversationItem[] {
+  // Offsets in `text` are offsets in the answer once the reopened fence (not in the answer) is taken off.
+  const toAnswer = (offset: number) => (item.committedChars ?? 0) + offset - (item.reopenedFence?.length ?? 0);
   const boundary = lastBlockBoundary(item.text);
-  if (boundary === undefined) return [item];
-  const head = item.text.slice(0, boundary.headEnd);
-  const committed = (item.committedChars ?? 0) + boundary.tailStart;
+  if (boundary !== undefined) {
+    const head = item.text.slice(0, boundary.headEnd);
+    return [
+      { ...item, text: head, streaming: false, committedChars: undefined },
+      { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: toAnswer(boundary.tailStart), reopenedFence: undefined, joined: undefined },
+    ];
+  }
+  const lineCut = longBlockCut(item.text);
+  if (lineCut !== undefined) {
+    return [
+      { ...item, text: item.text.slice(0, lineCut), streaming: false, committedChars: undefined },
+      { ...item, id: id(), text: item.text.slice(lineCut + 1), reasoning: '', continued: true, committedChars: toAnswer(lineCut + 1), reopenedFence: undefined, joined: true },
+    ];
+  }
+  const cut = longFenceCut(item.text);
+  if (cut === undefined) return [item];
   return [
-    { ...item, text: head, streaming: false, committedChars: undefined },
-    { ...item, id: id(), text: item.text.slice(boundary.tailStart), reasoning: '', continued: true, committedChars: committed },
+    { ...item, text: `${item.text.slice(0, cut.at)}\n${cut.closer}`, streaming: false, committedChars: undefined },
+    { ...item, id: id(), text: `${cut.opener}\n${item.text.slice(cut.at + 1)}`, reasoning: '', continued: true, committedChars: toAnswer(cut.at + 1), reopenedFence: `${cut.opener}\n`, joined: undefined },
   ];
+}
+
+/** Lines that only a whole block renders right: fences, tables, quotes, HTML, setext underlines,
+ * indented code. A block with any of them is never cut between lines. */
+const WHOLE_BLOCK_LINE = /^(\s{0,3}(`{3,}|~{3,}|\||>|<)|\s*(=+|-+)\s*$| {4}|\t)/;
+const LIST_ITEM = /^([-*+]|\d{1,9}[.)])\s/;
+
+/**
+ * Where to cut the last block of a streaming answer that has more than LIVE_FENCE_LINES complete
+ * lines and is a plain paragraph or a top-level list: before its last complete line (the newline
+ * before it), which must start a list item in a list, or be plain text in a paragraph. The part
+ * before is committed; markdown renders the two parts as one (a list may continue at any number).
+ */
+function longBlockCut(text: string): number | undefined {
+  const lines = text.split('\n');
+  // Inside an open fence, blank lines do not end blocks (longFenceCut handles that case).
+  if (lines.slice(0, -1).filter((line) => /^\s{0,3}(`{3,}|~{3,})/.test(line)).length % 2 === 1) return undefined;
+  let start = 0;
+  for (let index = 0; index < lines.length - 1; index++) if (lines[index]!.trim() === '') start = index + 1;
+  const block = lines.slice(start, -1);
+  if (block.length <= LIVE_FENCE_LINES || block.some((line) => WHOLE_BLOCK_LINE.test(line))) return undefined;
+  const last = block.at(-1)!;
+  const isList = block.some((line) => LIST_ITEM.test(line));
+  if (isList ? !LIST_ITEM.test(last) : LIST_ITEM.test(last) || /^[\s#]/.test(last)) return undefined;
+  return text.lastIndexOf('\n', text.lastIndexOf('\n') - 1);
+}
+
+/** Complete lines of an open code fence that stay live; more are committed (closed here, reopened
+ * in the next item), so a long block does not grow the live area while it streams. */
+export const LIVE_FENCE_LINES = 8;
+
+/** Where to cut an open code fence that has more than LIVE_FENCE_LINES complete lines: before its
+ * last complete line (`at` is the newline ending the line before). The fence's opener and closer
+ * come with it. */
+function longFenceCut(text: string): { at: number; opener: string; closer: string } | undefined {
+  const lines = text.split('\n');
+  let fence: { opener: string; closer: string; index: number } | undefined;
+  for (let index = 0; index < lines.length - 1; index++) {
+    const line = lines[index]!;
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker === undefined) continue;
+    if (fence === undefined) fence = { opener: line.trim(), closer: marker, index };
+    else if (line.trim().startsWith(fence.closer) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
+  }
+  if (fence === undefined || lines.length - 1 - (fence.index + 1) <= LIVE_FENCE_LINES) return undefined;
+  // A fence indented inside a list item would lose its place if reopened at the top level.
+  if (!/^[`~]/.test(lines[fence.index]!)) return undefined;
+  // The last complete line stays live with the partial one: a fence that closes right after the
+  // cut still leaves code in the reopened part.
+  return { at: text.lastIndexOf('\n', text.lastIndexOf('\n') - 1), opener: fence.opener, closer: fence.closer };
 }
 
 /** The last blank line outside a code fence that has more text after it. */

@@ -29,18 +29,33 @@ export function reasoningLines(item: AssistantItem, options: ItemViewOptions): L
   return [truncateLine([{ text: `thought for ${count(sourceLines, 'line')} — Ctrl+O to expand`, style: REASONING }], width)];
 }
 
+/** The answer's Markdown as rendered rows (one string, rows joined by newlines). A reopened code
+ * block (see `reopenedFence`) leaves out the language label its fence would show again. */
+export function answerMarkdown(item: AssistantItem, options: ItemViewOptions): string {
+  const markdown = renderMarkdown(item.text, { width: Math.max(1, options.width), color: options.color });
+  if (item.reopenedFence === undefined || !/^[`~]{3,}\s*\S/.test(item.reopenedFence)) return markdown;
+  const firstBreak = markdown.indexOf('\n');
+  return firstBreak === -1 ? '' : markdown.slice(firstBreak + 1);
+}
+
+/** Whether the item is drawn one blank row below the one before (a new block of the same answer);
+ * a reopened code block, or a list or paragraph cut between lines, goes on right under its first part. */
+export function startsNewBlock(item: AssistantItem): boolean {
+  return item.continued === true && item.reopenedFence === undefined && item.joined !== true;
+}
+
 /** An assistant reply: reasoning (dim, italic) above the answer rendered as Markdown. Renders
  * nothing until there is something to show. */
 export function AssistantMessage({ item, options }: { item: AssistantItem; options: ItemViewOptions }) {
   const reasoning = reasoningLines(item, options);
   const hasText = item.text.trim() !== '';
   if (reasoning.length === 0 && !hasText) return null;
-  const markdown = hasText ? renderMarkdown(item.text, { width: Math.max(1, options.width), color: options.color }) : '';
+  const markdown = hasText ? answerMarkdown(item, options) : '';
   // A blank line between the full reasoning and the answer; the one-line forms sit right above it.
   const gap = options.detail && hasText ? 1 : 0;
   // A continuation is the next block of the same answer: the blank line Markdown puts between blocks.
   return (
-    <Box flexDirection="column" marginTop={item.continued ? 1 : 0}>
+    <Box flexDirection="column" marginTop={startsNewBlock(item) ? 1 : 0}>
       {reasoning.length > 0 ? (
         <Box marginBottom={gap}>
           <Text>{linesToString(reasoning, options.color)}</Text>

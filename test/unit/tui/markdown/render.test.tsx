@@ -91,17 +91,35 @@ describe('renderMarkdown', () => {
     );
   });
 
-  it('fits wide tables to the width and cuts cells with …', () => {
+  it('fits wide tables to the width and wraps cells inside their columns, no text cut', () => {
     const long = 'a description that is far too long for a narrow terminal to show in one cell';
-    const table = `| Key | Description | N |\n|---|---|---|\n| id | ${long} | 7 |`;
+    const table = `| Key | Description | N |\n|---|---|---|\n| id | ${long} | 7 |\n| other | short | 8 |`;
     for (const width of [40, 80]) {
       const out = plain(table, width);
       expect(Math.max(...widths(out))).toBeLessThanOrEqual(width);
       expect(Math.max(...widths(out))).toBeGreaterThan(width - 3); // the long column takes the room
-      expect(out).toContain('…');
+      expect(out).not.toContain('…');
       expect(out).toMatch(/│ id +│/); // short columns keep their width
+      // Every word of the long cell, in order, inside its column.
+      const column = out
+        .split('\n')
+        .filter((line) => line.startsWith('│'))
+        .map((line) => line.split('│')[2]!.trim())
+        .join(' ');
+      expect(column).toContain(long);
+      expect(out).toMatch(/├─+┼─+┼─+┤\n│ other/); // wrapped rows are ruled apart
     }
     expect(plain(table, 200)).toContain(long);
+    expect(plain(table, 200).split('\n')).toHaveLength(6); // nothing wraps: no rules between rows
+  });
+
+  it('shows a table too wide for its columns as a list of "header: value" lines', () => {
+    const table = '| Name | Kind | Path | Owner | Notes |\n|---|---|---|---|---|\n| parser | module | src/markdown/parse.ts | core team | streams tokens as they come |\n| cli | entry | bin/seek.js | tools | starts everything |';
+    const out = plain(table, 30);
+    expect(Math.max(...widths(out))).toBeLessThanOrEqual(30);
+    expect(out).not.toContain('┌');
+    expect(out.split('\n').slice(0, 6)).toEqual(['Name: parser', 'Kind: module', 'Path: src/markdown/parse.ts', 'Owner: core team', 'Notes: streams tokens as', '  they come']);
+    expect(out).toContain('\n\nName: cli\n');
   });
 
   it('highlights fenced code with colour and leaves it plain without', () => {
@@ -122,15 +140,19 @@ describe('renderMarkdown', () => {
     expect(out.split('\n')[1]).toBe('\u001b[2m│ \u001b[0mlet x = 1');
   });
 
-  it('cuts a long code line at the width with … and never wraps code', () => {
+  it('wraps a long code line at the width, each continuation row starting with ↪, no character lost', () => {
     const longLine = `const value = ${'"x".repeat(3) + '.repeat(30)}"end";`;
     for (const width of [40, 80, 200]) {
       const out = colored(`\`\`\`js\n${longLine}\nshort();\n\`\`\``, width);
-      const lines = out.split('\n');
-      expect(lines).toHaveLength(3);
-      expect(textWidth(stripAnsi(lines[1] ?? ''))).toBe(width);
-      expect(stripAnsi(lines[1] ?? '').endsWith('…')).toBe(true);
-      expect(stripAnsi(lines[2] ?? '')).toBe('│ short();');
+      const lines = out.split('\n').map(stripAnsi);
+      expect(Math.max(...lines.map(textWidth))).toBeLessThanOrEqual(width);
+      expect(lines.at(-1)).toBe('│ short();');
+      const rows = lines.slice(1, -1);
+      expect(rows[0]!.startsWith('│ const value')).toBe(true);
+      for (const row of rows.slice(1)) expect(row.startsWith('│ ↪ ')).toBe(true);
+      expect(textWidth(rows[0]!)).toBe(width);
+      expect(rows.map((row, index) => row.slice(index === 0 ? 2 : 4)).join('')).toBe(longLine);
+      expect(out).not.toContain('…');
     }
   });
 

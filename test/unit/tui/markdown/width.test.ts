@@ -2,7 +2,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import type { Line } from '../../../../src/tui/markdown/ansi.js';
 import { fitColumnWidths } from '../../../../src/tui/markdown/table.js';
-import { lineWidth, ONE_COLUMN_TEXT, textWidth, truncateLine, wrapSegments } from '../../../../src/tui/markdown/width.js';
+import { hardWrapLine, lineWidth, ONE_COLUMN_TEXT, textWidth, truncateLine, wrapSegments } from '../../../../src/tui/markdown/width.js';
 
 const texts = (lines: Line[]): string[] => lines.map((line) => line.map((segment) => segment.text).join(''));
 
@@ -64,5 +64,16 @@ describe('the one-column fast path', () => {
       if (ONE_COLUMN_TEXT.test(char) && stringWidth(char) !== 1) disagreements.push(code.toString(16));
     }
     expect(disagreements).toEqual([]);
+  });
+});
+
+describe('hardWrapLine', () => {
+  it('cuts at any column, keeps styles and every character', () => {
+    const line = [{ text: 'abcdef', style: { bold: true } }, { text: 'ghij' }];
+    expect(hardWrapLine(line, 4)).toEqual([[{ text: 'abcd', style: { bold: true } }], [{ text: 'ef', style: { bold: true } }, { text: 'gh' }], [{ text: 'ij' }]]);
+    expect(hardWrapLine(line, 10)).toEqual([line]);
+  });
+  it('never splits a wide character', () => {
+    expect(hardWrapLine([{ text: 'a漢字' }], 2).map((row) => row.map((segment) => segment.text).join(''))).toEqual(['a', '漢', '字']);
   });
 });

@@ -43,6 +43,14 @@ describe('/memory panel', () => {
     expect(frame()).toMatch(/❯ use-pnpm\s+0\.90\s+2×\s+0s \[pinned\] use-pnpm tagline/);
     expect(frame()).toMatch(/old\s+0\.30\s+2×\s+0s \[stale\] old tagline/);
     expect(frame()).toMatch(/gone\s+-\s+2×\s+0s \[archived\] gone tagline/);
+    // Column titles above the rows, each over its column.
+    const rows = frame().split('\n');
+    const head = rows.find((line) => line.includes('score recalls'))!;
+    expect(head).toMatch(/name +score recalls +age about/);
+    const first = rows.find((line) => line.includes('use-pnpm tagline'))!;
+    expect(first.indexOf('0.90') + 4).toBe(head.indexOf('score') + 5);
+    expect(first.indexOf('2×') + 2).toBe(head.indexOf('recalls') + 7);
+    expect(first.indexOf('0s') + 2).toBe(head.indexOf('age') + 3);
     view.stdin.write(KEYS.enter);
     await waitFor(() => expect(frame()).toContain('use-pnpm content'));
     expect(frame()).toContain('score 0.90 · recalled 2× · created');
