@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeProject, runSeek } from '../support/seek-process.js';
 import { hasTmux, tuiHarness } from '../support/tui-harness.js';
+import { SLASH_COMMANDS } from '../../src/tui/commands/index.js';
 
 const h = tuiHarness();
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -24,7 +25,7 @@ describe.skipIf(!hasTmux)('first screen, slash menu and /resume (tmux)', () => {
       const menu = await t.waitFor(/↓ \d+ more/);
       const more = Number(/↓ (\d+) more/.exec(menu)![1]);
       const shown = menu.split('\n').filter((row) => /^ {2}\/[a-z]+ /.test(row)).length;
-      expect(shown + more).toBe(17); // every command is either shown or counted
+      expect(shown + more).toBe(SLASH_COMMANDS.length); // every command is either shown or counted
       t.keys('Up'); // the selection wraps to the last command: the window follows it
       await t.waitFor(/↑ \d+ more/);
       expect(t.visible()).toContain('/exit');
