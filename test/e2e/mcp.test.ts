@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
-import { makeProject, runSeek } from '../support/seek-process.js';
+import { makeProject, runSeek, SEEK_BIN } from '../support/seek-process.js';
 
 /** The real MCP reference server from npm (a pinned dev dependency), run over stdio. */
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
@@ -281,5 +281,34 @@ describe('remote MCP servers', () => {
     const list = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('remote (user) ✗ failed: environment variable NO_SUCH_TOKEN is not set');
+  });
+});
+
+describe('seek mcp serve', () => {
+  it('runs a prompt through the seek tool for another MCP client and returns the answer with its cost', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { root, home } = makeProject();
+    server.enqueue({ text: 'hello from the served seek' });
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [SEEK_BIN, 'mcp', 'serve'],
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: home, ...env(home) },
+      stderr: 'pipe',
+    });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['seek']);
+      const result = await client.callTool({ name: 'seek', arguments: { prompt: 'say hello' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.content).toEqual([{ type: 'text', text: 'hello from the served seek' }]);
+      expect(result.structuredContent).toMatchObject({ session_id: expect.any(String), num_turns: 1, total_cost_usd: expect.any(Number), subtype: 'success' });
+      expect(server.requests[0]!.body.messages.at(-1).content).toBe('say hello');
+    } finally {
+      await client.close();
+    }
   });
 });

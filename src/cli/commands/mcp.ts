@@ -116,6 +116,18 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
         for (const server of chosen) io.out(`${opts.revoke ? 'Revoked' : 'Approved'} ${server.name}: ${describeDefinition(server.definition)}\n`);
       }),
     );
+  command
+    .command('serve')
+    .description('run seek as an MCP server over stdio: one tool, `seek`, runs a prompt headless in this project')
+    .option('--auto', 'calls may edit and run commands inside the project without asking (commands in the OS sandbox)')
+    .option('--yolo', 'calls may do anything without asking')
+    .action(
+      guarded(async (opts: { auto?: boolean; yolo?: boolean }) => {
+        const modeFlags = opts.yolo ? ['--yolo'] : opts.auto ? ['--auto'] : [];
+        const { serveMcp } = await import('../../mcp/serve.js');
+        await serveMcp({ seekBin: process.argv[1]!, cwd: io.cwd(), env: io.env, modeFlags });
+      }),
+    );
   return command;
 }
 
