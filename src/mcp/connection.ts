@@ -5,7 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { expandVariables, isRemote, type ConfiguredServer } from './config.js';
 import { findTaggedProcesses, newCommandTag, withCommandTag } from '../tools/process-group.js';
@@ -77,6 +77,12 @@ export class McpConnection {
       resetTimeoutOnProgress: true,
     });
     return result as CallToolResult;
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    await this.settled;
+    if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
+    return this.client.readResource({ uri }, { signal, timeout: this.callTimeoutMs });
   }
 
   async close(): Promise<void> {

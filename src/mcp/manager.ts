@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { UserMessage } from '../providers/types.js';
 import { injectedContext } from '../session/context.js';
+import { COMMAND_OUTPUT_MAX_CHARS, truncateHeadTail } from '../tools/truncate.js';
 import { approvalStates, type ApprovalState } from './approvals.js';
 import { loadMcpConfig, type ConfiguredServer } from './config.js';
 import { McpConnection, type ConnectionOptions, type ServerState } from './connection.js';
@@ -138,6 +139,34 @@ export class McpManager {
     const info = connection.tools.find((tool) => tool.name === toolName);
     if (!info) return { error: `MCP server ${server} has no tool ${toolName}. Use mcp_search to list its tools.` };
     return { name, server, info, connection };
+  }
+
+  /**
+   * The resources a prompt mentions as `@server:uri` (a server that runs here; other `@` words are
+   * left alone), read and given to the model as context messages before the prompt. A resource
+   * that cannot be read is a context message saying why, so the model is not left guessing.
+   */
+  async resourcesMentioned(prompt: string, signal: AbortSignal): Promise<UserMessage[]> {
+    const messages: UserMessage[] = [];
+    const seen = new Set<string>();
+    for (const match of prompt.matchAll(/(?:^|\s)@([A-Za-z0-9_-]+):(\S+)/g)) {
+      const [, server, uri] = match as unknown as [string, string, string];
+      const connection = this.connections.get(server);
+      if (!connection || seen.has(`${server}:${uri}`)) continue;
+      seen.add(`${server}:${uri}`);
+      let body: string;
+      try {
+        const result = await connection.readResource(uri, signal);
+        body = result.contents
+          .map((content) => ('text' in content && typeof content.text === 'string' ? content.text : `[${content.mimeType ?? 'binary'} content of ${content.uri} not shown]`))
+          .join('\n');
+        body = truncateHeadTail(body, COMMAND_OUTPUT_MAX_CHARS);
+      } catch (error) {
+        body = `[could not read it: ${(error as Error).message}]`;
+      }
+      messages.push(injectedContext(`mcp.resource ${server}:${uri.replace(/"/g, "%22")}`, `\n${body}\n`));
+    }
+    return messages;
   }
 
   /** Context messages for servers that became ready or failed since the last call. */

@@ -176,8 +176,10 @@ export class AgentSession {
     // Memory's context goes in once, as user-role messages before the first prompt (again only
     // after a compaction replaced the history); never into the system prompt, so the cache holds.
     for (const message of this.prepared.memory.memory?.contextToInject(this.history) ?? []) this.record(message);
-    // MCP servers that became ready (or failed) since the last prompt, announced the same way.
+    // MCP servers that became ready (or failed) since the last prompt, announced the same way,
+    // and the MCP resources the prompt mentions (`@server:uri`).
     for (const message of this.prepared.mcp.takeAnnouncements()) this.record(message);
+    for (const message of await this.prepared.mcp.resourcesMentioned(text, signal)) this.record(message);
 
     const result = await runLoop({
       stream: this.prepared.stream,

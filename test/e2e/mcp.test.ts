@@ -68,6 +68,20 @@ describe('MCP servers through the real seek', () => {
     expect(server.violations).toEqual([]);
   });
 
+  it('attaches the resources a prompt mentions as @server:uri, before the prompt, and leaves other @ words alone', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { everything: everything() });
+    server.enqueue({ text: 'read it' });
+    const prompt = 'summarise @everything:demo://resource/dynamic/text/7 and @README.md, not @nobody:x';
+    const run = await runSeek(['-p', prompt], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const messages = server.requests[0]!.body.messages as Array<{ role: string; content: string }>;
+    const resource = messages.find((m) => m.content.startsWith('<context source="mcp.resource everything:demo://resource/dynamic/text/7">'));
+    expect(resource?.content).toContain('Resource 7: This is a plaintext resource');
+    expect(messages.at(-1)!.content).toBe(prompt);
+    expect(messages.filter((m) => m.content.includes('mcp.resource'))).toHaveLength(1);
+  });
+
   it('asks before a call like any action: denied headless, allowed by an mcp__server__tool rule', async () => {
     const { root, home } = makeProject();
     writeMcp(join(home, 'mcp.json'), { everything: everything() });
