@@ -1,6 +1,7 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { Box, Text, useInput } from 'ink';
+import { useTerminalRows } from '../state/use-terminal-rows.js';
+import { useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
 import { lineToString, sanitizeTerminalText, type Line } from '../markdown/ansi.js';
@@ -91,7 +92,8 @@ export function PermissionPrompt({
     setFeedbackState(value);
   };
   const [scroll, setScroll] = useState(0);
-  const terminalRows = useTerminalRows(rows);
+  const realRows = useTerminalRows(); // the real height: Ink's stdout reports none (see withUnlimitedRows)
+  const terminalRows = rows ?? realRows;
 
   const view = approvalView(request);
   const inner = Math.max(10, width - 4); // border and padding
@@ -247,19 +249,6 @@ function highlight(selected: boolean, color: boolean): { bold?: boolean; color?:
   return selected ? { bold: true, ...(color ? { color: 'cyan' } : {}) } : {};
 }
 
-/** The terminal's height, following resizes (24 when unknown); `override` wins when given. */
-function useTerminalRows(override: number | undefined): number {
-  const { stdout } = useStdout();
-  const [rows, setRows] = useState(() => stdout.rows || 24);
-  useEffect(() => {
-    const onResize = () => setRows(stdout.rows || 24);
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout]);
-  return override ?? rows;
-}
 
 function pathLines(paths: readonly string[]): string[] {
   if (paths.length === 0) return [];
