@@ -1,4 +1,5 @@
 import { useInputAttached } from '../input/use-input-attached.js';
+import { typedLine } from '../input/typed-line.js';
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatAge } from '../../util/age.js';
@@ -91,14 +92,24 @@ export function MemoryPanel({ source, width, color, active = true, onClose, maxR
           return void act(() => source.archive(row.name, reason));
         }
         if (key.backspace || key.delete) return update({ reason: now.reason.slice(0, -1) });
-        if (!key.ctrl && !key.meta && input) update({ reason: now.reason + input });
+        if (!key.ctrl && !key.meta && input) {
+          const typed = typedLine(input);
+          const reason = now.reason + typed.text;
+          if (!typed.submit) return update({ reason });
+          if (!row || !reason.trim()) return update({ reason, message: 'type why the entry no longer applies, then Enter' });
+          update({ reason: undefined });
+          return void act(() => source.archive(row.name, reason));
+        }
         return;
       }
       if (now.searching) {
         if (key.escape) return update({ searching: false, query: '', selected: 0 });
         if (key.return) return update({ searching: false });
         if (key.backspace || key.delete) return update({ query: now.query.slice(0, -1), selected: 0 });
-        if (!key.ctrl && !key.meta && input) update({ query: now.query + input, selected: 0 });
+        if (!key.ctrl && !key.meta && input) {
+          const typed = typedLine(input);
+          update({ query: now.query + typed.text, selected: 0, ...(typed.submit ? { searching: false } : {}) });
+        }
         return;
       }
       if (now.detail) {

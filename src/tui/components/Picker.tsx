@@ -1,6 +1,7 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
+import { typedLine } from '../input/typed-line.js';
 import type { PickerSpec } from '../commands/types.js';
 
 const VISIBLE = 10;
@@ -14,7 +15,8 @@ export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSp
   const visible = Math.max(1, Math.min(VISIBLE, (maxRows ?? Infinity) - PICKER_FRAME_ROWS));
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState(0);
-  const items = spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(filter.toLowerCase()));
+  const matching = (text: string) => spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(text.toLowerCase()));
+  const items = matching(filter);
   useInput((input, key) => {
     if (key.escape) return onDone();
     if (key.upArrow) return setSelected((index) => Math.max(0, index - 1));
@@ -31,8 +33,15 @@ export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSp
       return;
     }
     if (input && !key.ctrl && !key.meta) {
-      setFilter((text) => text + input);
+      const typed = typedLine(input);
+      setFilter((text) => text + typed.text);
       setSelected(0);
+      // Text and Enter in one read: pick the first match of the completed filter.
+      if (typed.submit) {
+        const first = matching(filter + typed.text)[0];
+        onDone();
+        if (first) void spec.onSelect(first.value);
+      }
     }
   });
   const attached = useInputAttached(); // after useInput: effects run in order

@@ -89,6 +89,17 @@ describe('/memory panel', () => {
     await waitFor(() => expect(calls).toContain('restore gone'));
   });
 
+  it('takes a reason typed together with Enter in one read as the reason, then archives', async () => {
+    const { source, calls } = fakeSource([row('api-errors')]);
+    const view = await renderAttached(<MemoryPanel source={source} width={90} color={false} onClose={() => {}} />);
+    const frame = () => stripAnsi(view.lastFrame() ?? '');
+    await waitFor(() => expect(frame()).toContain('api-errors'));
+    view.stdin.write('a');
+    await flush();
+    view.stdin.write('replaced by problem details\r'); // one read, as a busy terminal delivers it
+    await waitFor(() => expect(calls).toContain('archive api-errors: replaced by problem details'));
+  });
+
   it('the real source orders pinned first, then by score, and shows the archive after', async () => {
     const { store, advance } = tempStore();
     await rememberEntry(store, { name: 'old', tagline: 't', content: 'c' });
