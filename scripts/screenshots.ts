@@ -1,12 +1,12 @@
 /**
  * The README's screenshots, made from the real seek: `npm run screenshots` (builds dist/ first).
  *
- * Each scene starts the built `seek` in tmux (100×30, a private socket, a temp SEEK_HOME) in a small
+ * Each scene starts the built `seek` in tmux (100×34, a private socket, a temp SEEK_HOME) in a small
  * TypeScript project, against the scripted model server of the tests, drives it with keys until the
  * screen shows what the scene is about, then captures the pane with its colours
  * (`capture-pane -e`), turns that into SVG (scripts/ansi-svg.ts) and the SVG into PNG with
- * rsvg-convert. Writes docs/screenshots/{first-screen,approval,plan-review,plan,agents}.png. Temp dirs, tmux
- * servers and the model server are gone when it exits, failed or not.
+ * rsvg-convert. Writes docs/screenshots/{first-screen,approval,plan-review,plan,agents}.png. The demo
+ * project ($TMPDIR/seek-demo), tmux servers and the model server are gone when it exits, failed or not.
  *
  * `npm run screenshots -- approval plan` runs only the scenes named (first-screen, approval, plan;
  * the plan scene writes plan-review, plan and agents).
@@ -15,10 +15,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedRequest, ScriptedReply } from '../test/support/scripted-server/index.js';
 import { ScriptedServer } from '../test/support/scripted-server/index.js';
-import { tempDir } from '../test/support/temp-dirs.js';
+import { removeTree } from '../test/support/temp-dirs.js';
 import { TmuxSeek } from '../test/support/tmux.js';
 import { screenToSvg } from './ansi-svg.js';
 import { DEMO_FILES, FORMAT_AFTER, FORMAT_BEFORE } from './screenshot-project.js';
@@ -29,9 +30,16 @@ const OUT_DIR = new URL('../docs/screenshots/', import.meta.url).pathname;
 /** Token counts every scripted reply reports, so the status bar shows a plausible bill. */
 const USAGE = { input: 9_400, output: 260, cacheRead: 7_100 };
 
-/** A temp git repository named like a real project, and a temp SEEK_HOME; removed at exit. */
+/** Where the demo project lives: a fixed path, because the pictures show it (a random temp name
+ * would change every PNG at every run). Only this script uses it; removed before each scene and at exit. */
+const DEMO_BASE = join(tmpdir(), 'seek-demo');
+process.once('exit', () => removeTree(DEMO_BASE));
+
+/** A git repository named like a real project, and a SEEK_HOME beside it, both fresh. */
 function makeDemoProject(): { root: string; home: string } {
-  const base = tempDir('demo-');
+  const base = DEMO_BASE;
+  removeTree(base);
+  mkdirSync(base);
   const root = join(base, 'invoice-kit');
   const home = join(base, 'home');
   mkdirSync(home);
