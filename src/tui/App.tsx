@@ -1,26 +1,18 @@
-import { Box, Static, Text, useApp, useInput } from 'ink';
+import { Box, Static, Text, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession } from '../runtime/session.js';
-import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../runtime/tool-gate.js';
 import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
-import { AgentsPanel } from './components/AgentsPanel.js';
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
 import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
-import type { PlanDecision, PlanReviewRequest } from '../orchestrator/review.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel, todoPanelRows } from './components/TodoPanel.js';
 import { LiveItems, liveRows } from './components/LiveItems.js';
-import { WorktreesPanel } from './components/WorktreesPanel.js';
-import { MemoryPanel } from './components/MemoryPanel.js';
-import { DistillReview } from './components/DistillReview.js';
-import { PermissionsPanel } from './components/PermissionsPanel.js';
-import { ToolOutputPanel } from './components/ToolOutputPanel.js';
-import { memoryPanelSource } from './state/memory.js';
-import { permissionsPanelSource } from './state/permissions.js';
+import { OpenPanel } from './components/OpenPanel.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
 import { InputEditor, MENU_ROWS, createSlashCompleter } from './input/index.js';
+import { useExitArming, useGlobalKeys } from './input/use-global-keys.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
@@ -29,19 +21,14 @@ import { useTerminalWidth } from './state/use-terminal-width.js';
 import { useTerminalRows } from './state/use-terminal-rows.js';
 import { screenLayout } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
+import { useQuestions, type PermissionBridge } from './state/use-questions.js';
 import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
 import { Welcome } from './components/Welcome.js';
 import { welcomeOf } from './state/welcome.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
 
-/** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
-export interface PermissionBridge {
-  /** `signal`: the call was cancelled (Esc, Ctrl+C): the question goes away, answered "no". */
-  ask?: (request: PermissionRequest, signal?: AbortSignal) => Promise<AskAnswer>;
-  /** A delegate_tasks plan to approve, edit or reject before it runs. */
-  reviewPlan?: (request: PlanReviewRequest) => Promise<PlanDecision>;
-}
+export type { PermissionBridge } from './state/use-questions.js';
 
 export interface AppProps {
   session: AgentSession;
@@ -62,8 +49,6 @@ export interface AppProps {
 const HEADER_ID = '__header__';
 /** How long the status bar says "✓ agent done" after a child ends. */
 const AGENT_DONE_MS = 2000;
-/** How long a first Ctrl+C on an empty prompt stays armed (and its hint shown). */
-const EXIT_ARM_MS = 2000;
 
 export function App(props: AppProps) {
   const { exit } = useApp();
@@ -71,8 +56,7 @@ export function App(props: AppProps) {
   const rows = useTerminalRows();
   const [session, setSession] = useState(props.session);
   const { conversation, dispatch, subagents } = useSessionState(session);
-  const [permission, setPending] = useState<{ request: PermissionRequest; resolve: (answer: AskAnswer) => void }>();
-  const [review, setReview] = useState<{ request: PlanReviewRequest; resolve: (decision: PlanDecision) => void }>();
+  const { permission, setPermission, review, setReview } = useQuestions(props.bridge);
   // Either question owns the keyboard until it is answered.
   const pending = permission ?? review;
   const [picker, setPicker] = useState<PickerSpec>();
@@ -90,10 +74,8 @@ export function App(props: AppProps) {
   const [runsEnded, setRunsEnded] = useState(0);
   const [detail, setDetail] = useState(false);
   const [staticKey, setStaticKey] = useState(0);
-  // When Ctrl+C on an empty prompt was first pressed (0: not armed); a ref, because two presses
-  // may arrive in one read and be handled before React re-renders.
-  const exitArmedAt = useRef(0);
-  const [exitHint, setExitHint] = useState(false);
+  const exitArming = useExitArming(exit);
+  const { hint: exitHint, armOrExit } = exitArming;
   const [, setModeVersion] = useState(0);
   const runRef = useRef<AbortController | undefined>(undefined);
   const sessionRef = useRef(session);
@@ -103,35 +85,12 @@ export function App(props: AppProps) {
   const todos = useTodos(session);
   const worktrees = session.worktrees;
   const worktreeSource = useMemo(() => (worktrees ? worktreePanelSource(worktrees) : undefined), [worktrees]);
-  const memory = session.memory;
-  const memorySource = useMemo(() => (memory ? memoryPanelSource(memory.store, session.memorySettings.halfLifeDays) : undefined), [memory, session]);
   const saveFiles = useMemo(() => (session.seekHome && session.projectRoot ? saveFilesOf(session.seekHome, session.projectRoot) : DEFAULT_SAVE_FILES), [session]);
-  const permissionsSource = useMemo(
-    () => permissionsPanelSource({ policy: session.policy, seekHome: session.seekHome, projectRoot: session.projectRoot }),
-    [session],
-  );
   // A worktrees panel needs the session's manager (a switched-to session may have none).
   const panel = openedPanel?.kind === 'worktrees' && !worktreeSource ? undefined : openedPanel;
   const welcome = useMemo(() => welcomeOf(session), [session]);
   const agentDone = useRecent(subagents.lastEndedAt, AGENT_DONE_MS);
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
-
-  // The permission gate asks through the bridge; one prompt at a time (the gate serialises).
-  useEffect(() => {
-    props.bridge.ask = (request, signal) =>
-      new Promise<AskAnswer>((resolve) => {
-        setPending({ request, resolve });
-        signal?.addEventListener('abort', () => {
-          setPending((current) => (current?.request === request ? undefined : current));
-          resolve('no');
-        }, { once: true });
-      });
-    props.bridge.reviewPlan = (request) => new Promise<PlanDecision>((resolve) => setReview({ request, resolve }));
-    return () => {
-      props.bridge.ask = undefined;
-      props.bridge.reviewPlan = undefined;
-    };
-  }, [props.bridge]);
 
   const notice = useCallback((text: string, level: 'info' | 'warn' | 'error' = 'info') => dispatch({ type: 'notice', level, text }), [dispatch]);
 
@@ -255,55 +214,26 @@ export function App(props: AppProps) {
     return queued.join('\n');
   }, [cancelRun, setQueue]);
 
-  const disarmExit = useCallback(() => {
-    exitArmedAt.current = 0;
-    setExitHint(false);
-  }, []);
-  const armOrExit = useCallback(() => {
-    if (exitArmedAt.current !== 0 && Date.now() - exitArmedAt.current < EXIT_ARM_MS) return exit();
-    exitArmedAt.current = Date.now();
-    setExitHint(true);
-  }, [exit]);
-  useEffect(() => {
-    if (!exitHint) return;
-    const timer = setTimeout(disarmExit, EXIT_ARM_MS);
-    return () => clearTimeout(timer);
-  }, [exitHint, disarmExit]);
-
-  // The input editor owns Ctrl+C while it is shown (it clears a draft first).
-  const editorShown = !pending && !panel && !picker;
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') {
-      if (permission) {
-        // Denied, and the box goes at once: the next key belongs to the input again. The turn is
-        // cancelled after the gate took the "no" (so the row says declined, not "not answered").
-        permission.resolve({ decline: 'stop' });
-        setPending(undefined);
-        setImmediate(cancelRun);
-        return;
-      }
-      if (editorShown) return;
-      if (cancelRun()) return;
-      return armOrExit();
-    }
-    // Any other key disarms (a read holding Ctrl+C, \x03, is a burst the editor handles).
-    if (exitArmedAt.current !== 0 && !input.includes('\u0003')) disarmExit();
-    if (key.shift && key.tab && !pending) {
-      session.policy.cycleMode();
-      return;
-    }
-    if (key.ctrl && input === 't' && !pending) {
+  useGlobalKeys({
+    permission,
+    closePermission: () => setPermission(undefined),
+    questionOpen: Boolean(pending),
+    // The input editor owns Ctrl+C while it is shown (it clears a draft first).
+    editorShown: !pending && !panel && !picker,
+    pickerOpen: Boolean(picker),
+    closePicker: () => setPicker(undefined),
+    cancelRun,
+    exitArming,
+    cycleMode: () => session.policy.cycleMode(),
+    toggleToolOutput: () => {
       // The latest tool row's whole output, without reprinting the session; again closes it.
       setPicker(undefined);
       setPanel((current) => (current?.kind === 'tool-output' ? undefined : { kind: 'tool-output' }));
-      return;
-    }
-    if (key.ctrl && input === 'o') {
+    },
+    toggleDetail: () => {
       setDetail((value) => !value);
       reprint([...conversation.committed]);
-      return;
-    }
-    if (key.escape && picker) setPicker(undefined);
+    },
   });
 
   const slash = useMemo(
@@ -357,51 +287,20 @@ export function App(props: AppProps) {
           › {text} (queued)
         </Text>
       ))}
-      {panel?.kind === 'memory' && memorySource ? (
-        <MemoryPanel source={memorySource} width={width} maxRows={layout.bottom} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
-      ) : panel?.kind === 'permissions' ? (
-        <PermissionsPanel
-          source={permissionsSource}
-          files={saveFiles}
-          projectRoot={session.projectRoot}
-          width={width}
-          maxRows={layout.bottom}
-          color={props.color}
-          active={!pending}
-          onClose={() => setPanel(undefined)}
-        />
-      ) : panel?.kind === 'distill' ? (
-        <DistillReview
-          candidates={panel.candidates}
-          width={width}
-          maxRows={layout.bottom}
-          color={props.color}
-          onSave={(candidate) => session.rememberDistilled(candidate)}
-          onDone={(summary) => {
-            setPanel(undefined);
-            notice(summary);
-          }}
-        />
-      ) : panel?.kind === 'worktrees' && worktreeSource ? (
-        <WorktreesPanel source={worktreeSource} width={width} maxRows={layout.bottom} color={props.color} active={!pending} onClose={() => setPanel(undefined)} />
-      ) : panel?.kind === 'tool-output' ? (
-        <ToolOutputPanel
-          items={[...conversation.committed, ...conversation.live].filter((item) => item.kind === 'tool')}
-          width={width}
-          color={props.color}
-          active={!pending}
-          onClose={() => setPanel(undefined)}
-        />
-      ) : panel?.kind === 'agents' ? (
-        <AgentsPanel
-          state={subagents}
-          width={width}
-          color={props.color}
-          active={!pending}
-          onKill={(subSid) => session.killSubagent(subSid)}
-          onClose={() => setPanel(undefined)}
-        />
-      ) : null}
+      <OpenPanel
+        panel={panel}
+        session={session}
+        worktreeSource={worktreeSource}
+        saveFiles={saveFiles}
+        items={[...conversation.committed, ...conversation.live]}
+        subagents={subagents}
+        width={width}
+        maxRows={layout.bottom}
+        color={props.color}
+        active={!pending}
+        onClose={() => setPanel(undefined)}
+        notice={notice}
+      />
       {permission ? (
         <PermissionPrompt
           request={permission.request}
@@ -411,7 +310,7 @@ export function App(props: AppProps) {
           maxRows={layout.bottom}
           onAnswer={(answer) => {
             permission.resolve(answer);
-            setPending(undefined);
+            setPermission(undefined);
           }}
         />
       ) : review ? (

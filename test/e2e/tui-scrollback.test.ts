@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ScriptedReply } from '../support/scripted-server/index.js';
 import { makeProject } from '../support/seek-process.js';
 import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
@@ -88,5 +89,58 @@ describe.skipIf(!hasTmux)('terminal UI keeps the scrollback (tmux)', () => {
     await t.waitFor('Rewritten.');
     const history = t.history();
     for (let index = 1; index <= SHELL_LINES; index++) expect(occurrences(history, `shell-line-${index}`), `shell-line-${index}`).toBe(1);
+  });
+
+  it('at 80x16: /agents on a child whose transcript is taller than the terminal scrolls inside the screen and keeps the scrollback', async () => {
+    const { root, home } = makeProject({ 'README.md': '# demo\n' });
+    const childLines = Array.from({ length: 60 }, (_, index) => `child line ${index + 1}`);
+    h.server.setFallback((request): ScriptedReply => {
+      const messages = request.body.messages as Array<{ role: string; content: string }>;
+      if (String(messages[0]?.content ?? '').includes('\n# Subagent\n')) return { text: childLines.join('\n') };
+      const turn = messages.filter((message) => message.role === 'assistant').length;
+      if (turn === 0) return { toolCalls: [{ name: 'agent', arguments: { description: 'read everything', prompt: 'read it all', subagent_type: 'explore' } }] };
+      return { text: 'The child is done.' };
+    });
+    const before = `for i in $(seq 1 ${SHELL_LINES}); do echo shell-line-$i; done`;
+    const t = h.start(root, home, { width: 80, height: 16, before });
+    await t.waitFor('ask seek');
+    t.type('ask a child');
+    t.keys('Enter');
+    const asked = await t.waitFor(/The child is done\.|Allow/);
+    if (!asked.includes('The child is done.')) await t.answer('y', 'The child is done.'); // the agent call itself, when the mode asks
+    await t.waitFor('ask seek');
+    t.type('/agents');
+    t.keys('Enter');
+    await t.waitFor('enter transcript');
+    t.keys('Enter');
+    // Opens on the end of the transcript; the whole box (its top border and title too) is on the
+    // visible screen, above the status bar.
+    const whole = (visible: string) => {
+      expect(visible).toMatch(/╭─+╮\n│ explore \w+ · completed/);
+      expect(visible).toMatch(/esc back · ↑↓ scroll[^\n]*\n╰─+╯/);
+      expect(visible).toContain('shift+tab mode');
+    };
+    await t.waitFor(/child line 60[\s\S]*esc back/);
+    whole(t.visible());
+    t.keys('PageUp');
+    await t.waitFor(/ · \d+ below/);
+    expect(t.visible()).not.toContain('child line 60');
+    whole(t.visible());
+    t.keys('Home');
+    await t.waitFor(/│ child line 1 +│[\s\S]*esc back/);
+    whole(t.visible());
+    t.keys('End');
+    await t.waitFor(/child line 60[\s\S]*esc back/);
+    whole(t.visible());
+    t.keys('Escape');
+    await t.waitFor('enter transcript');
+    t.keys('Escape');
+    await t.waitFor('ask seek');
+    const history = t.history();
+    for (let index = 1; index <= SHELL_LINES; index++) expect(occurrences(history, `shell-line-${index}`), `shell-line-${index}`).toBe(1);
+    expect(occurrences(history, 'The child is done.')).toBe(1);
+    // The box was redrawn in place and erased when closed: none of its rows were left behind.
+    expect(history).not.toMatch(/│ child line \d+ +│/);
+    expect(history).not.toMatch(/explore \w+ · completed · 1 turn/);
   });
 });

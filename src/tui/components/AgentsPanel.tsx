@@ -8,10 +8,21 @@ import { wrapSegments } from '../markdown/width.js';
 import { count } from './conversation/text-blocks.js';
 import { newestFirst, type SubagentsState, type SubagentView } from '../state/subagents.js';
 import { PlanGraph } from './PlanGraph.js';
+import { textRows } from '../state/live-layout.js';
 
-/** Rows of the list and of a transcript shown at once (the rest scrolls). */
+/** Rows of the list and of a transcript shown at once (the rest scrolls); fewer when `maxRows`
+ * leaves less room. */
 const LIST_ROWS = 10;
 const TRANSCRIPT_ROWS = 16;
+/** Rows of the list view besides the list and the plan: border (2), title, footer, key hints. */
+const LIST_CHROME = 5;
+/** Rows of the transcript view besides the transcript: border (2), title, description, footer,
+ * key hints (the transcript's path under the box is counted apart). */
+const TRANSCRIPT_CHROME = 6;
+/** Transcript rows kept at least before the transcript's path is printed under the box. */
+const MIN_TRANSCRIPT_ROWS = 3;
+/** Rows a plan keeps at least beside the list: its heading, one task and the "more" row. */
+const PLAN_MIN_ROWS = 3;
 
 const STATUS_COLOR: Record<SubagentView['status'], string> = { running: 'cyan', completed: 'green', failed: 'red', killed: 'yellow' };
 
@@ -25,6 +36,9 @@ export interface AgentsPanelProps {
   /** Stops a running child (AgentSession.killSubagent); false when it no longer runs. */
   onKill: (subSid: string) => boolean;
   onClose: () => void;
+  /** Rows the panel may take, border and the transcript's path under it included (App's share of
+   * the screen); the list, the plan and the transcript show fewer rows to fit. No limit when absent. */
+  maxRows?: number;
 }
 
 /**
@@ -34,7 +48,7 @@ export interface AgentsPanelProps {
  * ends; a finished child's transcript file is printed whole on its own line under the box, where
  * it can be copied. `k` asks "kill <id>? y/n" and `y` stops it; Esc closes.
  */
-export function AgentsPanel({ state, width, color, active = true, onKill, onClose }: AgentsPanelProps) {
+export function AgentsPanel({ state, width, color, active = true, onKill, onClose, maxRows }: AgentsPanelProps) {
   const rows = newestFirst(state);
   const [ui, setUi] = usePanelState(rows[0]?.subSid);
   const { confirm, message, scroll } = ui.current;
@@ -65,13 +79,15 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
         return;
       }
       if (shown) {
-        const top = Math.max(0, transcriptRows(shown, width).length - TRANSCRIPT_ROWS);
+        const { window } = transcriptWindow(shown, width, maxRows);
+        const top = Math.max(0, transcriptRows(shown, width).length - window);
         const up = (by: number) => setUi({ scroll: Math.max(0, Math.min(top, now.scroll + by)) });
+        const page = Math.max(1, window - 1);
         if (key.escape) setUi({ viewing: undefined, scroll: 0, message: undefined });
         else if (key.upArrow) up(1);
         else if (key.downArrow) up(-1);
-        else if (key.pageUp) up(TRANSCRIPT_ROWS - 1);
-        else if (key.pageDown) up(-(TRANSCRIPT_ROWS - 1));
+        else if (key.pageUp) up(page);
+        else if (key.pageDown) up(-page);
         else if (key.home) up(top);
         else if (key.end) up(-top);
         else if (letter === 'k') askKill(shown);
@@ -94,18 +110,21 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
       kill {shortSubSid(confirm)}? y/n
     </Text>
   ) : message ? (
-    <Text dimColor>{message}</Text>
+    <Text dimColor wrap="truncate-end">
+      {message}
+    </Text>
   ) : null;
 
   if (shown) {
     const all = transcriptRows(shown, width);
-    const top = Math.max(0, all.length - TRANSCRIPT_ROWS);
+    const { window, path } = transcriptWindow(shown, width, maxRows);
+    const top = Math.max(0, all.length - window);
     const up = Math.min(scroll, top);
     const end = all.length - up;
-    const lines = all.slice(Math.max(0, end - TRANSCRIPT_ROWS), end);
+    const lines = all.slice(Math.max(0, end - window), end);
     const above = end - lines.length;
     return (
-      <Box flexDirection="column">
+      <Box flexDirection="column" width={width}>
         <Box flexDirection="column" borderStyle="round" borderColor={accent} paddingX={1} width={width}>
           <Text bold wrap="truncate-end">
             {shown.type} {shortSubSid(shown.subSid)} · {statusText(shown)} · {count(shown.turns, 'turn')} · {formatCost(shown.costUsd, shown.costKnown ?? true)}
@@ -119,24 +138,25 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
           ))}
           {footer}
           <Text dimColor wrap="truncate-end">
-            esc back · ↑↓ scroll{all.length > TRANSCRIPT_ROWS ? ' · pgup/pgdn page' : ''}
+            esc back · ↑↓ scroll{all.length > window ? ' · pgup/pgdn page' : ''}
             {above > 0 ? ` · ${above} above` : ''}
             {up > 0 ? ` · ${up} below` : ''}
             {shown.status === 'running' ? ' · k kill' : ''}
           </Text>
         </Box>
-        {shown.transcriptPath && shown.status !== 'running' ? (
+        {path ? (
           <>
             <Text dimColor>full transcript:</Text>
-            <Text>{clean(shown.transcriptPath)}</Text>
+            <Text>{clean(shown.transcriptPath!)}</Text>
           </>
         ) : null}
       </Box>
     );
   }
 
-  const start = Math.max(0, Math.min(selected - Math.floor(LIST_ROWS / 2), rows.length - LIST_ROWS));
   const latestPlan = state.plans.at(-1);
+  const { listRows, planTaskRows } = listWindow(rows.length, latestPlan ? latestPlan.tasks.length : undefined, maxRows);
+  const start = Math.max(0, Math.min(selected - Math.floor(listRows / 2), rows.length - listRows));
   const columns = columnWidths(rows);
   const running = rows.filter((child) => child.status === 'running').length;
   return (
@@ -147,9 +167,9 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
           {rows.length} · {running} running
         </Text>
       </Text>
-      {latestPlan ? <PlanGraph plan={latestPlan} width={width} color={color} /> : null}
+      {latestPlan ? <PlanGraph plan={latestPlan} width={width} color={color} {...(planTaskRows === undefined ? {} : { maxTaskRows: planTaskRows })} /> : null}
       {rows.length === 0 ? <Text dimColor>no subagents in this session yet</Text> : null}
-      {rows.slice(start, start + LIST_ROWS).map((child, offset) => {
+      {rows.slice(start, start + listRows).map((child, offset) => {
         const isSelected = start + offset === selected;
         const [id, type, status, numbers] = cells(child, columns);
         return (
@@ -187,6 +207,30 @@ function usePanelState(firstSid: string | undefined): [{ readonly current: Panel
     render((count) => count + 1);
   }, []);
   return [ref, update];
+}
+
+/** Transcript rows shown at once (`window`): TRANSCRIPT_ROWS, or what `maxRows` leaves beside the
+ * box's other rows, at least one. A finished child's transcript path is printed under the box
+ * (`path`; a long one wraps) while MIN_TRANSCRIPT_ROWS still fit beside it, else left out. */
+function transcriptWindow(child: SubagentView, width: number, maxRows: number | undefined): { window: number; path: boolean } {
+  const hasPath = Boolean(child.transcriptPath) && child.status !== 'running';
+  if (maxRows === undefined) return { window: TRANSCRIPT_ROWS, path: hasPath };
+  const space = maxRows - TRANSCRIPT_CHROME;
+  const pathRows = hasPath ? 1 + textRows(clean(child.transcriptPath!), width) : 0;
+  const path = hasPath && space - pathRows >= MIN_TRANSCRIPT_ROWS;
+  return { window: Math.max(1, Math.min(TRANSCRIPT_ROWS, space - (path ? pathRows : 0))), path };
+}
+
+/** Rows of the list (the "no subagents" line when empty) and task rows of the plan graph above it
+ * (undefined: all of them). The list comes first; the plan keeps its heading and a task row at
+ * least, and takes what the list leaves. */
+function listWindow(children: number, planTasks: number | undefined, maxRows: number | undefined): { listRows: number; planTaskRows?: number } {
+  if (maxRows === undefined) return { listRows: LIST_ROWS };
+  const space = maxRows - LIST_CHROME;
+  const wanted = Math.max(1, Math.min(LIST_ROWS, children));
+  if (planTasks === undefined) return { listRows: Math.max(1, Math.min(LIST_ROWS, space)) };
+  const plan = Math.min(1 + planTasks, Math.max(PLAN_MIN_ROWS, space - wanted));
+  return { listRows: Math.max(1, Math.min(LIST_ROWS, space - plan)), planTaskRows: Math.max(1, plan - 1) };
 }
 
 const TOOL_GLYPH = { running: ['⋯', 'cyan'], error: ['✗', 'red'], done: ['✓', 'green'] } as const;

@@ -1,21 +1,23 @@
-import { Box, Text, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { Box, Text, useInput } from 'ink';
+import { useRef, useState } from 'react';
 import { useInputAttached } from '../input/use-input-attached.js';
 import { lineToString, type Line } from '../markdown/ansi.js';
 import { prefixLines, truncateLine } from '../markdown/width.js';
 import { bodyWidth, BODY_INDENT, detailBody, headerLine, HINT_PREFIX, resultHint, type ToolItem } from './conversation/tool-lines.js';
 
-/** Rows the panel leaves to the rest of the screen (its border and hints, the status bar). */
-const OUTSIDE_ROWS = 8;
-const MIN_ROWS = 5;
+/** Rows of the panel besides the output: border (2), the row's header, key hints. */
+const CHROME_ROWS = 4;
+/** Output rows shown at once when no `maxRows` is given. */
+const DEFAULT_ROWS = 16;
 
 export interface ToolOutputPanelProps {
   /** The session's tool rows, oldest first; the panel opens on the last. */
   items: readonly ToolItem[];
   width: number;
   color: boolean;
-  /** Terminal height; the terminal's own when absent. */
-  rows?: number;
+  /** Rows the panel may take, border included (App's share of the screen); the output scrolls in
+   * what is left of them (at least one row). DEFAULT_ROWS of output when absent. */
+  maxRows?: number;
   /** False while something else (a permission prompt) owns the keyboard. */
   active?: boolean;
   onClose: () => void;
@@ -27,7 +29,7 @@ export interface ToolOutputPanelProps {
  * ←/→ step to the row before or after, ↑↓ scroll a line, PgUp/PgDn (space) a page, Home/End the
  * ends; Esc or Ctrl+T closes it. Nothing is reprinted: the transcript above stays as it was.
  */
-export function ToolOutputPanel({ items, width, color, rows, active = true, onClose }: ToolOutputPanelProps) {
+export function ToolOutputPanel({ items, width, color, maxRows, active = true, onClose }: ToolOutputPanelProps) {
   const [index, setIndexState] = useState(Math.max(0, items.length - 1));
   const [scroll, setScrollState] = useState(0);
   // Refs as well: keys typed faster than a frame each see what the one before did.
@@ -41,7 +43,7 @@ export function ToolOutputPanel({ items, width, color, rows, active = true, onCl
     state.current = { ...state.current, scroll: value };
     setScrollState(value);
   };
-  const height = Math.max(MIN_ROWS, useTerminalRows(rows) - OUTSIDE_ROWS);
+  const height = maxRows === undefined ? DEFAULT_ROWS : Math.max(1, maxRows - CHROME_ROWS);
   const item = items[Math.min(index, items.length - 1)];
   const body = item ? bodyOf(item, width - 4) : [];
   const maxScroll = Math.max(0, body.length - height);
@@ -95,17 +97,4 @@ function bodyOf(item: ToolItem, width: number): Line[] {
   const outcome: Line[] = hint ? [truncateLine([...indent, { text: HINT_PREFIX, style: { dim: true } }, ...hint], width)] : [];
   const full = item.status === 'running' ? [] : detailBody(item, bodyWidth(width));
   return [...outcome, ...prefixLines(full, indent, indent)];
-}
-
-function useTerminalRows(override: number | undefined): number {
-  const { stdout } = useStdout();
-  const [rows, setRows] = useState(() => stdout.rows || 24);
-  useEffect(() => {
-    const onResize = () => setRows(stdout.rows || 24);
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout]);
-  return override ?? rows;
 }
