@@ -218,6 +218,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 /**
  * Streamable HTTP, falling back to the older HTTP+SSE transport when the server answers the first
  * POST with 4xx (a server from before Streamable HTTP), as the MCP specification describes.
+ * 401 and 403 are not such answers: they say the server wants authorization (the MCP authorization
+ * flow starts with a 401 on that POST), so they are reported as such instead of being hidden behind
+ * the GET the fallback would make (found by the conformance suite's auth scenarios).
  */
 class FallbackHttpTransport implements Transport {
   private inner: Transport;
@@ -247,6 +250,7 @@ class FallbackHttpTransport implements Transport {
       await this.inner.send(...args);
     } catch (error) {
       const status = /HTTP (\d{3})/.exec((error as Error).message)?.[1] ?? String((error as { code?: number }).code ?? '');
+      if (status === '401' || status === '403') throw new Error(unauthorizedMessage(status, error as Error));
       if (this.fellBack || !/^4\d\d$/.test(status)) throw error;
       this.fellBack = true;
       // Closing the first transport must not read as the connection closing.
@@ -271,4 +275,9 @@ class FallbackHttpTransport implements Transport {
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
   }
+}
+
+function unauthorizedMessage(status: string, error: Error): string {
+  const refused = status === '401' ? 'requires authorization' : 'refused access';
+  return `the server ${refused} (HTTP ${status}); seek has no OAuth for MCP servers, give a token in the server's "headers" (e.g. "Authorization": "Bearer \${TOKEN}"). ${error.message}`;
 }

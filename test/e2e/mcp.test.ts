@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -287,6 +288,31 @@ describe('remote MCP servers', () => {
     const run = await runSeek(['-p', 'add', '--yolo'], { cwd: root, env: env(home, { SEEK_TEST_HEADER: 'set' }) });
     expect(run.stderr).toBe('');
     expect(results(1)[0]).toContain('42');
+  });
+
+  it('reports a server that wants authorization (401 on the first POST) as such, without falling back to HTTP+SSE', async () => {
+    // What the conformance suite's auth scenarios start with (docs/mcp-conformance.md).
+    const seen: string[] = [];
+    const protectedServer = createHttpServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      req.resume();
+      if (req.method !== 'POST') return void res.writeHead(404).end();
+      res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"' });
+      res.end(JSON.stringify({ error: 'invalid_token', error_description: 'Missing Authorization header' }));
+    });
+    await new Promise<void>((resolve) => protectedServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = protectedServer.address() as { port: number };
+      const { root, home } = makeProject();
+      writeMcp(join(home, 'mcp.json'), { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } });
+      const list = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
+      expect(list.code).toBe(1);
+      expect(list.stdout).toContain('remote (user) ✗ failed: the server requires authorization (HTTP 401)');
+      expect(list.stdout).toContain('"Authorization": "Bearer ${TOKEN}"');
+      expect(seen).toEqual(['POST /mcp']); // no GET: the fallback would have hidden the 401 behind a 404
+    } finally {
+      await new Promise((resolve) => protectedServer.close(resolve));
+    }
   });
 
   it('reports a header variable that is not set instead of sending an empty one', async () => {
