@@ -66,9 +66,9 @@ function mount(active = true) {
   return { terminal, stdin, cursor, rerender: (isActive: boolean) => instance.rerender(tree(isActive)) };
 }
 
-/** Waits (up to two seconds) until `condition` holds: Ink writes a frame up to 1/30 s late. */
+/** Waits (up to ten seconds, for a saturated CPU) until `condition` holds: Ink writes a frame up to 1/30 s late. */
 async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 2000;
+  const deadline = Date.now() + 10_000;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
