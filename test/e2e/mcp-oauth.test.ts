@@ -54,9 +54,10 @@ async function stats(base: string): Promise<Stats> {
 }
 
 /** A project whose user config has the OAuth server as `secure`, and an env whose "browser" is the opener. */
-function projectFor(base: string) {
+function projectFor(base: string, transport: 'http' | 'sse' = 'http') {
   const { root, home } = makeProject();
-  writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { secure: { type: 'http', url: new URL('mcp', base).href } } }));
+  const url = new URL(transport === 'sse' ? 'sse' : 'mcp', base).href;
+  writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { secure: { type: transport, url } } }));
   const openerLog = join(home, 'opened.txt');
   const env = {
     SEEK_HOME: home,
@@ -155,6 +156,21 @@ describe('remote MCP servers behind OAuth', () => {
     expect(existsSync(tokenFile)).toBe(false);
     expect((await runSeek(['mcp', 'list'], { cwd: root, env })).stdout).toContain('needs login');
     expect((await runSeek(['mcp', 'logout', 'secure'], { cwd: root, env })).stdout).toBe('No stored login for secure.\n');
+  });
+
+  it('logs in to a server on the older HTTP+SSE transport too', async () => {
+    const { base } = await startOAuthServer();
+    const { root, env, opened } = projectFor(base, 'sse');
+    expect((await runSeek(['mcp', 'list'], { cwd: root, env })).stdout).toContain('secure (user) ✗ failed: needs login: run `seek mcp login secure`');
+    const login = await runSeek(['mcp', 'login', 'secure'], { cwd: root, env });
+    expect(login.stderr).toContain(`${base}authorize?`);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain('Logged in to secure: ✓ connected, 1 tool(s).');
+    expect(opened()).toHaveLength(1);
+    model.enqueue(WHOAMI, { text: 'done' });
+    const run = await runSeek(['-p', 'who am i', '--yolo'], { cwd: root, env });
+    expect(run.code).toBe(0);
+    expect(results(1)[0]).toMatch(/^authorized client /);
   });
 
   it('refuses a login for a stdio server, and prints the URL instead of opening a browser with SEEK_NO_BROWSER=1', async () => {
