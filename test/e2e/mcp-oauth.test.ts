@@ -158,9 +158,9 @@ describe('remote MCP servers behind OAuth', () => {
     expect((await runSeek(['mcp', 'logout', 'secure'], { cwd: root, env })).stdout).toBe('No stored login for secure.\n');
   });
 
-  it('logs in to a server on the older HTTP+SSE transport too', async () => {
+  it('logs in to a server on the older HTTP+SSE transport too, and forgets the login when the server is removed', async () => {
     const { base } = await startOAuthServer();
-    const { root, env, opened } = projectFor(base, 'sse');
+    const { root, env, opened, tokenFile } = projectFor(base, 'sse');
     expect((await runSeek(['mcp', 'list'], { cwd: root, env })).stdout).toContain('secure (user) ✗ failed: needs login: run `seek mcp login secure`');
     const login = await runSeek(['mcp', 'login', 'secure'], { cwd: root, env });
     expect(login.stderr).toContain(`${base}authorize?`);
@@ -171,6 +171,12 @@ describe('remote MCP servers behind OAuth', () => {
     const run = await runSeek(['-p', 'who am i', '--yolo'], { cwd: root, env });
     expect(run.code).toBe(0);
     expect(results(1)[0]).toMatch(/^authorized client /);
+
+    // Removing the server removes its login.
+    expect(existsSync(tokenFile)).toBe(true);
+    const remove = await runSeek(['mcp', 'remove', 'secure'], { cwd: root, env });
+    expect(remove.stdout).toContain('Removed its stored login.');
+    expect(existsSync(tokenFile)).toBe(false);
   });
 
   it('refuses a login for a stdio server, and prints the URL instead of opening a browser with SEEK_NO_BROWSER=1', async () => {

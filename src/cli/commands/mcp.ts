@@ -95,6 +95,11 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
         }
         if (removed.length === 0) throw new Error(`no MCP server named ${name}${opts.scope ? ` in the ${opts.scope} file` : ''}`);
         io.out(`Removed MCP server ${name} from ${removed.join(', ')}.\n`);
+        // Its OAuth login goes with the last definition of that name.
+        if (!(await loadMcpConfig(root, home)).servers.some((server) => server.name === name)) {
+          const { removeStoredAuth } = await import('../../mcp/oauth.js');
+          if (await removeStoredAuth(home, name)) io.out(`Removed its stored login.\n`);
+        }
       }),
     );
 
