@@ -7,8 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SEEK_VERSION } from '../util/version.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { seekHome } from '../config/paths.js';
 import { expandVariables, isRemote, type ConfiguredServer, type RemoteDefinition } from './config.js';
 import { mcpAuthFile, NeedsLoginError, needsLoginMessage, SeekOAuthProvider } from './oauth.js';
@@ -146,6 +145,7 @@ export class McpConnection {
     let transport: Transport;
     if (isRemote(definition)) {
       const { url, headers } = remoteEndpoint(definition, expand);
+      // SEEK_HOME from the same env the manager's seekHome came from (both callers compute it so).
       const authProvider = sessionAuthProvider(server.name, url, headers, seekHome(env));
       transport =
         definition.type === 'sse'
