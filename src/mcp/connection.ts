@@ -7,7 +7,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SEEK_VERSION } from '../util/version.js';
-import { expandVariables, isRemote, type ConfiguredServer } from './config.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { seekHome } from '../config/paths.js';
+import { expandVariables, isRemote, type ConfiguredServer, type RemoteDefinition } from './config.js';
+import { mcpAuthFile, NeedsLoginError, needsLoginMessage, SeekOAuthProvider } from './oauth.js';
 import { findTaggedProcesses, newCommandTag, withCommandTag } from '../tools/process-group.js';
 
 export type ServerState = 'starting' | 'ready' | 'failed' | 'closed';
@@ -127,7 +130,9 @@ export class McpConnection {
         // Nothing to close.
       }
       this.state = this.closing ? 'closed' : 'failed';
-      this.error = (error as Error).message;
+      // The server wants an OAuth login nobody has done (or that expired for good): never a
+      // browser from here, the user runs `seek mcp login`.
+      this.error = error instanceof NeedsLoginError || error instanceof UnauthorizedError ? needsLoginMessage(this.name) : (error as Error).message;
     }
     if (!this.closing) this.options.onChange(this);
   }
@@ -139,12 +144,13 @@ export class McpConnection {
     const definition = server.definition;
     let transport: Transport;
     if (isRemote(definition)) {
-      const url = new URL(expand(definition.url));
-      const headers = Object.fromEntries(Object.entries(definition.headers ?? {}).map(([key, value]) => [key, expand(value)]));
+      const { url, headers } = remoteEndpoint(definition, expand);
+      // SEEK_HOME from the same env the manager's seekHome came from (both callers compute it so).
+      const authProvider = sessionAuthProvider(server.name, url, headers, seekHome(env));
       transport =
         definition.type === 'sse'
-          ? new SSEClientTransport(url, { requestInit: { headers } })
-          : new FallbackHttpTransport(url, headers);
+          ? new SSEClientTransport(url, { requestInit: { headers }, authProvider })
+          : new FallbackHttpTransport(url, headers, authProvider);
     } else {
       const serverEnv: Record<string, string> = { ...getDefaultEnvironment() };
       for (const [key, value] of Object.entries(definition.env ?? {})) serverEnv[key] = expand(value);
@@ -196,6 +202,23 @@ export class McpConnection {
   }
 }
 
+/** A remote server's URL and headers, `${VAR}`s expanded with `expand`. */
+export function remoteEndpoint(definition: RemoteDefinition, expand: (text: string) => string): { url: URL; headers: Record<string, string> } {
+  const url = new URL(expand(definition.url));
+  const headers = Object.fromEntries(Object.entries(definition.headers ?? {}).map(([key, value]) => [key, expand(value)]));
+  return { url, headers };
+}
+
+/**
+ * The stored OAuth login (src/mcp/oauth.ts) for a remote server, unless its config sends its own
+ * Authorization header (a static token, which OAuth would override). It refreshes expired tokens
+ * and never starts a login.
+ */
+function sessionAuthProvider(name: string, url: URL, headers: Record<string, string>, home: string): OAuthClientProvider | undefined {
+  if (Object.keys(headers).some((header) => header.toLowerCase() === 'authorization')) return undefined;
+  return new SeekOAuthProvider({ file: mcpAuthFile(home, name), serverName: name, serverUrl: url.href });
+}
+
 async function listAllTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
@@ -232,8 +255,9 @@ class FallbackHttpTransport implements Transport {
   constructor(
     private readonly url: URL,
     private readonly headers: Record<string, string>,
+    private readonly authProvider: OAuthClientProvider | undefined,
   ) {
-    this.inner = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    this.inner = new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider });
   }
 
   get sessionId(): string | undefined {
@@ -259,7 +283,7 @@ class FallbackHttpTransport implements Transport {
       first.onerror = undefined;
       first.onmessage = undefined;
       await first.close().catch(() => undefined);
-      this.inner = new SSEClientTransport(this.url, { requestInit: { headers: this.headers } });
+      this.inner = new SSEClientTransport(this.url, { requestInit: { headers: this.headers }, authProvider: this.authProvider });
       this.wire();
       await this.inner.start();
       await this.inner.send(...args);

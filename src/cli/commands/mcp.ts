@@ -5,7 +5,7 @@ import { addServer, fileForScope, removeServer } from '../../mcp/config-write.js
 import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 
 /**
- * `seek mcp list | get NAME | add NAME … | remove NAME | approve [NAME…]`: the MCP servers seek
+ * `seek mcp list | get NAME | add NAME … | remove NAME | approve [NAME…] | login NAME | logout NAME`: the MCP servers seek
  * connects to, in Claude Code's `.mcp.json` format (see src/mcp/config.ts for the files). `list`
  * and `get` connect to each server that may start and report its state and tools. Exit 1 when a
  * server named does not exist or (list/get) a server that should run fails to.
@@ -14,7 +14,7 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
   const guarded = guardedBy(io);
   const where = () => ({ home: seekHome(io.env), root: findProjectRoot(io.cwd()) });
   const command = new Command('mcp')
-    .description('MCP servers: list, inspect, add, remove, approve project servers')
+    .description('MCP servers: list, inspect, add, remove, approve project servers, log in to remote ones')
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) });
 
   command
@@ -95,6 +95,11 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
         }
         if (removed.length === 0) throw new Error(`no MCP server named ${name}${opts.scope ? ` in the ${opts.scope} file` : ''}`);
         io.out(`Removed MCP server ${name} from ${removed.join(', ')}.\n`);
+        // Its OAuth login goes with the last definition of that name.
+        if (!(await loadMcpConfig(root, home)).servers.some((server) => server.name === name)) {
+          const { removeStoredAuth } = await import('../../mcp/oauth.js');
+          if (await removeStoredAuth(home, name)) io.out(`Removed its stored login.\n`);
+        }
       }),
     );
 
@@ -116,6 +121,39 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
         for (const server of chosen) io.out(`${opts.revoke ? 'Revoked' : 'Approved'} ${server.name}: ${describeDefinition(server.definition)}\n`);
       }),
     );
+  command
+    .command('login')
+    .description('log in to a remote server that asks for OAuth: opens the browser, stores the tokens under ~/.seek/mcp-auth/')
+    .argument('<name>')
+    .action(
+      guarded(async (name: string) => {
+        const { home, root } = where();
+        const config = await loadMcpConfig(root, home);
+        const server = config.servers.find((candidate) => candidate.name === name);
+        if (!server) throw new Error(`no MCP server named ${name} (configured: ${config.servers.map((s) => s.name).join(', ') || 'none'})`);
+        const { loginToServer } = await import('../../mcp/oauth-login.js');
+        const result = await loginToServer({ server, seekHome: home, env: io.env, say: (text) => io.err(text) });
+        io.out(
+          result.loggedIn
+            ? `Logged in to ${name}: ✓ connected, ${result.tools} tool(s). Tokens saved in ${result.file}.\n`
+            : `${name} did not ask for a login: ✓ connected, ${result.tools} tool(s). Nothing stored.\n`,
+        );
+      }),
+    );
+
+  command
+    .command('logout')
+    .description("forget a remote server's stored OAuth login")
+    .argument('<name>')
+    .action(
+      guarded(async (name: string) => {
+        const { removeStoredAuth, mcpAuthFile } = await import('../../mcp/oauth.js');
+        const home = seekHome(io.env);
+        const removed = await removeStoredAuth(home, name);
+        io.out(removed ? `Logged out of ${name} (removed ${mcpAuthFile(home, name)}).\n` : `No stored login for ${name}.\n`);
+      }),
+    );
+
   command
     .command('serve')
     .description('run seek as an MCP server over stdio: one tool, `seek`, runs a prompt headless in this project')
