@@ -5,7 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { seekHome } from '../config/paths.js';
@@ -39,6 +39,8 @@ export class McpConnection {
   state: ServerState = 'starting';
   error: string | undefined;
   tools: McpToolInfo[] = [];
+  /** The server's prompts (its `prompts/list`), offered as `/mcp__<server>__<prompt>`. */
+  prompts: Prompt[] = [];
   instructions: string | undefined;
   serverVersion: string | undefined;
   restarts = 0;
@@ -82,6 +84,12 @@ export class McpConnection {
     return result as CallToolResult;
   }
 
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    await this.settled;
+    if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
+    return this.client.getPrompt({ name, arguments: args }, { signal, timeout: this.callTimeoutMs });
+  }
+
   async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
     await this.settled;
     if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
@@ -120,6 +128,7 @@ export class McpConnection {
       this.instructions = client.getInstructions();
       this.serverVersion = client.getServerVersion()?.version;
       this.tools = client.getServerCapabilities()?.tools ? await listAllTools(client, startupMs) : [];
+      this.prompts = client.getServerCapabilities()?.prompts ? (await client.listPrompts(undefined, { timeout: startupMs })).prompts : [];
       client.onclose = () => this.onUnexpectedClose();
       this.state = 'ready';
       this.error = undefined;

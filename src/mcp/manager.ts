@@ -169,6 +169,51 @@ export class McpManager {
     return messages;
   }
 
+  /** `/mcp__<server>__<prompt>` names of the ready servers' prompts, with their argument names. */
+  promptCommands(): Array<{ name: string; description: string; arguments: string[] }> {
+    const commands = [];
+    for (const [server, connection] of this.connections) {
+      if (connection.state !== 'ready') continue;
+      for (const prompt of connection.prompts) {
+        commands.push({ name: qualifiedName(server, prompt.name), description: prompt.description ?? '', arguments: (prompt.arguments ?? []).map((arg) => arg.name) });
+      }
+    }
+    return commands;
+  }
+
+  /**
+   * The text of a server prompt run as `/mcp__<server>__<prompt> ARGS`: ARGS as `name=value` pairs,
+   * or plain words given to the prompt's arguments in order (the last takes the rest). Its
+   * messages are joined into the text sent as the user's prompt.
+   */
+  async promptText(name: string, args: string, signal: AbortSignal): Promise<string> {
+    const server = [...this.connections.keys()].find((candidate) => name.startsWith(qualifiedName(candidate, '')));
+    if (!server) throw new Error(`no MCP server for /${name}; /mcp lists them`);
+    const connection = this.connections.get(server)!;
+    await connection.whenSettled();
+    const promptName = name.slice(qualifiedName(server, '').length);
+    const prompt = connection.prompts.find((candidate) => candidate.name === promptName);
+    if (!prompt) throw new Error(`MCP server ${server} has no prompt ${promptName}${connection.prompts.length ? ` (it has: ${connection.prompts.map((p) => p.name).join(', ')})` : ''}`);
+    const declared = (prompt.arguments ?? []).map((arg) => arg.name);
+    const values: Record<string, string> = {};
+    const words = args.trim() === '' ? [] : args.trim().split(/\s+/);
+    if (words.every((word) => /^[\w-]+=/.test(word))) {
+      for (const word of words) values[word.slice(0, word.indexOf('='))] = word.slice(word.indexOf('=') + 1);
+    } else {
+      declared.forEach((arg, at) => {
+        const value = at === declared.length - 1 ? words.slice(at).join(' ') : words[at];
+        if (value) values[arg] = value;
+      });
+    }
+    const missing = (prompt.arguments ?? []).filter((arg) => arg.required && !(arg.name in values)).map((arg) => arg.name);
+    if (missing.length) throw new Error(`/${name} needs ${missing.join(', ')} (as name=value or in order: ${declared.join(' ')})`);
+    const result = await connection.getPrompt(promptName, values, signal);
+    const parts = result.messages.map((message) =>
+      message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? String(message.content.resource.text) : `[${message.content.type} content not shown]`,
+    );
+    return parts.join('\n\n');
+  }
+
   /** Context messages for servers that became ready or failed since the last call. */
   takeAnnouncements(): UserMessage[] {
     const lines: string[] = [];

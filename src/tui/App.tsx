@@ -168,7 +168,16 @@ export function App(props: AppProps) {
     (text: string) => {
       props.history.add(text);
       const parsed = parseSlashCommand(text);
-      if (parsed && 'unknown' in parsed) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
+      if (parsed && 'unknown' in parsed) {
+        if (!parsed.unknown.startsWith('mcp__')) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
+        // A server prompt (/mcp__server__prompt ARGS): its text goes to the model as the prompt.
+        const args = text.slice(parsed.unknown.length + 1);
+        void sessionRef.current.mcp.promptText(parsed.unknown, args, new AbortController().signal).then(
+          (prompt) => (conversation.running || runRef.current ? setQueue([...queueRef.current, prompt]) : void send(prompt)),
+          (error: unknown) => notice(error instanceof Error ? error.message : String(error), 'error'),
+        );
+        return;
+      }
       if (parsed) {
         if (conversation.running && !parsed.command.whileRunning) {
           return notice(`/${parsed.command.name} waits until the turn finishes (esc cancels it)`, 'warn');

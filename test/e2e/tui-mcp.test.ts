@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeProject } from '../support/seek-process.js';
 import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
@@ -26,5 +26,24 @@ describe.skipIf(!hasTmux)('/mcp in the terminal UI (tmux)', () => {
     t.type('/mcp');
     t.keys('Enter');
     await t.waitFor(/reconnecting MCP server everything[\s\S]*everything \(user\) connected · 13 tool\(s\)/);
+  });
+
+  it("runs a server's prompt as /mcp__server__prompt ARGS: its text goes to the model as the prompt", async () => {
+    const { root, home } = makeProject();
+    writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    h.server.enqueue({ text: 'Sunny in Lisbon.' });
+    const t = h.start(root, home, { width: 120, height: 40 });
+    await t.waitFor('ask seek');
+    t.type('/mcp');
+    t.keys('Enter');
+    await t.waitFor('prompts: ');
+    await t.waitFor('/mcp__everything__args-prompt city state');
+    t.type('/mcp__everything__args-prompt city=Lisbon');
+    t.keys('Enter');
+    await t.waitFor('Sunny in Lisbon.');
+    expect(h.server.requests[0]!.body.messages.at(-1).content).toBe("What's weather in Lisbon?");
+    t.type('/mcp__everything__args-prompt');
+    t.keys('Enter');
+    await t.waitFor('/mcp__everything__args-prompt needs city');
   });
 });

@@ -45,6 +45,8 @@ export const mcpCommand: SlashCommand = {
       lines.push(`  ${status.name} (${status.scope}) ${state}`);
       const names = tools.filter((tool) => tool.server === status.name).map((tool) => tool.info.name);
       if (names.length > 0) lines.push(`    ${names.join(', ')}`);
+      const prompts = manager.promptCommands().filter((prompt) => prompt.name.startsWith(`mcp__${status.name}__`));
+      if (prompts.length > 0) lines.push(`    prompts: ${prompts.map((prompt) => `/${prompt.name}${prompt.arguments.length ? ` ${prompt.arguments.join(' ')}` : ''}`).join(', ')}`);
     }
     const failed = statuses.some((status) => status.state === 'failed' || status.state === 'unapproved');
     context.notice(lines.join('\n'), failed ? 'warn' : 'info');
