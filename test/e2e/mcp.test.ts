@@ -290,7 +290,7 @@ describe('remote MCP servers', () => {
     expect(results(1)[0]).toContain('42');
   });
 
-  it('reports a server that wants authorization (401 on the first POST) as such, without falling back to HTTP+SSE', async () => {
+  it('reports a server that wants authorization (401 on the first POST) as needing login, without falling back to HTTP+SSE', async () => {
     // What the conformance suite's auth scenarios start with (docs/mcp-conformance.md).
     const seen: string[] = [];
     const protectedServer = createHttpServer((req, res) => {
@@ -307,9 +307,9 @@ describe('remote MCP servers', () => {
       writeMcp(join(home, 'mcp.json'), { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } });
       const list = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
       expect(list.code).toBe(1);
-      expect(list.stdout).toContain('remote (user) ✗ failed: the server requires authorization (HTTP 401)');
-      expect(list.stdout).toContain('"Authorization": "Bearer ${TOKEN}"');
-      expect(seen).toEqual(['POST /mcp']); // no GET: the fallback would have hidden the 401 behind a 404
+      // With OAuth in seek, a 401 means: log in (a session never opens a browser by itself).
+      expect(list.stdout).toContain('remote (user) ✗ failed: needs login: run `seek mcp login remote`');
+      expect(seen.filter((request) => request.endsWith(' /mcp'))).toEqual(['POST /mcp']); // no GET: the fallback would have hidden the 401 behind a 404
     } finally {
       await new Promise((resolve) => protectedServer.close(resolve));
     }
