@@ -51,7 +51,7 @@ export function createMcpCallTool(manager: McpManager, options: McpToolOptions =
         return { content: `Invalid arguments for ${found.name}: ${check.errorMessage}. Its parameters: ${JSON.stringify(found.info.inputSchema)}`, isError: true };
       }
       try {
-        const result = await found.connection.callTool(found.info.name, input, ctx.signal);
+        const result = await found.connection.callTool(found.info.name, input, ctx.signal, (text) => ctx.onUpdate?.(`${text}\n`));
         return toToolResult(found.server, found.info.name, result);
       } catch (error) {
         if (ctx.signal.aborted) return { content: `Interrupted: ${found.name} was cancelled.`, isError: true };

@@ -73,13 +73,22 @@ export class McpConnection {
     await this.settled;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls a tool. The call asks for progress notifications (the SDK sends a progress token only
+   * when there is a listener): each one is passed on and restarts the timeout, so a long tool that
+   * reports progress is not cut off while a silent, hung one is.
+   */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onProgress: (text: string) => void = () => {}): Promise<CallToolResult> {
     await this.settled;
     if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
     const result = await this.client.callTool({ name, arguments: args }, undefined, {
       signal,
       timeout: this.callTimeoutMs,
       resetTimeoutOnProgress: true,
+      onprogress: (progress) => {
+        const total = progress.total !== undefined ? `/${progress.total}` : '';
+        onProgress(`progress ${progress.progress}${total}${progress.message ? `: ${progress.message}` : ''}`);
+      },
     });
     return result as CallToolResult;
   }

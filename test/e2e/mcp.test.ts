@@ -112,6 +112,19 @@ describe('MCP servers through the real seek', () => {
     expect(results(1)[0]).toContain('did not answer within 300 ms');
   });
 
+  it('keeps a long call that reports progress alive past timeout_ms (each notification restarts it)', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { everything: everything({ timeout_ms: 1500 }) });
+    server.enqueue(
+      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__trigger-long-running-operation', arguments: { duration: 3, steps: 6 } } }] },
+      { text: 'done' },
+    );
+    const run = await runSeek(['-p', 'wait', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    // 3 s of work against a 1.5 s timeout: only the progress notifications kept it going.
+    expect(results(1)[0]).toMatch(/Long running operation completed/i);
+  });
+
   it("starts a project's server only once approved, and offers no MCP tools before", async () => {
     const { root, home } = makeProject();
     writeMcp(join(root, '.mcp.json'), { everything: everything() });
