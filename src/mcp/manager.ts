@@ -83,6 +83,11 @@ export class McpManager {
     return manager;
   }
 
+  /** A configured server by name (running or not). */
+  configuredServer(name: string): ConfiguredServer | undefined {
+    return this.configured.find((server) => server.name === name);
+  }
+
   /** Whether any server will run: only then are the MCP tools offered to the model. */
   get active(): boolean {
     return this.connections.size > 0;

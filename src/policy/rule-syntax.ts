@@ -7,7 +7,7 @@ import type { PolicyRule, RuleDecision, RuleSource } from './types.js';
  *   `Bash`, `Bash(npm test)`, `Bash(npm test:*)` (prefix: `npm test` and `npm test …`),
  *   `Bash(git diff *)` (`*`: any run of characters, never across `;`, `&&`, `|`… in allow rules),
  *   `Read(./.env)`, `Edit(src/**)`, `Write(//tmp/x)`, `Read(~/.ssh/**)`,
- *   `mcp__github` (every tool of that MCP server), `mcp__github__create_issue`,
+ *   `mcp__github` or `mcp__github__*` (every tool of that MCP server), `mcp__github__create_issue`,
  *   `bash(npm test)`, `write_file(src/**)`, `write_file(/tmp/x/**)`, `memory_remember` (seek's
  *   names take seek's own path form, as `formatRule` prints it).
  * Path patterns follow Claude Code: `//abs` is absolute, `~/x` is in the home directory, `/x` and
@@ -55,6 +55,8 @@ export class RuleSyntaxError extends Error {
  */
 export function parseRuleText(text: string, decision: RuleDecision, source: RuleSource, knownTools: readonly string[]): ParsedRuleText {
   const trimmed = text.trim();
+  // `mcp__github__*`: every tool of the server, as Claude Code users write it (same as `mcp__github`).
+  if (/^mcp__[\w-]+?__\*$/.test(trimmed)) return { rules: [{ decision, source, origin: { text: trimmed }, tool: trimmed.slice(0, -3) }] };
   const match = /^([A-Za-z_][\w-]*)(?:\((.*)\))?$/s.exec(trimmed);
   if (!match) throw new RuleSyntaxError(`"${text}" is not a rule: write Tool or Tool(specifier), e.g. Bash(npm test:*) or Edit(src/**)`);
   const name = match[1]!;

@@ -12,12 +12,27 @@ function aborted(signal: AbortSignal): Promise<void> {
 
 export const mcpCommand: SlashCommand = {
   name: 'mcp',
-  description: 'MCP servers: state and tools; /mcp reconnect NAME',
-  usage: '[reconnect NAME]',
+  description: 'MCP servers: state and tools; /mcp reconnect NAME, /mcp login NAME',
+  usage: '[reconnect NAME | login NAME]',
   whileRunning: true,
   async run(context, args) {
     const manager = context.session.mcp;
     const [verb, name] = args.trim().split(/\s+/);
+    if (verb === 'login') {
+      const server = name ? manager.configuredServer(name) : undefined;
+      if (!server) return context.notice(`usage: /mcp login NAME (a configured remote server)`, 'warn');
+      const { loginToServer } = await import('../../mcp/oauth-login.js');
+      try {
+        const result = await context.runBusy(`logging in to ${server.name} (finish in the browser)`, () =>
+          loginToServer({ server, seekHome: context.session.seekHome, env: process.env, say: (text) => context.notice(text.trim()) }),
+        );
+        if (!result) return;
+        await manager.reconnect(server.name);
+        return context.notice(result.loggedIn ? `logged in to ${server.name}; reconnecting` : `${server.name} did not ask for a login`);
+      } catch (error) {
+        return context.notice(`login to ${server.name} failed: ${(error as Error).message}`, 'error');
+      }
+    }
     if (verb === 'reconnect') {
       if (!name) return context.notice('usage: /mcp reconnect NAME', 'warn');
       if (!(await manager.reconnect(name))) return context.notice(`no running MCP server named ${name} (approved and enabled servers only)`, 'warn');
@@ -40,7 +55,7 @@ export const mcpCommand: SlashCommand = {
           : status.state === 'unapproved'
             ? `not started: ${status.approval === 'changed' ? 'changed since approved' : 'not approved'} — seek mcp approve ${status.name}`
             : status.state === 'failed'
-              ? `failed: ${status.error ?? 'unknown error'} — /mcp reconnect ${status.name}`
+              ? `failed: ${status.error ?? 'unknown error'} — ${status.error?.startsWith('needs login') ? `/mcp login ${status.name}` : `/mcp reconnect ${status.name}`}`
               : status.state;
       lines.push(`  ${status.name} (${status.scope}) ${state}`);
       const names = tools.filter((tool) => tool.server === status.name).map((tool) => tool.info.name);

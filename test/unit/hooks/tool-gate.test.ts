@@ -59,6 +59,30 @@ function realSandbox(): SandboxLauncher {
 }
 
 describe('tool gate: hooks → policy → ask', () => {
+  it('a call that goes by another name (mcp_call) is matched and asked under that name', async () => {
+    const mcpCall: Tool<{ tool: string }> = {
+      name: 'mcp_call',
+      description: 'call an MCP tool',
+      schema: z.object({ tool: z.string() }),
+      readOnly: false,
+      callName: (args) => args.tool,
+      describe: (args) => ({ kind: 'other', paths: [], summary: args.tool }),
+      execute: async () => ({ content: '' }),
+    };
+    const asked: PermissionPrompt[] = [];
+    const gate = createToolGate({
+      policy: new PermissionPolicy({ root: fx.project, preference: 'ask', rules: [{ tool: 'mcp__github', decision: 'deny', source: 'user' }] }),
+      hooks: hooks([{ name: 'no-issues', event: 'pre_tool', tool: 'mcp__tracker__create_issue', command: 'echo "no new issues today"; exit 1' }]),
+      ask: async (p) => (asked.push(p), 'yes'),
+    });
+    const hooked = await gate.before(call(mcpCall, { tool: 'mcp__tracker__create_issue' }));
+    expect(hooked).toMatchObject({ allow: false, reason: expect.stringContaining('no new issues today') });
+    const denied = await gate.before(call(mcpCall, { tool: 'mcp__github__delete_repo' }));
+    expect(denied).toMatchObject({ allow: false, reason: expect.stringContaining('mcp__github__delete_repo is denied by a user rule') });
+    expect(await gate.before(call(mcpCall, { tool: 'mcp__tracker__list_issues' }))).toEqual({ allow: true });
+    expect(asked.map((prompt) => prompt.tool)).toEqual(['mcp__tracker__list_issues']);
+  });
+
   it('a pre_tool hook denial comes first and becomes the prefixed result (the user is not asked)', async () => {
     const asked: PermissionPrompt[] = [];
     const gate = createToolGate({

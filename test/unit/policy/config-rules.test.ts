@@ -33,6 +33,7 @@ describe('rule syntax: Claude Code names and seek names', () => {
     expect(parse('Read(./.env)', 'deny')).toMatchObject([{ kind: 'read', pattern: '.env', decision: 'deny' }]);
     expect(parse('write_file(docs/**)')).toMatchObject([{ tool: 'write_file', pattern: 'docs/**' }]);
     expect(parse('mcp__github')).toMatchObject([{ tool: 'mcp__github' }]);
+    expect(parse('mcp__github__*')).toMatchObject([{ tool: 'mcp__github', origin: { text: 'mcp__github__*' } }]);
     expect(parse('Grep')).toMatchObject([{ tool: 'grep' }]);
   });
 
