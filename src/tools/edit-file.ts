@@ -32,15 +32,41 @@ export type EditFileArgs = z.infer<typeof schema>;
  * first, then tolerant of the ways models drift (see edit/apply.ts), never ambiguous.
  */
 export function createEditFileTool(): Tool<EditFileArgs> {
+  // describe() (for the permission check and its preview) and execute() compute the same edit on
+  // the same text; the second reuses the first when the file has not changed in between.
+  const preview = new PreviewCache();
   return {
     name: 'edit_file',
     description:
       'Replace text in a file. old_string must match one place unless replace_all.',
     schema,
     readOnly: false,
-    describe: describeEdit,
-    execute: editFileTool,
+    describe: (args, ctx) => describeEdit(args, ctx, preview),
+    execute: (args, ctx) => editFileTool(args, ctx, preview),
   };
+}
+
+interface Computed {
+  outcome: EditOutcome;
+  display?: ReturnType<typeof makeDiffDisplay>;
+}
+
+/** The last edit computed, keyed by path, arguments and the exact text it was computed on. */
+class PreviewCache {
+  private last: { key: string; text: string; computed: Computed } | undefined;
+
+  compute(absPath: string, args: EditFileArgs, text: string, shown: string): Computed {
+    const key = `${absPath}\u0000${JSON.stringify(args)}`;
+    if (this.last && this.last.key === key && this.last.text === text) {
+      const computed = this.last.computed;
+      this.last = undefined; // one use: a later call computes afresh
+      return computed;
+    }
+    const outcome = computeEdit(text, args, shown);
+    const computed: Computed = outcome.ok ? { outcome, display: makeDiffDisplay(shown, text, outcome.updated) } : { outcome };
+    this.last = { key, text, computed };
+    return computed;
+  }
 }
 
 type LoadedFile = { ok: true; text: string } | { ok: false; message: string };
@@ -86,23 +112,23 @@ export function computeEdit(original: string, args: EditFileArgs, shown: string)
   return applyEdits(original, edits.edits, shown);
 }
 
-async function describeEdit(args: EditFileArgs, ctx: ToolContext): Promise<ActionRequest> {
+async function describeEdit(args: EditFileArgs, ctx: ToolContext, preview: PreviewCache): Promise<ActionRequest> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
   const request: ActionRequest = { kind: 'edit', paths: [absPath], summary: `edit ${shown}` };
   const loaded = await loadEditable(ctx, absPath, shown);
   if (!loaded.ok) return request;
-  const outcome = computeEdit(loaded.text, args, shown);
-  if (outcome.ok) request.preview = makeDiffDisplay(shown, loaded.text, outcome.updated);
+  const { display } = preview.compute(absPath, args, loaded.text, shown);
+  if (display) request.preview = display;
   return request;
 }
 
-async function editFileTool(args: EditFileArgs, ctx: ToolContext): Promise<ToolResult> {
+async function editFileTool(args: EditFileArgs, ctx: ToolContext, preview: PreviewCache): Promise<ToolResult> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
   const loaded = await loadEditable(ctx, absPath, shown);
   if (!loaded.ok) return { content: loaded.message, isError: true };
-  const outcome = computeEdit(loaded.text, args, shown);
+  const { outcome, display: computedDisplay } = preview.compute(absPath, args, loaded.text, shown);
   if (!outcome.ok) return { content: outcome.message, isError: true };
   try {
     // Atomic (temp file, fsync, rename): a full disk or a kill mid-write leaves the old file whole.
@@ -110,7 +136,7 @@ async function editFileTool(args: EditFileArgs, ctx: ToolContext): Promise<ToolR
   } catch (error) {
     return { content: writeFailureMessage(error, shown, true), isError: true };
   }
-  const display = makeDiffDisplay(shown, loaded.text, outcome.updated);
+  const display = computedDisplay ?? makeDiffDisplay(shown, loaded.text, outcome.updated);
   const what = outcome.replacements === 1 ? '1 occurrence' : `${outcome.replacements} occurrences`;
   const notes = outcome.notes.length > 0 ? `\nNote: ${outcome.notes.join('; ')}.` : '';
   return { content: `Edited ${shown}: replaced ${what} (+${display.added} -${display.removed} lines).${notes}`, display };
