@@ -130,7 +130,7 @@ function* repairsOf(strings: EditStrings, fileText: string): Generator<Repair> {
 
 /** Finds old_string from strict to tolerant; the first level with any match decides. */
 function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Search {
-  const exact = exactPositions(index.text, strings.oldString);
+  const exact = exactPositions(index.text, strings.oldString, replaceAll ? Infinity : AMBIGUITY_LIST_LIMIT);
   if (exact.length > 0) {
     if (exact.length > 1 && !replaceAll) return { kind: 'ambiguous', level: 'exact', lines: exact.map((at) => index.lineAt(at) + 1) };
     const end = (at: number): number => at + strings.oldString.length;
@@ -162,10 +162,13 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
   return { kind: 'none' };
 }
 
-/** Every start of `needle` in `text`, overlapping ones included. */
-function exactPositions(text: string, needle: string): number[] {
+/** Without replace_all, a second place already means "ambiguous": counting stops here. */
+const AMBIGUITY_LIST_LIMIT = 100;
+
+/** Every start of `needle` in `text` (at most `limit`), overlapping ones included. */
+function exactPositions(text: string, needle: string, limit: number): number[] {
   const positions: number[] = [];
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) positions.push(at);
+  for (let at = text.indexOf(needle); at !== -1 && positions.length < limit; at = text.indexOf(needle, at + 1)) positions.push(at);
   return positions;
 }
 
@@ -224,12 +227,13 @@ function lookAlikeDifference(index: LineIndex, old: OldLines, window: WindowMatc
 function ambiguousMessage(search: { level: LevelName; lines: number[] }, shown: string, replaceAll: boolean): string {
   const lines = [...new Set(search.lines)];
   const listed = lines.slice(0, 8).join(', ') + (lines.length > 8 ? ', …' : '');
+  const count = search.lines.length >= AMBIGUITY_LIST_LIMIT ? `at least ${AMBIGUITY_LIST_LIMIT}` : String(search.lines.length);
   const how = search.level === 'exact' ? '' : ` once ${LEVEL_WORDS[search.level]} is ignored`;
   if (replaceAll) {
     return `old_string matches overlapping places in ${shown} (lines ${listed})${how}; replace_all cannot tell which to change. Make old_string longer so the places do not overlap.`;
   }
   return (
-    `old_string matches ${search.lines.length} places in ${shown} (lines ${listed})${how}. ` +
+    `old_string matches ${count} places in ${shown} (lines ${listed})${how}. ` +
     'Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence.'
   );
 }
