@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tempDir } from '../../support/temp-dirs.js';
+
+export { treeState } from '../../support/tree-state.js';
 
 /** Runs git in `cwd` (test identity) and returns stdout. */
 export function git(cwd: string, ...args: string[]): string {
@@ -43,26 +45,6 @@ export function makePlainDir(): { root: string; home: string } {
   mkdirSync(home);
   writeFiles(root, { 'notes.md': '# notes\n', 'tool.sh': 'echo tool\n', 'deep/er/file.txt': 'deep\n' });
   return { root, home };
-}
-
-/** Every file under `root` (`.git` excluded) with its bytes (or link target) and mode. */
-export function treeState(root: string): Record<string, string> {
-  const state: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      if (dir === root && name === '.git') continue;
-      const full = join(dir, name);
-      const stat = lstatSync(full);
-      const key = relative(root, full);
-      if (stat.isDirectory()) {
-        state[`${key}/`] = 'dir';
-        walk(full);
-      } else if (stat.isSymbolicLink()) state[key] = `link:${readlinkSync(full)}`;
-      else state[key] = `${(stat.mode & 0o777).toString(8)}:${readFileSync(full).toString('base64')}`;
-    }
-  };
-  walk(root);
-  return state;
 }
 
 /** What must never change: the index's bytes, HEAD, the stash, git status. */
