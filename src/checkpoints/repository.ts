@@ -10,7 +10,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { GitClient, runGit, type GitRunner } from '../worktree/git.js';
 
 export const CHECKPOINT_PREFIX = 'refs/seek/checkpoints/';
@@ -56,6 +57,10 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
   // Paths in trees are relative to the top of the work tree: everything runs there.
   const top = await base.run(options.root, ['rev-parse', '--show-toplevel'], { timeoutMs: 10_000 });
   if (top.code === 0 && top.stdout.trim() !== '') return { root: top.stdout.trim(), git: base, shadow: false };
+  // A home directory or the file system root as a "project" would copy far too much.
+  if ([homedir(), '/'].includes(resolve(options.root))) {
+    throw new Error(`${options.root} is not a git repository, and too broad to checkpoint (start seek in a project directory)`);
+  }
   const gitDir = shadowRepositoryPath(options.seekHome, options.projectId);
   if (!existsSync(join(gitDir, 'HEAD'))) {
     await mkdir(gitDir, { recursive: true });
