@@ -11,7 +11,7 @@
 import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { GitClient, runGit, type GitRunner } from '../worktree/git.js';
 
 export const CHECKPOINT_PREFIX = 'refs/seek/checkpoints/';
@@ -31,7 +31,9 @@ export interface CheckpointRepository {
   readonly git: GitClient;
   /** True when the project is not a git repository and checkpoints live under SEEK_HOME. */
   readonly shadow: boolean;
-  /** The shadow repository's own index (its stat cache); undefined for a real repository. */
+  /** The repository's own index: the stat cache a snapshot's temporary index starts from. */
+  readonly indexPath: string;
+  /** The shadow repository's own index (seek's, kept up to date); undefined for a real repository. */
   readonly shadowIndex?: string;
 }
 
@@ -56,7 +58,11 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
   const base = new GitClient(runner, CHECKPOINT_IDENTITY);
   // Paths in trees are relative to the top of the work tree: everything runs there.
   const top = await base.run(options.root, ['rev-parse', '--show-toplevel'], { timeoutMs: 10_000 });
-  if (top.code === 0 && top.stdout.trim() !== '') return { root: top.stdout.trim(), git: base, shadow: false };
+  if (top.code === 0 && top.stdout.trim() !== '') {
+    const root = top.stdout.trim();
+    const index = await base.value(root, ['rev-parse', '--git-path', 'index']);
+    return { root, git: base, shadow: false, indexPath: isAbsolute(index) ? index : resolve(root, index) };
+  }
   // A home directory or the file system root as a "project" would copy far too much.
   if ([homedir(), '/'].includes(resolve(options.root))) {
     throw new Error(`${options.root} is not a git repository, and too broad to checkpoint (start seek in a project directory)`);
@@ -67,7 +73,7 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
     await base.ok(gitDir, ['init', '-q', '--bare', gitDir]);
   }
   const git = base.withEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: options.root });
-  return { root: options.root, git, shadow: true, shadowIndex: join(gitDir, 'index') };
+  return { root: options.root, git, shadow: true, indexPath: join(gitDir, 'index'), shadowIndex: join(gitDir, 'index') };
 }
 
 /** `refs/seek/checkpoints/<sid>/<n>`. */

@@ -12,6 +12,7 @@
  */
 import { copyFile, rename } from 'node:fs/promises';
 import { withTempIndex } from '../worktree/rescue.js';
+import { listDriverOverrides, runGitWithOverrides } from '../worktree/git.js';
 import type { CheckpointRepository } from './repository.js';
 
 export interface Snapshot {
@@ -21,9 +22,11 @@ export interface Snapshot {
 
 /** The tree of the working tree as it is now. Writes objects, never a ref or the user's index. */
 export async function snapshotTree(repo: CheckpointRepository): Promise<string> {
-  return withTempIndex(repo.git, repo.root, async (env) => {
-    await repo.git.ok(repo.root, ['add', '-A'], { env });
-    const tree = await repo.git.value(repo.root, ['write-tree'], { env });
+  // The repository's config is listed once for the whole snapshot, not before each command.
+  const git = repo.git.withRunner(runGitWithOverrides(await listDriverOverrides({ cwd: repo.root, env: repo.git.environment })));
+  return withTempIndex(git, repo.root, async (env) => {
+    await git.ok(repo.root, ['add', '-A'], { env });
+    const tree = await git.value(repo.root, ['write-tree'], { env });
     if (repo.shadowIndex) {
       // The shadow repository's index is seek's own: keep it as the stat cache for the next time.
       const next = `${repo.shadowIndex}.${process.pid}.tmp`;
@@ -31,7 +34,7 @@ export async function snapshotTree(repo: CheckpointRepository): Promise<string> 
       await rename(next, repo.shadowIndex);
     }
     return tree;
-  });
+  }, repo.indexPath);
 }
 
 /** HEAD's commit and tree; undefined when there is no commit (a fresh repository or shadow). */
@@ -61,7 +64,9 @@ export async function commitCheckpoint(repo: CheckpointRepository, tree: string,
   const commit =
     parent && parent.tree === tree
       ? parent.commit
-      : await repo.git.value(repo.root, ['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent.commit] : []), '-m', options.message]);
+      : // commit-tree only reads trees and writes a commit: no filter, diff or merge driver runs,
+        // so the config listing runGit does first is not needed.
+        await repo.git.withRunner(runGitWithOverrides([])).value(repo.root, ['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent.commit] : []), '-m', options.message]);
   await repo.git.ok(repo.root, ['update-ref', '-m', 'seek checkpoint', options.ref, commit]);
   return { commit, tree };
 }

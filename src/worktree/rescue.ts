@@ -32,8 +32,14 @@ const RACY_MARGIN_MS = 1000;
  * copy therefore gets the original's mtime minus one second: every entry that was racy in the
  * original is racy in the copy (a few more may be re-read, which only costs a hash).
  */
-export async function withTempIndex<T>(git: GitClient, worktree: string, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
-  const indexPath = resolve(worktree, await git.value(worktree, ['rev-parse', '--git-path', 'index']));
+export async function withTempIndex<T>(
+  git: GitClient,
+  worktree: string,
+  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
+  /** The worktree's index file when the caller knows it already (saves a git process). */
+  knownIndexPath?: string,
+): Promise<T> {
+  const indexPath = knownIndexPath ?? resolve(worktree, await git.value(worktree, ['rev-parse', '--git-path', 'index']));
   const dir = await mkdtemp(join(tmpdir(), 'seek-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {

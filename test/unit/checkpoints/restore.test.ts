@@ -113,6 +113,20 @@ describe('checkpoints in a git repository', () => {
     expect(plan.conflicts).toEqual(['b.txt']);
   });
 
+  it("never runs the repository's own filter drivers while checkpointing or restoring", async () => {
+    const { root, home } = makeRepo();
+    const marker = join(root, '..', 'filter-ran');
+    git(root, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
+    git(root, 'config', 'filter.evil.smudge', `touch ${marker}; cat`);
+    writeFiles(root, { '.gitattributes': '*.txt filter=evil\n' });
+    const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
+    const snap = await takeCheckpoint(repo, { ref: checkpointRef(SID, 1), message: 'one' });
+    writeFiles(root, { 'a.txt': 'changed\n' });
+    await applyRestore(repo, snap.tree, await restorePlan(repo, await snapshotTree(repo), snap.tree));
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('alpha staged\n');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('never writes a path the checkpoint has that git ignores now', async () => {
     const { root, home } = makeRepo();
     const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
