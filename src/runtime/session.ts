@@ -260,6 +260,7 @@ export class AgentSession {
     this.announceStart();
     const mark = this.mark();
     const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
+    await this.checkpoints?.atTurnStart(this.prepared.workspace.root, request);
     await this.hooks?.prePrompt(request);
     let result: ToolResult | undefined;
     if (this.delegateCalls.pending) {
@@ -270,6 +271,7 @@ export class AgentSession {
       this.record({ role: 'assistant', content: '', toolCalls: [call], stopReason: 'tool_calls' });
       result = await this.delegateCalls.run(call, plan.tasks, plan.goal, signal);
     }
+    await this.checkpoints?.atTurnEnd();
     await this.writer?.flush();
     const runs = this.orchestrations.slice(mark.orchestrations);
     const incomplete = signal.aborted || !result || runs.length === 0 || runs.some((run) => run.status !== 'completed');
