@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
@@ -125,6 +126,16 @@ describe('seek rewind', () => {
     expect(refused.stderr).toContain('--force');
     expect(treeState(root)).toEqual(edited);
     expect(sessionCount(home)).toBe(1);
+
+    // Never while another live seek process has the session open (its owner file names it).
+    const sessionFile = sessionFiles(home)[0]!;
+    const owner = sessionFile.replace(/\.jsonl$/, '.owner.json');
+    writeFileSync(owner, JSON.stringify({ pid: process.pid, hostname: hostname(), since: new Date().toISOString(), token: 'test' }));
+    const busy = await seek(root, home, 'rewind', '1', '--force', '--code');
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toContain(`is open in seek process ${process.pid}`);
+    expect(treeState(root)).toEqual(edited);
+    rmSync(owner);
 
     const forced = await seek(root, home, 'rewind', '1', '--force', '--code');
     expect(forced.code).toBe(0);
