@@ -15,6 +15,10 @@ import { checkpointMessage, commitCheckpoint, readRef, snapshotTree, type Snapsh
 import { checkpointRef, seenRef, type CheckpointRepository } from './repository.js';
 import { applyRestore, diffTrees, numstat, restorePlan, type NumstatRow, type TreeChange } from './restore.js';
 import type { CheckpointRecord } from './record.js';
+import { mapLimit } from '../util/map-limit.js';
+
+/** git processes at once while listing (a long session has hundreds of checkpoints). */
+const LIST_CONCURRENCY = 4;
 
 export interface RewindPoint extends CheckpointRecord {
   /** What differs between this checkpoint and the working tree now (what rewinding would undo). */
@@ -24,12 +28,10 @@ export interface RewindPoint extends CheckpointRecord {
 /** The session's checkpoints with the files changed since each (one snapshot of the tree now). */
 export async function rewindPoints(repo: CheckpointRepository, records: readonly CheckpointRecord[]): Promise<RewindPoint[]> {
   const now = await snapshotTree(repo);
-  const points: RewindPoint[] = [];
-  for (const record of records) {
+  return mapLimit(records, LIST_CONCURRENCY, async (record) => {
     const changedSince = record.root === repo.root ? await numstat(repo, record.tree, now).catch(() => []) : [];
-    points.push({ ...record, changedSince });
-  }
-  return points;
+    return { ...record, changedSince };
+  });
 }
 
 export interface CodeRewindPlan {
@@ -84,7 +86,13 @@ export async function rewindCode(repo: CheckpointRepository, plan: CodeRewindPla
   const snapshot = await commitCheckpoint(repo, plan.currentTree, { ref, parent: options.parent, message: checkpointMessage(options.sessionId, options.turn, at, what) });
   const before: CheckpointRecord = { turn: options.turn, kind: 'restore', ref, ...snapshot, root: repo.root, prompt: what, at: at.toISOString() };
   await options.record(before);
-  const skippedIgnored = await applyRestore(repo, plan.target.tree, plan.changes);
+  let skippedIgnored: string[];
+  try {
+    skippedIgnored = await applyRestore(repo, plan.target.tree, plan.changes);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the rewind stopped part way: ${reason}; the tree as it was before is checkpoint ${options.turn} (seek rewind ${options.turn} --code --force --session ${options.sessionId})`);
+  }
   await repo.git.ok(repo.root, ['update-ref', '-m', 'seek: state after a rewind', seenRef(options.sessionId), plan.target.commit]);
   return { before, skippedIgnored };
 }
