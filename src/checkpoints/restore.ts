@@ -6,7 +6,7 @@
  * ignored by git are never touched: they are in neither snapshot, and a path the checkpoint has
  * but which is ignored now is skipped. The user's index, HEAD and branches are not touched.
  */
-import { mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CheckpointRepository } from './repository.js';
@@ -62,7 +62,7 @@ export async function restorePlan(repo: CheckpointRepository, currentTree: strin
 
 /**
  * Applies a plan from `restorePlan`: writes what the checkpoint has, deletes what it does not.
- * Returns the paths skipped because they are ignored now.
+ * Returns the paths skipped: ignored now, or a directory holding ignored files now stands there.
  */
 export async function applyRestore(repo: CheckpointRepository, targetTree: string, plan: readonly TreeChange[]): Promise<string[]> {
   if (plan.length === 0) return [];
@@ -75,12 +75,18 @@ export async function applyRestore(repo: CheckpointRepository, targetTree: strin
     for (const change of plan) {
       if (change.status === 'deleted') await removeFile(repo.root, change.path);
     }
-    const toWrite = writes.filter((path) => !ignored.has(path));
+    // A directory still standing where the checkpoint has a file holds something git ignores (the
+    // rest was deleted above); checkout-index --force would remove it whole, so it is left alone.
+    const blocked = new Set<string>();
+    for (const path of writes) {
+      if (!ignored.has(path) && (await lstat(join(repo.root, path)).catch(() => undefined))?.isDirectory()) blocked.add(path);
+    }
+    const toWrite = writes.filter((path) => !ignored.has(path) && !blocked.has(path));
     if (toWrite.length > 0) {
       await repo.git.ok(repo.root, ['read-tree', targetTree], { env });
       await repo.git.ok(repo.root, ['checkout-index', '-f', '-z', '--stdin'], { env, input: toWrite.map((p) => `${p}\0`).join('') });
     }
-    return [...ignored];
+    return [...ignored, ...blocked];
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -127,6 +127,19 @@ describe('checkpoints in a git repository', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('leaves a directory holding ignored files where the checkpoint has a file', async () => {
+    const { root, home } = makeRepo();
+    const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
+    const snap = await takeCheckpoint(repo, { ref: checkpointRef(SID, 1), message: 'one' });
+    rmSync(join(root, 'b.txt'));
+    writeFiles(root, { 'b.txt/tracked.txt': 'a file of the turn\n', 'b.txt/trace.log': 'ignored\n' });
+    const plan = await restorePlan(repo, await snapshotTree(repo), snap.tree);
+    expect(plan.map((c) => `${c.status} ${c.path}`).sort()).toEqual(['added b.txt', 'deleted b.txt/tracked.txt']);
+    expect(await applyRestore(repo, snap.tree, plan)).toEqual(['b.txt']);
+    expect(readFileSync(join(root, 'b.txt', 'trace.log'), 'utf8')).toBe('ignored\n');
+    expect(existsSync(join(root, 'b.txt', 'tracked.txt'))).toBe(false);
+  });
+
   it('never writes a path the checkpoint has that git ignores now', async () => {
     const { root, home } = makeRepo();
     const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
