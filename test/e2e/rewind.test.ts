@@ -200,6 +200,14 @@ describe('seek rewind', () => {
     // conversation, the default) removes it with the rest.
     expect(treeState(root)).toEqual(before);
     expect(existsSync(join(root, '.git'))).toBe(false);
-    expect(rewind.stdout).toContain('new session');
+    // Turn 1's fork holds no history yet; resuming it starts over from the same tree.
+    const forkId = /new session (\S+)/.exec(rewind.stdout)?.[1];
+    expect(forkId).toBeDefined();
+    server.enqueue({ text: 'fresh start' });
+    const resumed = await seek(root, home, '--resume', forkId!, '-p', 'try again');
+    expect(resumed.stdout).toBe('fresh start\n');
+    const contents = server.requests.at(-1)!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    expect(contents).toContain('try again');
+    expect(contents).not.toContain('change things');
   });
 });
