@@ -90,11 +90,14 @@ describe('seek rewind', () => {
     expect(text.stdout).toContain('change things');
     expect(text.stdout).toMatch(/\+1 −1\s+README\.md/);
 
+    const sessionBytes = readFileSync(sessionFiles(home)[0]!, 'utf8');
     const dry = await seek(root, home, 'rewind', '1', '--dry-run');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('delete made.txt');
     expect(dry.stdout).toContain('restore gone.txt');
     expect(treeState(root)).toEqual(after);
+    expect(readFileSync(sessionFiles(home)[0]!, 'utf8')).toBe(sessionBytes);
+    expect(sessionCount(home)).toBe(1);
     expect(git(root, 'for-each-ref', 'refs/seek/checkpoints/').split('\n').filter(Boolean)).toHaveLength(2); // 1 and seen
 
     const rewind = await seek(root, home, 'rewind', '1', '--code');
