@@ -16,6 +16,7 @@ export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   sandbox: async () => (await import('./commands/sandbox.js')).createSandboxCommand(),
   permissions: async () => (await import('./commands/permissions.js')).createPermissionsCommand(),
   mcp: async () => (await import('./commands/mcp.js')).createMcpCommand(),
+  rewind: async () => (await import('./commands/rewind.js')).createRewindCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to

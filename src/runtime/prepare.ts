@@ -14,6 +14,7 @@ import { continueChoice, findSession } from '../session/list.js';
 import { interruptedToolResults } from '../session/reader.js';
 import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/resume.js';
 import { newSessionId, toolsHash } from '../session/format.js';
+import { checkpointsOf, type CheckpointRecord } from '../checkpoints/record.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
@@ -121,6 +122,8 @@ export interface PreparedSession {
   /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
    * them (reusing the completed tasks) before the next prompt. */
   pendingCalls: ToolCall[];
+  /** Checkpoints already in the session file (a resumed session): turn numbers go on from them. */
+  recordedCheckpoints: CheckpointRecord[];
 }
 
 /**
@@ -395,6 +398,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     hooks,
     todos,
     writer,
+    recordedCheckpoints: resumed ? checkpointsOf(resumed.entries) : [],
     compactor: compactorFor(model),
     compactorFor,
     notices,

@@ -26,6 +26,7 @@ import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
 import type { McpManager } from '../mcp/index.js';
+import { TurnCheckpoints } from '../checkpoints/turns.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -51,6 +52,8 @@ export class AgentSession {
   private readonly writer: SessionWriter | undefined;
   private readonly hooks: HookRunner | undefined;
   private readonly delegateCalls: DelegateCalls;
+  /** Checkpoints at every user turn (none for a session that is not saved: nothing could list them). */
+  private readonly checkpoints: TurnCheckpoints | undefined;
   private startAnnounced = false;
   private closed = false;
 
@@ -68,6 +71,17 @@ export class AgentSession {
     this.history = prepared.history;
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
+    const writer = prepared.writer;
+    this.checkpoints = writer
+      ? new TurnCheckpoints({
+          sessionId: prepared.id,
+          seekHome: prepared.seekHome,
+          projectId: prepared.projectId,
+          recorded: prepared.recordedCheckpoints,
+          append: (entry) => writer.append(entry),
+          notice: (text) => this.emit({ type: 'notice', level: 'warn', text }),
+        })
+      : undefined;
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
     prepared.subagentSink.emit = (event) => this.emit(event);
     prepared.orchestrationSink.emit = (event) => {
@@ -167,6 +181,9 @@ export class AgentSession {
   async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
     this.announceStart();
     const mark = this.mark();
+    // Before anything of the turn runs (its prompt hook included); recorded before its messages,
+    // so a conversation rewind forks just before this entry.
+    await this.checkpoints?.atTurnStart(this.prepared.workspace.root, text);
     await this.hooks?.prePrompt(text);
     await this.delegateCalls.finishInterrupted(signal);
     if (this.delegateCalls.pending) {
@@ -202,6 +219,7 @@ export class AgentSession {
     // A headless run reports only after the observation checks it started have finished (or timed
     // out): their outcome and their cost belong to this run.
     if (!this.prepared.interactive) await this.prepared.memory.memory?.drain();
+    await this.checkpoints?.atTurnEnd();
     await this.writer?.flush();
 
     return {
@@ -242,6 +260,7 @@ export class AgentSession {
     this.announceStart();
     const mark = this.mark();
     const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
+    await this.checkpoints?.atTurnStart(this.prepared.workspace.root, request);
     await this.hooks?.prePrompt(request);
     let result: ToolResult | undefined;
     if (this.delegateCalls.pending) {
@@ -252,6 +271,7 @@ export class AgentSession {
       this.record({ role: 'assistant', content: '', toolCalls: [call], stopReason: 'tool_calls' });
       result = await this.delegateCalls.run(call, plan.tasks, plan.goal, signal);
     }
+    await this.checkpoints?.atTurnEnd();
     await this.writer?.flush();
     const runs = this.orchestrations.slice(mark.orchestrations);
     const incomplete = signal.aborted || !result || runs.length === 0 || runs.some((run) => run.status !== 'completed');

@@ -79,6 +79,26 @@ async function forkOf(home: string, pid: string, path: string, owner: SessionOwn
   };
 }
 
+/**
+ * A new session holding the entries of the session at `path` that come before entry `entryIndex`
+ * (`seek rewind`'s conversation restore: the history up to just before a turn). Its file is
+ * written now, header `forked_from` included, so `seek --resume <id>` continues there; the
+ * original is only read. Returns the new session's id and path.
+ */
+export async function forkSessionBefore(home: string, pid: string, path: string, entryIndex: number, now: Date = new Date()): Promise<{ id: string; path: string }> {
+  const original = await readSession(path, { entriesBefore: entryIndex });
+  const id = newSessionId(now);
+  const { type: _type, schema_version: _version, ...header } = original.header;
+  const forkPath = sessionFile(home, pid, id);
+  const writer = SessionWriter.create(
+    forkPath,
+    { ...header, id, created_at: now.toISOString(), forked_from: { session_id: original.header.id, entries: entryIndex } },
+    { preamble: copiedEntries(original.entries) },
+  );
+  await writer.close();
+  return { id, path: forkPath };
+}
+
 /** Every entry in order with its timestamp; compactions' `replaces_through` renumbered to the copy
  * (damaged lines are not copied, so indexes shift). */
 function copiedEntries(entries: readonly IndexedEntry[]): SessionEntryInput[] {

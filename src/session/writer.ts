@@ -56,9 +56,10 @@ export class SessionWriter {
    * Creates a new session file (parent directories too) and writes its header now. Fails if the
    * file already exists: a session id is never reused. The file is private (0600): transcripts can
    * hold secrets read from the project. Subagent transcripts use this; they hold no lock.
+   * `preamble` entries follow the header (a fork made by `seek rewind`).
    */
-  static create(path: string, header: NewSessionHeader): SessionWriter {
-    const writer = SessionWriter.deferred(path, header);
+  static create(path: string, header: NewSessionHeader, options: { preamble?: readonly SessionEntryInput[] } = {}): SessionWriter {
+    const writer = SessionWriter.deferred(path, header, options);
     writer.materialize({ lock: false });
     return writer;
   }

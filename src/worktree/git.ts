@@ -96,9 +96,30 @@ export const runGit: GitRunner = async (args, options) => {
     if (listing.code !== 0) return { stdout: '', stderr: listing.stderr, code: listing.code };
     overrides = repositoryOverrides(listing.stdout);
   }
-  const safeArgs = [...GIT_SAFETY_ARGS, ...overrides, ...args.slice(0, at + 1), ...diffSafetyArgs(subcommand), ...args.slice(at + 1)];
-  return execGit(safeArgs, options);
+  return runGitWithOverrides(overrides)(args, options);
 };
+
+/**
+ * A runner with the safety overrides of `runGit`, except that the driver overrides are the ones
+ * given (listed once by `listDriverOverrides`) instead of listed before every command: for a short
+ * burst of commands on one repository (a checkpoint), where re-reading the config each time would
+ * only add a git process per command.
+ */
+export function runGitWithOverrides(overrides: readonly string[]): GitRunner {
+  return (args, options) => {
+    const at = subcommandIndex(args);
+    const subcommand = args[at] ?? '';
+    return execGit([...GIT_SAFETY_ARGS, ...overrides, ...args.slice(0, at + 1), ...diffSafetyArgs(subcommand), ...args.slice(at + 1)], options);
+  };
+}
+
+/** The driver overrides `runGit` would use in `options.cwd` (with `options.env`); throws a
+ * GitError when the configuration cannot be listed. */
+export async function listDriverOverrides(options: GitRunOptions): Promise<string[]> {
+  const listing = await execGit(GIT_CONFIG_LISTING_ARGS, { ...options, input: undefined });
+  if (listing.code !== 0) throw new GitError(GIT_CONFIG_LISTING_ARGS, listing);
+  return repositoryOverrides(listing.stdout);
+}
 
 /** Runs `git <args>` as given. Resolves with the exit status; never rejects. */
 const execGit: GitRunner = (args, options) =>
@@ -183,6 +204,16 @@ export class GitClient {
   /** The same client, cancelled by `signal`. */
   withSignal(signal: AbortSignal): GitClient {
     return new GitClient(this.runner, this.env, signal);
+  }
+
+  /** The same client running git through `runner`. */
+  withRunner(runner: GitRunner): GitClient {
+    return new GitClient(runner, this.env, this.signal);
+  }
+
+  /** The environment laid over the process's for every call. */
+  get environment(): Env {
+    return this.env;
   }
 
   /** The same client with more environment variables. */

@@ -32,8 +32,14 @@ const RACY_MARGIN_MS = 1000;
  * copy therefore gets the original's mtime minus one second: every entry that was racy in the
  * original is racy in the copy (a few more may be re-read, which only costs a hash).
  */
-async function withTempIndex<T>(git: GitClient, worktree: string, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
-  const indexPath = resolve(worktree, await git.value(worktree, ['rev-parse', '--git-path', 'index']));
+export async function withTempIndex<T>(
+  git: GitClient,
+  worktree: string,
+  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
+  /** The worktree's index file when the caller knows it already (saves a git process). */
+  knownIndexPath?: string,
+): Promise<T> {
+  const indexPath = knownIndexPath ?? resolve(worktree, await git.value(worktree, ['rev-parse', '--git-path', 'index']));
   const dir = await mkdtemp(join(tmpdir(), 'seek-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
@@ -43,8 +49,11 @@ async function withTempIndex<T>(git: GitClient, worktree: string, fn: (env: { GI
       await utimes(env.GIT_INDEX_FILE, original.atime, new Date(original.mtimeMs - RACY_MARGIN_MS));
     } catch {
       // No index yet, or no faithful copy: start from HEAD. Such an index caches no stat data, so
-      // every file is compared by content.
-      await git.ok(worktree, ['read-tree', 'HEAD'], { env });
+      // every file is compared by content. With no HEAD either (a repository with no commit yet,
+      // a fresh checkpoint shadow), the index starts empty.
+      await rm(env.GIT_INDEX_FILE, { force: true });
+      const head = await git.run(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+      if (head.code === 0) await git.ok(worktree, ['read-tree', 'HEAD'], { env });
     }
     return await fn(env);
   } finally {

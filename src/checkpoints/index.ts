@@ -1,0 +1,7 @@
+/** Checkpoints of the working tree as git objects, and rewinding to them (see README "Checkpoints and rewind"). */
+export * from './repository.js';
+export * from './snapshot.js';
+export * from './record.js';
+export * from './restore.js';
+export * from './rewind.js';
+export * from './turns.js';

@@ -1,0 +1,70 @@
+/**
+ * Checkpoints in the session file: an event entry (format.ts), so readers that do not know
+ * checkpoints keep it as an event and nothing else changes (compatible with schema 1):
+ *
+ *   {"type":"event","ts":"<time>","name":"checkpoint","data":{"turn":3,"kind":"turn",
+ *    "ref":"refs/seek/checkpoints/<sid>/3","commit":"<sha>","tree":"<sha>","root":"/project",
+ *    "prompt":"first line of the prompt"}}
+ *
+ * `turn` is the checkpoint's number in the session (what `seek rewind TURN` takes): 1 for the
+ * first user turn, one more for every checkpoint after it, copied ones included (a fork carries
+ * its origin's checkpoints, whose refs keep the origin's session id). `kind` is `turn` for the
+ * start of a user turn and `restore` for the state just before a rewind replaced it (rewinding to
+ * that one undoes the rewind).
+ */
+import { z } from 'zod';
+import type { IndexedEntry } from '../session/reader.js';
+import type { SessionEntryInput } from '../session/format.js';
+
+export const CHECKPOINT_EVENT = 'checkpoint';
+
+export type CheckpointKind = 'turn' | 'restore';
+
+export interface CheckpointRecord {
+  turn: number;
+  kind: CheckpointKind;
+  ref: string;
+  commit: string;
+  tree: string;
+  /** The directory checkpointed (the project, or the worktree the session worked in). */
+  root: string;
+  /** The prompt's first line (for `restore`: what was rewound). */
+  prompt: string;
+  /** When it was taken (the entry's ts). */
+  at: string;
+}
+
+const dataSchema = z.looseObject({
+  turn: z.number().int().positive(),
+  kind: z.enum(['turn', 'restore']),
+  ref: z.string().min(1),
+  commit: z.string().min(1),
+  tree: z.string().min(1),
+  root: z.string().min(1),
+  prompt: z.string(),
+});
+
+/** A checkpoint entry for the session file. */
+export function checkpointEntry(record: CheckpointRecord): SessionEntryInput {
+  const { at, ...data } = record;
+  return { type: 'event', ts: at, name: CHECKPOINT_EVENT, data };
+}
+
+/** The checkpoints recorded in a session's entries, in order, with the index of each entry. */
+export function checkpointsOf(entries: readonly IndexedEntry[]): Array<CheckpointRecord & { entryIndex: number }> {
+  const found: Array<CheckpointRecord & { entryIndex: number }> = [];
+  for (const { index, entry } of entries) {
+    if (entry.type !== 'event' || entry.name !== CHECKPOINT_EVENT) continue;
+    const parsed = dataSchema.safeParse(entry.data);
+    if (!parsed.success) continue;
+    const { turn, kind, ref, commit, tree, root, prompt } = parsed.data;
+    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex: index });
+  }
+  return found;
+}
+
+/** The first line of a prompt, cut to 120 characters. */
+export function firstLine(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkpointsOf, seenRef, TurnCheckpoints, type CheckpointRecord } from '../../../src/checkpoints/index.js';
+import type { SessionEntryInput } from '../../../src/session/format.js';
+import { git, makeRepo, writeFiles } from './helpers.js';
+
+const SID = '20260101-000000-abcdef';
+
+function harness(recorded: CheckpointRecord[] = []) {
+  const { root, home } = makeRepo();
+  const entries: SessionEntryInput[] = [];
+  const notices: string[] = [];
+  const checkpoints = new TurnCheckpoints({ sessionId: SID, seekHome: home, projectId: 'p1', recorded, append: (e) => void entries.push(e), notice: (t) => void notices.push(t) });
+  const records = () => checkpointsOf(entries.map((entry, index) => ({ index, entry: { ts: '', ...entry } as never })));
+  return { root, checkpoints, entries, notices, records };
+}
+
+describe('TurnCheckpoints', () => {
+  it('records a checkpoint entry at every turn start and moves the seen ref at its end', async () => {
+    const { root, checkpoints, notices, records } = harness();
+    await checkpoints.atTurnStart(root, 'first prompt\nsecond line');
+    expect(records()).toEqual([expect.objectContaining({ turn: 1, kind: 'turn', prompt: 'first prompt', ref: `refs/seek/checkpoints/${SID}/1`, root })]);
+    writeFiles(root, { 'a.txt': 'the turn changed this\n' });
+    await checkpoints.atTurnEnd();
+    const first = records()[0]!;
+    expect(git(root, 'rev-parse', `${seenRef(SID)}^`).trim()).toBe(first.commit);
+    await checkpoints.atTurnStart(root, 'second');
+    const second = records()[1]!;
+    expect(second.turn).toBe(2);
+    expect(git(root, 'rev-parse', `${second.ref}^`).trim()).toBe(first.commit); // parent: the previous checkpoint
+    expect(git(root, 'log', '-1', '--format=%B', second.commit)).toMatch(/^seek checkpoint: session 20260101-000000-abcdef, turn 2, \d{4}-.*\n\nsecond\n/);
+    expect(notices).toEqual([]);
+  });
+
+  it('numbers on from the checkpoints a resumed session already has', async () => {
+    const prior: CheckpointRecord = { turn: 4, kind: 'turn', ref: 'refs/seek/checkpoints/x/4', commit: 'c', tree: 't', root: '/elsewhere', prompt: 'p', at: '' };
+    const { root, checkpoints, records } = harness([prior]);
+    await checkpoints.atTurnStart(root, 'next');
+    expect(records()[0]).toMatchObject({ turn: 5, ref: `refs/seek/checkpoints/${SID}/5` });
+  });
+
+  it('turns a failure into one notice, never an exception, and takes no more checkpoints after it', async () => {
+    const { root, checkpoints, entries, notices } = harness();
+    const missing = join(root, 'no-such-dir');
+    await expect(checkpoints.atTurnStart(missing, 'x')).resolves.toBeUndefined();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('checkpoint failed');
+    await checkpoints.atTurnStart(root, 'y');
+    expect(entries).toEqual([]);
+    expect(notices).toHaveLength(1);
+  });
+});
