@@ -6,7 +6,8 @@ import { z } from 'zod';
 /**
  * MCP server definitions, in Claude Code's `.mcp.json` format:
  * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "type": "http" | "sse", "url", "headers"? } } }`.
- * seek adds per-server `timeout_ms` (one call), `startup_timeout_ms` and `disabled`. Strings may use
+ * seek adds per-server `timeout_ms` (one call), `startup_timeout_ms` and `disabled`, and for remote
+ * servers `oauth: { client_id, client_secret? }` (a pre-registered OAuth client). Strings may use
  * `${VAR}` and `${VAR:-default}`, expanded from seek's environment when the server starts (so keys
  * stay out of the file). Three files, the first holding a name wins:
  * `<root>/.seek/mcp.json` (local), `<root>/.mcp.json` (project, shared) and `~/.seek/mcp.json` (user).
@@ -28,10 +29,21 @@ const StdioServerSchema = z.looseObject({
   ...common,
 });
 
+/** A client registered with the server's authorization server beforehand, for servers that do not
+ * offer dynamic client registration. Without a secret it is a public client (PKCE only).
+ * `callback_port`: the port of the redirect URI it was registered with,
+ * `http://127.0.0.1:<port>/callback` (else the login listens on any free port). */
+const PreRegisteredClientSchema = z.object({
+  client_id: z.string().min(1),
+  client_secret: z.string().min(1).optional(),
+  callback_port: z.number().int().min(1).max(65535).optional(),
+});
+
 const RemoteServerSchema = z.looseObject({
   type: z.enum(['http', 'sse', 'streamable-http']),
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).optional(),
+  oauth: PreRegisteredClientSchema.optional(),
   ...common,
 });
 

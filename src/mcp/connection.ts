@@ -5,6 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -162,13 +163,13 @@ export class McpConnection {
     const definition = server.definition;
     let transport: Transport;
     if (isRemote(definition)) {
-      const { url, headers } = remoteEndpoint(definition, expand);
+      const { url, headers, preRegistered } = remoteEndpoint(definition, expand);
       // SEEK_HOME from the same env the manager's seekHome came from (both callers compute it so).
-      const authProvider = sessionAuthProvider(server.name, url, headers, seekHome(env));
+      const authProvider = sessionAuthProvider(server.name, url, headers, seekHome(env), preRegistered);
       transport =
         definition.type === 'sse'
           ? new SSEClientTransport(url, { requestInit: { headers }, authProvider })
-          : new FallbackHttpTransport(url, headers, authProvider);
+          : new FallbackHttpTransport(url, headers, authProvider, server.name);
     } else {
       const serverEnv: Record<string, string> = { ...getDefaultEnvironment() };
       for (const [key, value] of Object.entries(definition.env ?? {})) serverEnv[key] = expand(value);
@@ -220,11 +221,20 @@ export class McpConnection {
   }
 }
 
-/** A remote server's URL and headers, `${VAR}`s expanded with `expand`. */
-export function remoteEndpoint(definition: RemoteDefinition, expand: (text: string) => string): { url: URL; headers: Record<string, string> } {
+/** A remote server's URL, headers and pre-registered OAuth client, `${VAR}`s expanded with `expand`. */
+export function remoteEndpoint(
+  definition: RemoteDefinition,
+  expand: (text: string) => string,
+): { url: URL; headers: Record<string, string>; preRegistered?: OAuthClientInformationMixed } {
   const url = new URL(expand(definition.url));
   const headers = Object.fromEntries(Object.entries(definition.headers ?? {}).map(([key, value]) => [key, expand(value)]));
-  return { url, headers };
+  const { oauth } = definition;
+  const preRegistered = oauth && {
+    client_id: expand(oauth.client_id),
+    ...(oauth.client_secret ? { client_secret: expand(oauth.client_secret) } : {}),
+    ...(oauth.callback_port ? { redirect_uris: [`http://127.0.0.1:${oauth.callback_port}/callback`] } : {}),
+  };
+  return { url, headers, ...(preRegistered ? { preRegistered } : {}) };
 }
 
 /**
@@ -232,9 +242,15 @@ export function remoteEndpoint(definition: RemoteDefinition, expand: (text: stri
  * Authorization header (a static token, which OAuth would override). It refreshes expired tokens
  * and never starts a login.
  */
-function sessionAuthProvider(name: string, url: URL, headers: Record<string, string>, home: string): OAuthClientProvider | undefined {
+function sessionAuthProvider(
+  name: string,
+  url: URL,
+  headers: Record<string, string>,
+  home: string,
+  preRegistered: OAuthClientInformationMixed | undefined,
+): OAuthClientProvider | undefined {
   if (Object.keys(headers).some((header) => header.toLowerCase() === 'authorization')) return undefined;
-  return new SeekOAuthProvider({ file: mcpAuthFile(home, name), serverName: name, serverUrl: url.href });
+  return new SeekOAuthProvider({ file: mcpAuthFile(home, name), serverName: name, serverUrl: url.href, preRegistered });
 }
 
 async function listAllTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
@@ -274,6 +290,7 @@ class FallbackHttpTransport implements Transport {
     private readonly url: URL,
     private readonly headers: Record<string, string>,
     private readonly authProvider: OAuthClientProvider | undefined,
+    private readonly serverName: string,
   ) {
     this.inner = new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider });
   }
@@ -292,7 +309,7 @@ class FallbackHttpTransport implements Transport {
       await this.inner.send(...args);
     } catch (error) {
       const status = /HTTP (\d{3})/.exec((error as Error).message)?.[1] ?? String((error as { code?: number }).code ?? '');
-      if (status === '401' || status === '403') throw new Error(unauthorizedMessage(status, error as Error));
+      if (status === '401' || status === '403') throw new Error(unauthorizedMessage(status, error as Error, this.serverName, this.authProvider !== undefined));
       if (this.fellBack || !/^4\d\d$/.test(status)) throw error;
       this.fellBack = true;
       // Closing the first transport must not read as the connection closing.
@@ -319,7 +336,13 @@ class FallbackHttpTransport implements Transport {
   }
 }
 
-function unauthorizedMessage(status: string, error: Error): string {
+/** A 401/403 that OAuth did not resolve: with OAuth, the login did not satisfy the server (a login
+ * that is missing altogether is NeedsLoginError before this); without (the config sets its own
+ * Authorization header), that header was refused. */
+function unauthorizedMessage(status: string, error: Error, serverName: string, oauth: boolean): string {
   const refused = status === '401' ? 'requires authorization' : 'refused access';
-  return `the server ${refused} (HTTP ${status}); seek has no OAuth for MCP servers, give a token in the server's "headers" (e.g. "Authorization": "Bearer \${TOKEN}"). ${error.message}`;
+  const hint = oauth
+    ? `run \`seek mcp login ${serverName}\` (again)`
+    : 'it refused the "Authorization" header from the server\'s config (seek uses no OAuth for a server that sets one)';
+  return `the server ${refused} (HTTP ${status}); ${hint}. ${error.message}`;
 }

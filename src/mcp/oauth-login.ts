@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SEEK_VERSION } from '../util/version.js';
 import { expandVariables, isRemote, type ConfiguredServer } from './config.js';
 import { remoteEndpoint } from './connection.js';
-import { mcpAuthFile, readStoredAuth, SeekOAuthProvider, writeStoredAuth } from './oauth.js';
+import { mcpAuthFile, NeedsLoginError, readStoredAuth, SeekOAuthProvider, writeStoredAuth } from './oauth.js';
 
 /** How long `seek mcp login` waits for the browser to come back. */
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -44,23 +44,28 @@ export async function loginToServer(options: LoginOptions): Promise<LoginResult>
   const definition = server.definition;
   if (!isRemote(definition)) throw new Error(`${server.name} is a stdio server; only remote (http/sse) servers log in`);
   const missing = new Set<string>();
-  const { url, headers } = remoteEndpoint(definition, (text) => expandVariables(text, env, missing));
+  const { url, headers, preRegistered } = remoteEndpoint(definition, (text) => expandVariables(text, env, missing));
   if (missing.size > 0) throw new Error(`environment variable ${[...missing].join(', ')} is not set`);
   const file = mcpAuthFile(options.seekHome, server.name);
 
   // The client registration is kept when its redirect port can be listened on again (authorization
   // servers compare redirect URIs exactly); else the SDK registers seek anew. The old tokens stay
   // until new ones arrive.
+  // A pre-registered client (the config's `oauth`) is not replaced: its port is the only one.
   const stored = await readStoredAuth(file, url.href);
-  const registeredPort = loopbackPort(stored.client_information);
+  const registeredPort = loopbackPort(preRegistered ?? stored.client_information);
   const state = randomBytes(16).toString('hex');
   const callback = await startCallbackServer({ port: registeredPort, state, serverName: server.name, timeoutMs: options.timeoutMs ?? LOGIN_TIMEOUT_MS });
   try {
-    if (stored.client_information && callback.port !== registeredPort) await writeStoredAuth(file, { ...stored, client_information: undefined });
+    if (preRegistered && registeredPort !== undefined && callback.port !== registeredPort) {
+      throw new Error(`port ${registeredPort} (the "callback_port" of ${server.name}'s "oauth") is in use; free it and log in again`);
+    }
+    if (!preRegistered && stored.client_information && callback.port !== registeredPort) await writeStoredAuth(file, { ...stored, client_information: undefined });
     const provider = new SeekOAuthProvider({
       file,
       serverName: server.name,
       serverUrl: url.href,
+      preRegistered,
       login: { redirectUrl: callback.redirectUrl, state, openAuthorizationUrl: (target) => openInBrowser(target, server.name, env, say) },
     });
     const transport = remoteTransport(definition.type, url, headers, provider);
@@ -85,9 +90,14 @@ export async function loginToServer(options: LoginOptions): Promise<LoginResult>
 
   // Prove it: connect as a session would, with what is stored now.
   const verifier = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: {} });
-  await verifier.connect(remoteTransport(definition.type, url, headers, new SeekOAuthProvider({ file, serverName: server.name, serverUrl: url.href })));
   try {
+    await verifier.connect(remoteTransport(definition.type, url, headers, new SeekOAuthProvider({ file, serverName: server.name, serverUrl: url.href, preRegistered })));
     return { loggedIn: true, tools: await countTools(verifier), file };
+  } catch (error) {
+    if (!(error instanceof NeedsLoginError || error instanceof UnauthorizedError)) throw error;
+    // Not "needs login" right after one: the server wants more than it granted.
+    const { scope } = await readStoredAuth(file, url.href);
+    throw new Error(`${server.name} refuses the tokens this login got${scope ? ` (it asks for scope "${scope}")` : ''}`);
   } finally {
     await verifier.close();
   }

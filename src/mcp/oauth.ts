@@ -24,6 +24,9 @@ export interface StoredAuth {
   /** ms since the epoch when `tokens` were saved, for `expires_in`. */
   tokens_saved_at?: number;
   code_verifier?: string;
+  /** Scopes a session was refused for (a 403 `insufficient_scope` asking for more, "step-up"): it
+   * cannot ask the user, so it keeps them here and the next login asks for them too. */
+  scope?: string;
 }
 
 /** Where a loopback callback is registered when no login is running (never listened on). */
@@ -77,6 +80,12 @@ export async function removeStoredAuth(seekHome: string, serverName: string): Pr
   }
 }
 
+/** The scopes of `first` followed by those of `second` it lacks (space-separated lists). */
+export function unionOfScopes(first: string | undefined, second: string | undefined): string | undefined {
+  const scopes = [...new Set([...(first ?? '').split(' '), ...(second ?? '').split(' ')].filter(Boolean))];
+  return scopes.length > 0 ? scopes.join(' ') : undefined;
+}
+
 /** A login in progress: where the browser comes back to, the state it must bring, and how to send it there. */
 export interface InteractiveLogin {
   redirectUrl: string;
@@ -89,6 +98,9 @@ export interface SeekOAuthProviderOptions {
   serverName: string;
   /** The MCP server's URL: the stored file is only used for this URL. */
   serverUrl: string;
+  /** The server's `oauth` from the config: a client registered beforehand, used instead of a
+   * stored (dynamically registered) one. */
+  preRegistered?: OAuthClientInformationMixed;
   /** Only `seek mcp login` passes one. Without it, anything that would need the user (a new
    * registration, an authorization in the browser) throws NeedsLoginError instead. */
   login?: InteractiveLogin;
@@ -132,10 +144,13 @@ export class SeekOAuthProvider implements OAuthClientProvider {
     // Without tokens there is nothing a background start can do but ask the user: say so before
     // the SDK registers a new client with the server.
     if (!this.options.login && !stored.tokens) throw new NeedsLoginError(this.options.serverName);
-    return stored.client_information;
+    return this.options.preRegistered ?? stored.client_information;
   }
 
   async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+    // The SDK saves a pre-registered client too (stamped with its issuer): the config keeps it, so
+    // its secret is not copied to disk.
+    if (this.options.preRegistered) return;
     if (!this.options.login && !(await this.read()).client_information) throw new NeedsLoginError(this.options.serverName);
     await this.update((stored) => ({ ...stored, client_information: clientInformation }));
   }
@@ -158,13 +173,29 @@ export class SeekOAuthProvider implements OAuthClientProvider {
     this.savedOwnTokens = true;
   }
 
+  /**
+   * Without a login: remembers the scope the SDK would have asked for (after a 403
+   * `insufficient_scope` that is more than the tokens have) and throws NeedsLoginError. A login asks
+   * for the scopes remembered so, besides the ones the server asks for now: the server's 401 names
+   * only the scope to connect, and without them the login would get the same too-small tokens.
+   */
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    if (!this.options.login) throw new NeedsLoginError(this.options.serverName);
-    await this.options.login.openAuthorizationUrl(authorizationUrl);
+    const { login } = this.options;
+    const asked = authorizationUrl.searchParams.get('scope') ?? undefined;
+    const remembered = (await this.read()).scope;
+    if (!login) {
+      const scope = unionOfScopes(remembered, asked);
+      if (scope !== remembered) await this.update((stored) => ({ ...stored, scope }));
+      throw new NeedsLoginError(this.options.serverName);
+    }
+    const scope = unionOfScopes(asked, remembered);
+    if (scope) authorizationUrl.searchParams.set('scope', scope);
+    await login.openAuthorizationUrl(authorizationUrl);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
-    if (!this.options.login) throw new NeedsLoginError(this.options.serverName);
+    // Without a login nothing is kept: the redirect that follows throws NeedsLoginError.
+    if (!this.options.login) return;
     await this.update((stored) => ({ ...stored, code_verifier: codeVerifier }));
   }
 

@@ -9,18 +9,32 @@
  * HTTP transport with its SSE fallback, tool listing and callTool are all seek's code), then does
  * what the scenario needs and exits 0 when seek got the expected answer, 1 otherwise.
  *
- * Nothing is faked: where a scenario needs something seek's client does not do (elicitation,
- * OAuth), the adapter still runs seek as it is and the suite's verdict is recorded as such in
- * docs/mcp-conformance.md.
+ * The auth scenarios go first through what a user does: `seek mcp login conformance` (seek's
+ * loginToServer, with SEEK_MCP_AUTH_OPENER as the browser: it GETs the authorization URL and follows
+ * the suite's redirect to seek's loopback callback), with the pre-registered client the suite gives
+ * in MCP_CONFORMANCE_CONTEXT put in the server's `oauth` field; then the session as above, whose
+ * token comes from the stored login. A call that says "needs login" (step-up) gets one more login.
+ *
+ * Nothing is faked: where a scenario needs something seek's client does not do (elicitation, the
+ * client-credentials grant), the adapter still runs seek as it is and the suite's verdict is
+ * recorded as such in docs/mcp-conformance.md.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadMcpConfig } from '../../src/mcp/config.js';
 import { McpManager, qualifiedName } from '../../src/mcp/index.js';
+import { loginToServer } from '../../src/mcp/oauth-login.js';
+import { NeedsLoginError } from '../../src/mcp/oauth.js';
 
 const SERVER = 'conformance';
 /** Below the suite's 30 s client timeout, so seek's own failure is what gets reported. */
 const TIMEOUT_MS = 10_000;
+/** Stands in for the browser in `seek mcp login` (SEEK_MCP_AUTH_OPENER): GETs the authorization URL
+ * and follows its redirects. The suite's authorization server shows no login page: it redirects
+ * straight to the redirect URI with a code, so the GET ends at seek's own loopback callback. */
+const OPENER = fileURLToPath(new URL('../fixtures/mcp/oauth-opener.mjs', import.meta.url));
 
 interface Plan {
   /** The tool to call after listing, with its arguments; none: connect and list only. */
@@ -40,6 +54,29 @@ function planFor(scenario: string): Plan {
   throw new Error(`unknown scenario ${scenario}`);
 }
 
+/** The suite gives a pre-registered client (auth/pre-registration) in MCP_CONFORMANCE_CONTEXT;
+ * a user puts it in the server's `oauth` field. */
+function preRegistered(): { oauth?: { client_id: string; client_secret?: string } } {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: unknown; client_secret?: unknown };
+  if (typeof context.client_id !== 'string') return {};
+  return { oauth: { client_id: context.client_id, ...(typeof context.client_secret === 'string' ? { client_secret: context.client_secret } : {}) } };
+}
+
+/** `seek mcp login conformance`, as the command runs it, with OPENER instead of a browser. */
+async function login(home: string, root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const { servers } = await loadMcpConfig(root, home);
+  const server = servers.find((entry) => entry.name === SERVER);
+  if (!server) return false;
+  try {
+    const result = await loginToServer({ server, seekHome: home, env: { ...env, SEEK_MCP_AUTH_OPENER: OPENER }, say: (text) => say(text.trim()), timeoutMs: TIMEOUT_MS });
+    say(`login: ${result.loggedIn ? 'logged in' : 'no login needed'}, ${result.tools} tool(s)`);
+    return true;
+  } catch (error) {
+    say(`login failed: ${(error as Error).message}`);
+    return false;
+  }
+}
+
 function say(line: string): void {
   process.stderr.write(`[seek-adapter] ${line}\n`);
 }
@@ -48,33 +85,54 @@ async function run(serverUrl: string, scenario: string): Promise<boolean> {
   const plan = planFor(scenario);
   const home = mkdtempSync(join(tmpdir(), 'seek-conformance-home-'));
   const root = mkdtempSync(join(tmpdir(), 'seek-conformance-project-'));
-  const definition = { type: 'http', url: serverUrl, startup_timeout_ms: TIMEOUT_MS, timeout_ms: TIMEOUT_MS };
+  const definition = { type: 'http', url: serverUrl, startup_timeout_ms: TIMEOUT_MS, timeout_ms: TIMEOUT_MS, ...preRegistered() };
   writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { [SERVER]: definition } }));
-  const manager = await McpManager.open({ projectRoot: root, seekHome: home, cwd: root, env: process.env });
+  const env = { ...process.env, SEEK_HOME: home };
+  let manager: McpManager | undefined;
   try {
+    // What a user does first with a server that wants OAuth: `seek mcp login NAME`.
+    if (scenario.startsWith('auth/') && !(await login(home, root, env))) return false;
+    manager = await McpManager.open({ projectRoot: root, seekHome: home, cwd: root, env });
     for (const problem of manager.problems) say(`config problem: ${problem}`);
     await manager.settle(TIMEOUT_MS + 1000);
     const status = manager.statuses().find((entry) => entry.name === SERVER);
     say(`server state: ${status?.state ?? 'missing'}${status?.error ? ` (${status.error})` : ''}, ${status?.tools ?? 0} tool(s)`);
     if (status?.state !== 'ready') return false;
     if (!plan.call) return true;
-    const found = await manager.find(qualifiedName(SERVER, plan.call.tool));
-    if ('error' in found) {
-      say(found.error);
-      return false;
-    }
-    const result = await found.connection.callTool(plan.call.tool, plan.call.arguments, AbortSignal.timeout(TIMEOUT_MS * 2));
-    const text = result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
-    say(`${plan.call.tool} → ${result.isError ? 'error: ' : ''}${text}`);
-    if (result.isError) return false;
-    return plan.expect === undefined || text.includes(plan.expect);
+    const first = await callPlanned(manager, plan);
+    // What the user does when a call says "needs login" (a server asking for more scope, step-up):
+    // log in again, `/mcp reconnect`, call again. Once: a second refusal is the answer.
+    if (first !== 'needs login' || !scenario.startsWith('auth/')) return first === 'ok';
+    if (!(await login(home, root, env))) return false;
+    await manager.reconnect(SERVER);
+    await manager.settle(TIMEOUT_MS + 1000);
+    return (await callPlanned(manager, plan)) === 'ok';
   } catch (error) {
     say(`failed: ${(error as Error).message}`);
     return false;
   } finally {
-    await manager.close();
+    await manager?.close();
     rmSync(home, { recursive: true, force: true });
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Calls the plan's tool through seek's connection, as mcp_call does. */
+async function callPlanned(manager: McpManager, plan: Plan): Promise<'ok' | 'failed' | 'needs login'> {
+  if (!plan.call) return 'ok';
+  const found = await manager.find(qualifiedName(SERVER, plan.call.tool));
+  if ('error' in found) {
+    say(found.error);
+    return 'failed';
+  }
+  try {
+    const result = await found.connection.callTool(plan.call.tool, plan.call.arguments, AbortSignal.timeout(TIMEOUT_MS * 2));
+    const text = result.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('\n');
+    say(`${plan.call.tool} → ${result.isError ? 'error: ' : ''}${text}`);
+    return !result.isError && (plan.expect === undefined || text.includes(plan.expect)) ? 'ok' : 'failed';
+  } catch (error) {
+    say(`${plan.call.tool} failed: ${(error as Error).message}`);
+    return error instanceof NeedsLoginError ? 'needs login' : 'failed';
   }
 }
 

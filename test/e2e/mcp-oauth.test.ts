@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
@@ -25,8 +26,8 @@ afterEach(() => {
   fixture = undefined;
 });
 
-async function startOAuthServer(): Promise<{ base: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [OAUTH_SERVER], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startOAuthServer(extraEnv: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [OAUTH_SERVER], { env: { PATH: process.env.PATH ?? '', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const base = await new Promise<string>((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer): void => {
@@ -53,11 +54,12 @@ async function stats(base: string): Promise<Stats> {
   return (await fetch(new URL('test/stats', base))).json() as Promise<Stats>;
 }
 
-/** A project whose user config has the OAuth server as `secure`, and an env whose "browser" is the opener. */
-function projectFor(base: string, transport: 'http' | 'sse' = 'http') {
+/** A project whose user config has the OAuth server as `secure` (with `extra` in its definition),
+ * and an env whose "browser" is the opener. */
+function projectFor(base: string, transport: 'http' | 'sse' = 'http', extra: Record<string, unknown> = {}) {
   const { root, home } = makeProject();
   const url = new URL(transport === 'sse' ? 'sse' : 'mcp', base).href;
-  writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { secure: { type: transport, url } } }));
+  writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { secure: { type: transport, url, ...extra } } }));
   const openerLog = join(home, 'opened.txt');
   const env = {
     SEEK_HOME: home,
@@ -71,6 +73,15 @@ function projectFor(base: string, transport: 'http' | 'sse' = 'http') {
   const tokenFile = join(home, 'mcp-auth', 'secure.json');
   const stored = () => JSON.parse(readFileSync(tokenFile, 'utf8'));
   return { root, home, env, opened, tokenFile, stored };
+}
+
+/** A port nothing listens on right now (for a client registered with a fixed callback port). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Tool results the model received in request `n`. */
@@ -177,6 +188,28 @@ describe('remote MCP servers behind OAuth', () => {
     const remove = await runSeek(['mcp', 'remove', 'secure'], { cwd: root, env });
     expect(remove.stdout).toContain('Removed its stored login.');
     expect(existsSync(tokenFile)).toBe(false);
+  });
+
+  it('logs in with a pre-registered client from the config (oauth: client_id, client_secret, callback_port), registering nothing', async () => {
+    const port = await freePort();
+    const client = { client_id: 'seek-team', client_secret: 'team-secret', redirect_uris: [`http://127.0.0.1:${port}/callback`] };
+    const { base } = await startOAuthServer({ PRE_REGISTERED_CLIENT: JSON.stringify(client) });
+    const oauth = { client_id: 'seek-team', client_secret: '${TEAM_SECRET}', callback_port: port };
+    const { root, env, opened, stored } = projectFor(base, 'http', { oauth });
+
+    const login = await runSeek(['mcp', 'login', 'secure'], { cwd: root, env: { ...env, TEAM_SECRET: 'team-secret' } });
+    expect(login.stderr).toContain(`${base}authorize?`);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain('Logged in to secure: ✓ connected, 1 tool(s).');
+    expect(opened()[0]).toContain(`client_id=seek-team&`);
+    expect(opened()[0]).toContain(`redirect_uri=http%3A%2F%2F127.0.0.1%3A${port}%2Fcallback`);
+    expect(await stats(base)).toMatchObject({ registrations: 0, authorizationCodes: 1 });
+    expect(stored().client_information).toBeUndefined(); // the config holds the client, the file only tokens
+
+    model.enqueue(WHOAMI, { text: 'done' });
+    const run = await runSeek(['-p', 'who am i', '--yolo'], { cwd: root, env: { ...env, TEAM_SECRET: 'team-secret' } });
+    expect(run.code).toBe(0);
+    expect(results(1)[0]).toBe('authorized client seek-team');
   });
 
   it('refuses a login for a stdio server, and prints the URL instead of opening a browser with SEEK_NO_BROWSER=1', async () => {

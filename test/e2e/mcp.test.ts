@@ -317,12 +317,20 @@ describe('remote MCP servers', () => {
     try {
       const { port } = protectedServer.address() as { port: number };
       const { root, home } = makeProject();
+      // Without a token of its own in the config: OAuth, and no login yet.
       writeMcp(join(home, 'mcp.json'), { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } });
       const list = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
       expect(list.code).toBe(1);
       // With OAuth in seek, a 401 means: log in (a session never opens a browser by itself).
       expect(list.stdout).toContain('remote (user) ✗ failed: needs login: run `seek mcp login remote`');
-      expect(seen.filter((request) => request.endsWith(' /mcp'))).toEqual(['POST /mcp']); // no GET: the fallback would have hidden the 401 behind a 404
+      expect(seen).not.toContain('GET /mcp'); // no GET: the fallback would have hidden the 401 behind a 404
+      // With a token in the config that the server refuses: said so, and still no fallback.
+      seen.length = 0;
+      writeMcp(join(home, 'mcp.json'), { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer stale' } } });
+      const withToken = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
+      expect(withToken.code).toBe(1);
+      expect(withToken.stdout).toContain('remote (user) ✗ failed: the server requires authorization (HTTP 401); it refused the "Authorization" header');
+      expect(seen).toEqual(['POST /mcp']);
     } finally {
       await new Promise((resolve) => protectedServer.close(resolve));
     }

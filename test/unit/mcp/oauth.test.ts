@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCallbackServer } from '../../../src/mcp/oauth-login.js';
-import { mcpAuthFile, NeedsLoginError, readStoredAuth, removeStoredAuth, SeekOAuthProvider, writeStoredAuth } from '../../../src/mcp/oauth.js';
+import { mcpAuthFile, NeedsLoginError, readStoredAuth, removeStoredAuth, SeekOAuthProvider, unionOfScopes, writeStoredAuth } from '../../../src/mcp/oauth.js';
 import { tempDir } from '../../support/temp-dirs.js';
 
 const URL_A = 'https://mcp.example.test/mcp';
@@ -91,7 +91,7 @@ describe('SeekOAuthProvider storage', () => {
     await expect(provider.clientInformation()).rejects.toThrow(NeedsLoginError);
     await expect(provider.clientInformation()).rejects.toThrow('needs login: run `seek mcp login remote`');
     await expect(provider.saveClientInformation(CLIENT)).rejects.toThrow(NeedsLoginError);
-    await expect(provider.saveCodeVerifier('v')).rejects.toThrow(NeedsLoginError);
+    await provider.saveCodeVerifier('v'); // kept nowhere: the redirect that follows refuses
     await expect(provider.redirectToAuthorization(new URL('https://auth.example.test/authorize'))).rejects.toThrow(NeedsLoginError);
     expect(opened).toEqual([]);
     expect(existsSync(file)).toBe(false);
@@ -110,6 +110,35 @@ describe('SeekOAuthProvider storage', () => {
     expect(opened.map(String)).toEqual(['https://auth.example.test/authorize?x=1']);
     await provider.saveTokens({ access_token: 'new', token_type: 'bearer', refresh_token: 'r-new', issuer: ISSUER });
     expect(await provider.tokens()).toMatchObject({ access_token: 'new' });
+  });
+
+  it('a session refused for more scope (step-up) remembers it, and the next login asks for it too', async () => {
+    const { file, login, session, opened, stored } = setup();
+    await writeStoredAuth(file, { server_url: URL_A, client_information: CLIENT, tokens: { access_token: 'small', token_type: 'bearer', issuer: ISSUER } });
+    const refused = session();
+    await refused.saveCodeVerifier('v');
+    await expect(refused.redirectToAuthorization(new URL('https://auth.example.test/authorize?scope=mcp%3Abasic+mcp%3Awrite'))).rejects.toThrow(NeedsLoginError);
+    expect(stored()).toMatchObject({ scope: 'mcp:basic mcp:write', tokens: { access_token: 'small' } });
+    expect(stored().code_verifier).toBeUndefined();
+    // The login's 401 names only the scope to connect; the URL it opens asks for both.
+    await login().redirectToAuthorization(new URL('https://auth.example.test/authorize?scope=mcp%3Abasic&state=s'));
+    expect(new URL(String(opened[0])).searchParams.get('scope')).toBe('mcp:basic mcp:write');
+    expect(new URL(String(opened[0])).searchParams.get('state')).toBe('s');
+    expect(unionOfScopes('a b', 'b c')).toBe('a b c');
+    expect(unionOfScopes(undefined, '')).toBeUndefined();
+  });
+
+  it("uses the config's pre-registered client instead of a stored or new registration", async () => {
+    const { file } = setup();
+    const preRegistered = { client_id: 'pre', client_secret: 'shh' };
+    await writeStoredAuth(file, { server_url: URL_A, client_information: CLIENT, tokens: { access_token: 'a', token_type: 'bearer', issuer: ISSUER } });
+    const provider = new SeekOAuthProvider({ file, serverName: 'remote', serverUrl: URL_A, preRegistered });
+    expect(await provider.clientInformation()).toEqual(preRegistered);
+    await provider.saveClientInformation({ ...preRegistered, issuer: ISSUER }); // what the SDK does after a login
+    await expect(readStoredAuth(file, URL_A)).resolves.toMatchObject({ client_information: CLIENT }); // the secret stays in the config
+    // Still no login from a session without tokens.
+    const fresh = setup();
+    await expect(new SeekOAuthProvider({ file: fresh.file, serverName: 'remote', serverUrl: URL_A, preRegistered }).clientInformation()).rejects.toThrow(NeedsLoginError);
   });
 
   it('logout removes the file; names that are not server names are refused', async () => {
