@@ -1,9 +1,13 @@
 import { EventEmitter } from 'node:events';
+// First: hides CI while Ink loads, as the real launcher does (in CI mode Ink writes no intermediate frames).
+import { restoreEnvironment } from '../../../../src/tui/terminal-env.js';
 import { Box, render, Text, type Instance } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputEditor } from '../../../../src/tui/input/InputEditor.js';
 import { HIDE_CURSOR, SHOW_CURSOR, TerminalCursor, TerminalCursorContext } from '../../../../src/tui/terminal-cursor.js';
 import { KEYS, flush, memoryHistory, staticCompleter } from './helpers.js';
+
+restoreEnvironment();
 
 /** A terminal as Ink sees it: everything written is kept, in order. */
 class FakeTerminal extends EventEmitter {
@@ -69,7 +73,10 @@ function mount(active = true) {
 /** Waits (up to ten seconds, for a saturated CPU) until `condition` holds: Ink writes a frame up to 1/30 s late. */
 async function until(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the terminal writes');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 /** The cursor movement that parks it `up` rows above Ink's resting place, at 0-based `column`. */
