@@ -201,12 +201,14 @@ export function App(props: AppProps) {
     if (props.firstPrompt) submit(props.firstPrompt);
   }, [session, props.firstPrompt, submit, dispatch]);
 
+  /** True when there was something running to cancel. A run already cancelled but still winding
+   * down (its end-of-turn checkpoint, the session file) is not: Ctrl+C then arms the exit. */
   const cancelRun = useCallback((): boolean => {
-    if (busy) {
+    if (busy && !busy.controller.signal.aborted) {
       busy.controller.abort();
       return true;
     }
-    if (runRef.current) {
+    if (runRef.current && !runRef.current.signal.aborted) {
       runRef.current.abort();
       return true;
     }

@@ -107,9 +107,11 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
       if (form?.step === 'text') {
         if (key.escape) return update({ add: undefined });
         if (key.tab) return update({ add: { ...form, decision: DECISIONS[(DECISIONS.indexOf(form.decision) + 1) % DECISIONS.length]!, error: undefined } });
-        if (key.return) {
-          const error = ruleError(form.text, form.decision);
-          return update({ add: error ? { ...form, error } : { ...form, step: 'scope', scopeSelected: 0, error: undefined } });
+        // Typed text and Enter can arrive in one read: the text first, then the Enter.
+        const submitted = key.return ? form.text : input.length > 1 && input.endsWith('\r') ? typeInto(form.text, input.slice(0, -1)) : undefined;
+        if (submitted !== undefined) {
+          const error = ruleError(submitted, form.decision);
+          return update({ add: error ? { ...form, text: submitted, error } : { ...form, text: submitted, step: 'scope', scopeSelected: 0, error: undefined } });
         }
         const text = key.backspace || key.delete ? form.text.slice(0, -1) : key.ctrl || key.meta ? form.text : typeInto(form.text, input);
         if (text !== form.text) update({ add: { ...form, text, error: undefined } });
