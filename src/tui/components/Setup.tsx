@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
+import { typedLine } from '../input/typed-line.js';
 
 export interface SetupResult {
   provider: 'deepseek' | 'anthropic' | 'openai' | 'openai-compatible';
@@ -39,7 +40,13 @@ export function Setup({ configPath, onDone }: { configPath: string; onDone: (res
       return onDone(asksUrl ? { provider: provider.id, apiKey: '', baseUrl: value } : { provider: provider.id, apiKey: value });
     }
     if (key.backspace || key.delete) return setText((value) => value.slice(0, -1));
-    if (input && !key.ctrl && !key.meta) setText((value) => value + input.replace(/[\r\n]/g, ''));
+    if (input && !key.ctrl && !key.meta) {
+      // A pasted key and its Enter can arrive in one read: the key, then the Enter.
+      const typed = typedLine(input);
+      const value = (text + typed.text).trim();
+      if (!typed.submit || !value) return setText((current) => current + typed.text);
+      return onDone(asksUrl ? { provider: provider.id, apiKey: '', baseUrl: value } : { provider: provider.id, apiKey: value });
+    }
   });
 
   return (
