@@ -85,3 +85,39 @@ export function useGlobalKeys(keys: GlobalKeys): void {
     if (key.escape && keys.pickerOpen) keys.closePicker();
   });
 }
+
+/** How long a first Esc on an empty, idle prompt waits for the second that opens /rewind. */
+export const DOUBLE_ESCAPE_MS = 1000;
+
+export interface DoubleEscape {
+  /** "press esc again to rewind" shows. */
+  hint: boolean;
+  /** An Esc the editor did not use (nothing ran): `empty` is whether the prompt is empty. A first
+   * press on an empty prompt arms, a second within DOUBLE_ESCAPE_MS calls `open`. */
+  press: (empty: boolean) => void;
+}
+
+/** Esc Esc on an empty prompt while idle (the caller hands over only the Escs nothing else used). */
+export function useDoubleEscape(open: () => void): DoubleEscape {
+  // A ref, as for Ctrl+C: two presses may arrive before React re-renders.
+  const armedAt = useRef(0);
+  const [hint, setHint] = useState(false);
+  const press = useCallback(
+    (empty: boolean) => {
+      const again = empty && armedAt.current !== 0 && Date.now() - armedAt.current < DOUBLE_ESCAPE_MS;
+      armedAt.current = empty && !again ? Date.now() : 0;
+      setHint(empty && !again);
+      if (again) open();
+    },
+    [open],
+  );
+  useEffect(() => {
+    if (!hint) return;
+    const timer = setTimeout(() => {
+      armedAt.current = 0;
+      setHint(false);
+    }, DOUBLE_ESCAPE_MS);
+    return () => clearTimeout(timer);
+  }, [hint]);
+  return { hint, press };
+}
