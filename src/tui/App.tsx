@@ -344,7 +344,7 @@ export function App(props: AppProps) {
         <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
       ) : (
         <InputEditor
-          key={draft?.key ?? 0}
+          key={`editor${draft?.key ?? 0}`}
           {...(draft ? { initialText: draft.text } : {})}
           onSubmit={submit}
           history={props.history}
@@ -357,7 +357,8 @@ export function App(props: AppProps) {
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
           onEscape={(empty) => {
             const outcome = interruptRun();
-            if (outcome === false) doubleEscape.press(empty);
+            // Idle once the turn's events ended (its run may still be saving the session).
+            if (outcome === false || !working) doubleEscape.press(empty);
             return outcome;
           }}
           onInterrupt={() => {

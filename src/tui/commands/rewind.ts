@@ -51,9 +51,11 @@ async function act(context: CommandContext, rewind: SessionRewind, point: Sessio
   if (choice === 'conversation') return forkConversation(context, rewind, point);
   const plan = await rewind.plan(point);
   const restore = async () => {
+    const sessionId = context.session.id;
     const result = await rewind.restoreCode(plan);
-    context.notice(codeRestoredNotice(point.turn, plan.changes.length, result.before.turn, context.session.id, result.skippedIgnored));
+    // After the fork: switching sessions reprints the screen, and the undo point stays in this one.
     if (choice === 'both') await forkConversation(context, rewind, point);
+    context.notice(codeRestoredNotice({ target: point.turn, files: plan.changes.length, before: result.before.turn, sessionId, forked: choice === 'both', skippedIgnored: result.skippedIgnored }));
   };
   if (plan.conflicts.length === 0) return restore();
   context.notice(`changed outside seek since this session last saw them, and the rewind would overwrite them:\n${plan.conflicts.map((p) => `  ${p}`).join('\n')}`, 'warn');

@@ -33,14 +33,24 @@ export function rewindRows(points: readonly RewindRowSource[], now: Date): Array
   return [...points].sort((a, b) => b.turn - a.turn).map((point) => rewindRow(point, now));
 }
 
+export interface CodeRestored {
+  /** The checkpoint restored, and the one taken just before (restoring it undoes this). */
+  target: number;
+  before: number;
+  files: number;
+  /** The session the restore was recorded in. */
+  sessionId: string;
+  /** The UI moved on to a fork: the undo point is in `sessionId`, not in the session shown. */
+  forked: boolean;
+  skippedIgnored: readonly string[];
+}
+
 /** What a code restore did and how to undo it. */
-export function codeRestoredNotice(target: number, files: number, before: number, sessionId: string, skippedIgnored: readonly string[]): string {
-  const count = files === 1 ? '1 file' : `${files} files`;
-  const skipped = skippedIgnored.length > 0 ? ` Left alone (ignored by git now): ${skippedIgnored.join(', ')}.` : '';
-  return (
-    `restored the code to checkpoint ${target} (${count} changed).${skipped} ` +
-    `To undo: /rewind and pick "(before rewinding to ${target})", or seek rewind ${before} --code --session ${sessionId}`
-  );
+export function codeRestoredNotice(done: CodeRestored): string {
+  const count = done.files === 1 ? '1 file' : `${done.files} files`;
+  const skipped = done.skippedIgnored.length > 0 ? ` Left alone (ignored by git now): ${done.skippedIgnored.join(', ')}.` : '';
+  const here = done.forked ? `/resume ${done.sessionId}, then /rewind to "(before rewinding to ${done.target})"` : `/rewind to "(before rewinding to ${done.target})"`;
+  return `restored the code to checkpoint ${done.target} (${count} changed).${skipped} To undo: ${here}, or seek rewind ${done.before} --code --session ${done.sessionId}`;
 }
 
 /** The choices once a checkpoint is picked; a restore point has only code to go back to. */
