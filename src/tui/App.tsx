@@ -168,7 +168,7 @@ export function App(props: AppProps) {
     [session, notice, props, reprint, exit],
   );
 
-  const doubleEscape = useDoubleEscape(useCallback(() => void openRewind(commandContext), [commandContext]));
+  const doubleEscape = useDoubleEscape(session, runRef, useCallback(() => void openRewind(commandContext), [commandContext]));
 
   const submit = useCallback(
     (text: string) => {
@@ -355,12 +355,7 @@ export function App(props: AppProps) {
           menuRows={layout.editor.menuRows}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
-          onEscape={(empty) => {
-            const outcome = interruptRun();
-            // Idle once the turn's events ended (its run may still be saving the session).
-            if (outcome === false || !working) doubleEscape.press(empty);
-            return outcome;
-          }}
+          onEscape={(empty) => doubleEscape.press(empty, interruptRun())}
           onInterrupt={() => {
             const outcome = interruptRun();
             if (outcome !== false) return outcome;

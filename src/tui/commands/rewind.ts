@@ -50,6 +50,11 @@ async function act(context: CommandContext, rewind: SessionRewind, point: Sessio
   if (choice === 'diff') return showDiff(context, rewind, point);
   if (choice === 'conversation') return forkConversation(context, rewind, point);
   const plan = await rewind.plan(point);
+  if (plan.changes.length === 0) {
+    // Nothing to write: no restore point either (it would only lengthen the list).
+    if (choice === 'both') return forkConversation(context, rewind, point);
+    return context.notice(`the code already equals checkpoint ${point.turn}: nothing to restore`);
+  }
   const restore = async () => {
     const sessionId = context.session.id;
     const result = await rewind.restoreCode(plan);
