@@ -76,7 +76,7 @@ describe.skipIf(!hasTmux)('/rewind in the terminal UI (tmux, 80x24)', () => {
     const list = await until(t, 'Rewind to');
     expect(list).toMatch(/❯ +\d+s ago +1 file \+1 −1 +change the greeting/);
     t.keys('Escape');
-    await until(t, /^› /m);
+    await until(t, '› ask seek, / for commands'); // the empty input is back (the list closed)
 
     t.type('/rewind');
     t.keys('Enter');
@@ -130,5 +130,35 @@ describe.skipIf(!hasTmux)('/rewind in the terminal UI (tmux, 80x24)', () => {
     await t.waitFor('rewind cancelled: nothing changed');
     expect(readFileSync(join(root, 'greet.ts'), 'utf8')).toBe('edited in an editor\n');
     expect(sessionIds(home)).toHaveLength(1);
+  });
+
+  it('code only keeps the conversation, and rewinding to the restore point undoes it', async () => {
+    const { root, home } = makeProject({ 'greet.ts': ORIGINAL });
+    const t = h.start(root, home, SIZE);
+    await editingTurn(t, root, home);
+    const edited = readFileSync(join(root, 'greet.ts'), 'utf8');
+    t.type('/rewind');
+    t.keys('Enter');
+    await until(t, /❯ +\d+s ago +1 file \+1 −1 +change the greeting/);
+    t.keys('Enter');
+    await until(t, '❯ restore code and conversation');
+    t.keys('Down');
+    await until(t, '❯ restore code only');
+    t.keys('Enter');
+    await t.waitFor(/To undo: \/rewind to\s+"\(before rewinding to 1\)"/);
+    expect(readFileSync(join(root, 'greet.ts'), 'utf8')).toBe(ORIGINAL);
+    expect(sessionIds(home)).toHaveLength(1);
+    expect(t.visible()).not.toContain('resumed session');
+
+    t.type('/rewind');
+    t.keys('Enter');
+    await until(t, /❯ +\d+s ago +1 file \+1 −1 +\(before rewinding to 1\)/);
+    t.keys('Enter');
+    const choices = await until(t, 'Checkpoint 2 (before rewinding to 1)');
+    expect(choices).toContain('❯ restore code only');
+    expect(choices).not.toContain('restore conversation only');
+    t.keys('Enter');
+    await t.waitFor('restored the code to checkpoint 2 (1 file changed)');
+    expect(readFileSync(join(root, 'greet.ts'), 'utf8')).toBe(edited);
   });
 });
