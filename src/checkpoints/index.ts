@@ -5,3 +5,4 @@ export * from './record.js';
 export * from './restore.js';
 export * from './rewind.js';
 export * from './turns.js';
+export * from './session-rewind.js';

@@ -55,6 +55,19 @@ export class TurnCheckpoints {
     });
   }
 
+  /** The number the session's next checkpoint gets. */
+  get nextTurn(): number {
+    return this.count + 1;
+  }
+
+  /** Records a checkpoint taken outside a turn (the state before a rewind from the TUI), so the
+   * numbers of later ones go on from it. */
+  recordTaken(record: CheckpointRecord): void {
+    this.options.append(checkpointEntry(record));
+    this.count = Math.max(this.count, record.turn);
+    this.last = record;
+  }
+
   /** Moves the session's `seen` ref to the state the turn left. */
   async atTurnEnd(): Promise<void> {
     const start = this.current;

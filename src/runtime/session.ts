@@ -27,6 +27,7 @@ import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
 import type { McpManager } from '../mcp/index.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
+import { SessionRewind } from '../checkpoints/session-rewind.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -88,6 +89,13 @@ export class AgentSession {
       if (event.type === 'orchestration_end') this.orchestrations.push(event.summary);
       this.emit(event);
     };
+  }
+
+  /** Rewinding this session (/rewind); undefined while it has no file (nothing to rewind yet). */
+  get rewind(): SessionRewind | undefined {
+    const { writer, checkpoints } = this;
+    if (!writer?.created || !checkpoints) return undefined;
+    return new SessionRewind({ sessionId: this.id, seekHome: this.seekHome, projectId: this.projectId, sessionPath: writer.path, checkpoints });
   }
 
   /** The project's seek worktrees (undefined outside git repositories). */

@@ -12,7 +12,8 @@ import { LiveItems, liveRows } from './components/LiveItems.js';
 import { OpenPanel } from './components/OpenPanel.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
 import { InputEditor, MENU_ROWS, createSlashCompleter } from './input/index.js';
-import { useExitArming, useGlobalKeys } from './input/use-global-keys.js';
+import { useDoubleEscape, useExitArming, useGlobalKeys } from './input/use-global-keys.js';
+import { openRewind } from './commands/rewind.js';
 import { itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall, runningCount } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
@@ -60,6 +61,8 @@ export function App(props: AppProps) {
   // Either question owns the keyboard until it is answered.
   const pending = permission ?? review;
   const [picker, setPicker] = useState<PickerSpec>();
+  // Text put into the input by a command (a rewound prompt); `key` remounts the editor with it.
+  const [draft, setDraft] = useState<{ text: string; key: number }>();
   const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
@@ -135,6 +138,7 @@ export function App(props: AppProps) {
           const stay = options.resume ? undefined : previous.worktree?.path;
           const next = await props.openSession({ ...options, ...(stay ? { worktreePath: stay } : {}) });
           await previous.close({ handOver: stay !== undefined && next.worktree?.path === stay });
+          if (options.draft !== undefined) setDraft((old) => ({ text: options.draft!, key: (old?.key ?? 0) + 1 }));
           setSession(next);
           props.onSessionChange(next);
           reprint(itemsFromHistory(next.history));
@@ -164,9 +168,12 @@ export function App(props: AppProps) {
     [session, notice, props, reprint, exit],
   );
 
+  const doubleEscape = useDoubleEscape(session, runRef, useCallback(() => void openRewind(commandContext), [commandContext]));
+
   const submit = useCallback(
     (text: string) => {
       props.history.add(text);
+      setDraft(undefined);
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) {
         if (!parsed.unknown.startsWith('mcp__')) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
@@ -272,7 +279,7 @@ export function App(props: AppProps) {
   );
   const working = conversation.running || Boolean(busy);
   const layout = screenLayout({
-    ...{ rows, width, working, exitHint, queued: queue, menuRows: MENU_ROWS, liveRows: live.length, todoRows: todoPanelRows(todos.length) },
+    ...{ rows, width, working, exitHint: exitHint || doubleEscape.hint, queued: queue, menuRows: MENU_ROWS, liveRows: live.length, todoRows: todoPanelRows(todos.length) },
     ...(conversation.retry ? { retryMessage: conversation.retry.message } : {}),
     dialog: pending || picker ? 'question' : panel ? 'panel' : false,
   });
@@ -339,6 +346,8 @@ export function App(props: AppProps) {
         <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
       ) : (
         <InputEditor
+          key={`editor${draft?.key ?? 0}`}
+          {...(draft ? { initialText: draft.text } : {})}
           onSubmit={submit}
           history={props.history}
           completer={completer}
@@ -348,7 +357,7 @@ export function App(props: AppProps) {
           menuRows={layout.editor.menuRows}
           prefix="› "
           placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
-          onEscape={interruptRun}
+          onEscape={(empty) => doubleEscape.press(empty, interruptRun())}
           onInterrupt={() => {
             const outcome = interruptRun();
             if (outcome !== false) return outcome;
@@ -357,7 +366,7 @@ export function App(props: AppProps) {
           }}
         />
       )}
-      {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : null}
+      {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : doubleEscape.hint ? <Text dimColor>press esc again to rewind</Text> : null}
       <StatusBar
         width={width}
         color={props.color}

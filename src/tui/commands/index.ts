@@ -14,6 +14,7 @@ import { memoryCommand } from './memory.js';
 import { distillCommand } from './distill.js';
 import { permissionsCommand } from './permissions.js';
 import { mcpCommand } from './mcp.js';
+import { rewindCommand } from './rewind.js';
 
 export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
@@ -30,6 +31,7 @@ SLASH_COMMANDS.push(
   yoloCommand,
   planCommand,
   resumeCommand,
+  rewindCommand,
   clearCommand,
   compactCommand,
   costCommand,

@@ -21,14 +21,17 @@ export type PanelSpec =
   | { kind: 'permissions' }
   /** The whole output of the latest tool row (Ctrl+T), other rows a key away. */
   | { kind: 'tool-output' }
-  | { kind: 'distill'; candidates: readonly EntryInput[] };
+  | { kind: 'distill'; candidates: readonly EntryInput[] }
+  /** A long text (a diff) to scroll through; `onClose` runs after Esc closed it. */
+  | { kind: 'text'; title: string; lines: readonly string[]; style?: 'diff' | 'plain'; onClose?: () => void };
 
 /** What a slash command may do to the UI. Commands never touch Ink directly. */
 export interface CommandContext {
   session: AgentSession;
   notice(text: string, level?: 'info' | 'warn' | 'error'): void;
-  /** Replaces the session: a fresh one (/clear) or a saved one (/resume). */
-  switchSession(options: { resume?: string }): Promise<void>;
+  /** Replaces the session: a fresh one (/clear) or a saved one (/resume); `draft` goes into the
+   * input (the prompt of a rewound turn). */
+  switchSession(options: { resume?: string; draft?: string }): Promise<void>;
   openPicker(picker: PickerSpec): void;
   openPanel(panel: PanelSpec): void;
   /** This session's subagents as the UI knows them now (see state/subagents.ts). */

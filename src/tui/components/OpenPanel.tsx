@@ -11,6 +11,7 @@ import { AgentsPanel } from './AgentsPanel.js';
 import { DistillReview } from './DistillReview.js';
 import { MemoryPanel } from './MemoryPanel.js';
 import { PermissionsPanel } from './PermissionsPanel.js';
+import { TextPanel } from './TextPanel.js';
 import { ToolOutputPanel } from './ToolOutputPanel.js';
 import { WorktreesPanel } from './WorktreesPanel.js';
 
@@ -65,6 +66,14 @@ export function OpenPanel({ panel, session, worktreeSource, saveFiles, items, su
       return worktreeSource ? <WorktreesPanel source={worktreeSource} {...common} active={active} onClose={onClose} /> : null;
     case 'tool-output':
       return <ToolOutputPanel items={items.filter((item) => item.kind === 'tool')} {...common} active={active} onClose={onClose} />;
+    case 'text': {
+      const then = panel.onClose;
+      const close = () => {
+        onClose();
+        then?.();
+      };
+      return <TextPanel title={panel.title} lines={panel.lines} {...(panel.style ? { style: panel.style } : {})} {...common} active={active} onClose={close} />;
+    }
     case 'agents':
       return <AgentsPanel state={subagents} {...common} active={active} onKill={(subSid) => session.killSubagent(subSid)} onClose={onClose} />;
     default:

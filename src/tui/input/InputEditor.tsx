@@ -36,7 +36,7 @@ export interface InputEditorProps {
   prefix?: string;
   /** Esc with no completion menu open; return true if the parent consumed it (cancelled a run), or
    * text to put back into the input (queued prompts taken back). */
-  onEscape?(): boolean | string;
+  onEscape?(empty: boolean): boolean | string;
   /** Ctrl+C on an empty prompt (Ctrl+C clears a draft first); returns as `onEscape`. */
   onInterrupt?(): boolean | string;
   /** The buffer's text after each change, as shown (paste placeholders not expanded). */

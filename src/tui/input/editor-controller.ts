@@ -30,9 +30,10 @@ export interface EditorControllerOptions {
   /** Called with the submitted text: placeholders expanded, trimmed, never empty. The editor only
    * reads `history`; recording the text there is the caller's job (the App does it on submit). */
   onSubmit(text: string): void;
-  /** Esc with no menu open. Returns true when the parent used it (cancelled a run), or text to put
-   * back into the input (prompts that were queued and are now taken back). */
-  onEscape?(): boolean | string;
+  /** Esc with no menu open (`empty`: the buffer is empty). Returns true when the parent used it
+   * (cancelled a run), or text to put back into the input (prompts that were queued and are now
+   * taken back). */
+  onEscape?(empty: boolean): boolean | string;
   /** Ctrl+C on an empty prompt (a draft is cleared instead); the same return as `onEscape`. */
   onInterrupt?(): boolean | string;
   /** The buffer's text (as shown, placeholders unexpanded) after every change. */
@@ -177,7 +178,7 @@ export class EditorController {
           this.dismissedAt = state.value;
           return this.changed();
         }
-        return this.handBack(this.options.onEscape?.());
+        return this.handBack(this.options.onEscape?.(state.value === ''));
       case 'up':
         if (menu) return this.moveSelection(-1);
         if (!edit.isOnFirstRow(state, this.options.textWidth)) return this.setEditor(edit.moveUp(state, this.options.textWidth));

@@ -1,5 +1,5 @@
 import { useInput } from 'ink';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { AskAnswer } from '../../runtime/tool-gate.js';
 
 /** How long a first Ctrl+C on an empty prompt stays armed (and its hint shown). */
@@ -84,4 +84,49 @@ export function useGlobalKeys(keys: GlobalKeys): void {
     if (key.ctrl && input === 'o') return keys.toggleDetail();
     if (key.escape && keys.pickerOpen) keys.closePicker();
   });
+}
+
+/** How long a first Esc on an empty, idle prompt waits for the second that opens /rewind. */
+export const DOUBLE_ESCAPE_MS = 1000;
+
+export interface DoubleEscape {
+  /** "press esc again to rewind" shows. */
+  hint: boolean;
+  /**
+   * An Esc the editor handed on, after the App's interrupt gave `outcome` (false: nothing ran);
+   * `empty`: the prompt is empty. Counts only when idle: nothing ran, or the run's loop has ended
+   * and it is only saving the session. A first press arms, a second within DOUBLE_ESCAPE_MS calls
+   * `open`. Returns `outcome`, for the editor.
+   */
+  press: (empty: boolean, outcome: boolean | string) => boolean | string;
+}
+
+/** Esc Esc on an empty prompt while idle. `run` is the App's current run (its AbortController). */
+export function useDoubleEscape(session: { subscribe: (listener: (event: { type: string }) => void) => () => void }, run: RefObject<AbortController | undefined>, open: () => void): DoubleEscape {
+  // Refs, as for Ctrl+C: two presses may arrive before React re-renders.
+  const armedAt = useRef(0);
+  const endedRun = useRef<AbortController | undefined>(undefined);
+  const [hint, setHint] = useState(false);
+  useEffect(() => session.subscribe((event) => void (event.type === 'loop_end' && (endedRun.current = run.current))), [session, run]);
+  const press = useCallback(
+    (empty: boolean, outcome: boolean | string) => {
+      const idle = outcome === false || (run.current !== undefined && run.current === endedRun.current);
+      if (!idle) return outcome;
+      const again = empty && armedAt.current !== 0 && Date.now() - armedAt.current < DOUBLE_ESCAPE_MS;
+      armedAt.current = empty && !again ? Date.now() : 0;
+      setHint(empty && !again);
+      if (again) open();
+      return outcome;
+    },
+    [open, run],
+  );
+  useEffect(() => {
+    if (!hint) return;
+    const timer = setTimeout(() => {
+      armedAt.current = 0;
+      setHint(false);
+    }, DOUBLE_ESCAPE_MS);
+    return () => clearTimeout(timer);
+  }, [hint]);
+  return { hint, press };
 }
