@@ -174,3 +174,34 @@ function str(value: unknown): string | undefined {
 function num(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
+
+/** A form being filled: text, number and integer fields hold the typed text; the others their value. */
+export type Drafts = Record<string, FieldValue | undefined>;
+
+/** The form as it opens: every default in place (numbers as their digits, to edit). */
+export function initialDrafts(fields: ElicitationField[]): Drafts {
+  const drafts: Drafts = {};
+  for (const field of fields) {
+    const typed = field.kind === 'text' || field.kind === 'number' || field.kind === 'integer';
+    drafts[field.key] = typed ? valueText(field.default) : field.kind === 'multi' ? (field.default ?? []) : field.default;
+  }
+  return drafts;
+}
+
+/** The content to accept with, or the first field that is not acceptable and why. */
+export function formContent(fields: ElicitationField[], drafts: Drafts): { content: Record<string, FieldValue> } | { key: string; error: string } {
+  const content: Record<string, FieldValue> = {};
+  for (const field of fields) {
+    const draft = drafts[field.key];
+    if (field.kind === 'text' || field.kind === 'number' || field.kind === 'integer') {
+      const parsed = parseTyped(field, typeof draft === 'string' ? draft : valueText(draft));
+      if ('error' in parsed) return { key: field.key, error: parsed.error };
+      if (parsed.value !== undefined) content[field.key] = parsed.value;
+      continue;
+    }
+    const error = checkValue(field, draft);
+    if (error) return { key: field.key, error };
+    if (draft !== undefined && !(field.kind === 'multi' && Array.isArray(draft) && draft.length === 0 && !field.required)) content[field.key] = draft;
+  }
+  return { content };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkValue, defaultContent, elicitationFields, parseTyped, type ElicitationField } from '../../../src/mcp/elicitation.js';
+import { checkValue, defaultContent, elicitationFields, formContent, initialDrafts, parseTyped, type ElicitationField } from '../../../src/mcp/elicitation.js';
 
 /** The shape of server-everything's trigger-elicitation-request form (a subset), as data. */
 const SCHEMA = {
@@ -84,5 +84,20 @@ describe('checkValue', () => {
     expect(checkValue(field('fish'), [])).toBe('fish needs 1 to 2 choices');
     expect(checkValue(field('name'), undefined)).toBe('String is required');
     expect(checkValue(field('check'), undefined)).toBeUndefined();
+  });
+});
+
+describe('initialDrafts and formContent', () => {
+  it('an untouched form accepts with exactly the defaults once the required field is filled', () => {
+    const drafts = initialDrafts(fields);
+    expect(drafts.integer).toBe('42');
+    expect(formContent(fields, drafts)).toEqual({ key: 'name', error: 'String is required' });
+    expect(formContent(fields, { ...drafts, name: 'Ann' })).toEqual({ content: { name: 'Ann', ...defaultContent(fields) } });
+  });
+
+  it('typed numbers become numbers, and the first bad field is named', () => {
+    const drafts = { ...initialDrafts(fields), name: 'Ann', integer: '7', check: false };
+    expect(formContent(fields, drafts)).toMatchObject({ content: { integer: 7, check: false } });
+    expect(formContent(fields, { ...drafts, integer: '700' })).toEqual({ key: 'integer', error: 'Integer must be 1 to 100' });
   });
 });
