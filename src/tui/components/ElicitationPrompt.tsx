@@ -68,7 +68,9 @@ export function ElicitationPrompt({
     const field = fields[state.focus];
     if (!field) return key.return ? enter() : undefined;
     state.error = undefined;
-    if (key.return) enter();
+    // Enters typed faster than a read (tmux, a busy CPU) come as one "\r\r": each moves on.
+    if (/^\r{2,}$/.test(input)) for (let count = 0; count < input.length && !state.done; count++) enter();
+    else if (key.return) enter();
     else if (key.upArrow || (key.shift && key.tab)) moveTo(state.focus - 1);
     else if (key.downArrow || key.tab) moveTo(state.focus + 1);
     else editField(field, state, input, key, enter);
@@ -142,7 +144,9 @@ function editField(field: ElicitationField, state: FormState, input: string, key
   };
   if (field.kind === 'text' || field.kind === 'number' || field.kind === 'integer') {
     const text = typeof draft === 'string' ? draft : '';
-    if (key.backspace || key.delete) return set([...text].slice(0, -1).join(''));
+    // Backspaces faster than a read come as one "\x7f\x7f": each deletes one.
+    const erased = /^[\x7f\b]+$/.test(input) ? input.length : key.backspace || key.delete ? 1 : 0;
+    if (erased > 0) return set([...text].slice(0, -erased).join(''));
     if (key.ctrl && input === 'u') return set('');
     if (key.ctrl || key.meta || key.leftArrow || key.rightArrow) return;
     // typedLine first: the Enter at the end of a read must stay an Enter.

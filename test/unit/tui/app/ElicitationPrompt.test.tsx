@@ -106,3 +106,21 @@ describe('ElicitationPrompt', () => {
     view.unmount();
   });
 });
+
+describe('ElicitationPrompt: Enters in one read', () => {
+  it('"\\r\\r" moves on twice (keys typed faster than a read), not two spaces', async () => {
+    const { frame, press, view } = await setup();
+    await press('Ann\r', 'y', '\r\r');
+    expect(frame()).toContain('❯ Hero: ‹ Superman ›');
+    view.unmount();
+  });
+});
+
+describe('ElicitationPrompt: Backspaces in one read', () => {
+  it('"\\x7f\\x7f" deletes two characters', async () => {
+    const { frame, press, view } = await setup();
+    await press(KEYS.down, KEYS.down, '\u007f\u007f', '7');
+    expect(frame()).toContain('❯ Count: 7▏');
+    view.unmount();
+  });
+});
