@@ -6,7 +6,8 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationRequest } from './elicitation.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { seekHome } from '../config/paths.js';
@@ -29,6 +30,9 @@ export interface ConnectionOptions {
   logDir: string;
   /** Told about every change of state (ready, failed, restarted). */
   onChange: (connection: McpConnection) => void;
+  /** Present only where someone can answer (interactive sessions): the client then declares the
+   * `elicitation: { form: {} }` capability and passes the server's form questions here. */
+  elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 /**
@@ -52,6 +56,8 @@ export class McpConnection {
   private readonly tag = newCommandTag();
   private restartTimer: NodeJS.Timeout | undefined;
   private cancelRestart: (() => void) | undefined;
+  /** The signals of the tool calls in flight: a question a server asks belongs to one of them. */
+  private readonly callSignals = new Set<AbortSignal>();
 
   constructor(private readonly options: ConnectionOptions) {
     this.settled = this.connect();
@@ -82,6 +88,7 @@ export class McpConnection {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, onProgress: (text: string) => void = () => {}): Promise<CallToolResult> {
     await this.settled;
     if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
+    this.callSignals.add(signal);
     const result = await this.client.callTool({ name, arguments: args }, undefined, {
       signal,
       timeout: this.callTimeoutMs,
@@ -90,7 +97,7 @@ export class McpConnection {
         const total = progress.total !== undefined ? `/${progress.total}` : '';
         onProgress(`progress ${progress.progress}${total}${progress.message ? `: ${progress.message}` : ''}`);
       },
-    });
+    }).finally(() => this.callSignals.delete(signal));
     return result as CallToolResult;
   }
 
@@ -130,7 +137,8 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const { server } = this.options;
     const startupMs = server.definition.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
-    const client = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: {} });
+    const client = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: this.options.elicit ? { elicitation: { form: {} } } : {} });
+    if (this.options.elicit) this.answerElicitation(client, this.options.elicit);
     try {
       const transport = this.transport();
       await withTimeout(client.connect(transport, { timeout: startupMs }), startupMs, `did not start within ${startupMs} ms`);
@@ -154,6 +162,34 @@ export class McpConnection {
       this.error = error instanceof NeedsLoginError || error instanceof UnauthorizedError ? needsLoginMessage(this.name) : (error as Error).message;
     }
     if (!this.closing) this.options.onChange(this);
+  }
+
+  /**
+   * Form-mode questions go to `elicit`, with a signal that aborts when the server cancels the
+   * request or when every tool call that was in flight when it came has been cancelled (stdio
+   * carries no link from the question to its call; a question with no call in flight waits for the
+   * server or the user). A URL-mode question is declined (the SDK already refuses it with an
+   * error, since only `form` is declared).
+   */
+  private answerElicitation(client: Client, elicit: NonNullable<ConnectionOptions['elicit']>): void {
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const params = request.params;
+      if (params.mode === 'url' || !('requestedSchema' in params)) return { action: 'decline' };
+      const calls = [...this.callSignals];
+      const controller = new AbortController();
+      const abort = (): void => controller.abort();
+      const onCallAborted = (): void => {
+        if (calls.every((signal) => signal.aborted)) abort();
+      };
+      extra.signal.addEventListener('abort', abort, { once: true });
+      for (const signal of calls) signal.addEventListener('abort', onCallAborted, { once: true });
+      try {
+        return await elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema }, controller.signal);
+      } finally {
+        extra.signal.removeEventListener('abort', abort);
+        for (const signal of calls) signal.removeEventListener('abort', onCallAborted);
+      }
+    });
   }
 
   private transport(): Transport {

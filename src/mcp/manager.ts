@@ -5,6 +5,7 @@ import { injectedContext } from '../session/context.js';
 import { COMMAND_OUTPUT_MAX_CHARS, truncateHeadTail } from '../tools/truncate.js';
 import { approvalStates, type ApprovalState } from './approvals.js';
 import { loadMcpConfig, type ConfiguredServer } from './config.js';
+import type { ElicitationHandler } from './elicitation.js';
 import { McpConnection, type ConnectionOptions, type ServerState } from './connection.js';
 
 export interface ServerStatus {
@@ -31,6 +32,8 @@ export interface McpManagerOptions {
   seekHome: string;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** Someone can answer a server's questions (an interactive session): declare elicitation. */
+  elicitation?: boolean;
 }
 
 export const MCP_PREFIX = 'mcp__';
@@ -51,6 +54,7 @@ export class McpManager {
   /** Listeners for any change of a server's state (the TUI's /mcp view). */
   private readonly listeners = new Set<() => void>();
   private readonly connectionOptions: Omit<ConnectionOptions, 'server'>;
+  private elicitationHandler: ElicitationHandler | undefined;
 
   private constructor(
     private readonly configured: ConfiguredServer[],
@@ -63,6 +67,12 @@ export class McpManager {
       cwd: options.cwd,
       logDir: join(options.seekHome, 'logs', 'mcp'),
       onChange: (connection) => this.changed(connection),
+      ...(options.elicitation
+        ? {
+            // Nobody to ask at this moment (no front end installed a handler): declined.
+            elicit: (request, signal) => this.elicitationHandler?.(request, signal) ?? Promise.resolve({ action: 'decline' as const }),
+          }
+        : {}),
     };
     for (const server of configured) {
       if (this.startable(server)) this.connections.set(server.name, new McpConnection({ ...this.connectionOptions, server }));
@@ -247,6 +257,12 @@ export class McpManager {
     this.connections.set(name, new McpConnection({ ...this.connectionOptions, server: old.server }));
     for (const listener of this.listeners) listener();
     return true;
+  }
+
+  /** The front end that answers servers' form questions (`undefined` removes it). Only servers of
+   * a manager opened with `elicitation: true` ask. */
+  setElicitationHandler(handler: ElicitationHandler | undefined): void {
+    this.elicitationHandler = handler;
   }
 
   subscribe(listener: () => void): () => void {

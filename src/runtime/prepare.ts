@@ -241,7 +241,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
 
   // MCP servers connect in the background from here; the model reaches their tools through two
   // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
-  const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env });
+  // Only an interactive session can answer a server's questions (elicitation); headless ones do
+  // not declare the capability, so servers do not ask.
+  const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env, elicitation: options.interactive });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });
 
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.

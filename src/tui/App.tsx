@@ -5,6 +5,7 @@ import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec,
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
 import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
+import { ElicitationPrompt } from './components/ElicitationPrompt.js';
 import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel, todoPanelRows } from './components/TodoPanel.js';
@@ -57,9 +58,9 @@ export function App(props: AppProps) {
   const rows = useTerminalRows();
   const [session, setSession] = useState(props.session);
   const { conversation, dispatch, subagents } = useSessionState(session);
-  const { permission, setPermission, review, setReview } = useQuestions(props.bridge);
-  // Either question owns the keyboard until it is answered.
-  const pending = permission ?? review;
+  const { permission, setPermission, review, setReview, elicitation } = useQuestions(props.bridge, session.mcp);
+  // Any question (an MCP server's form too) owns the keyboard until it is answered.
+  const pending = permission ?? review ?? elicitation;
   const [picker, setPicker] = useState<PickerSpec>();
   // Text put into the input by a command (a rewound prompt); `key` remounts the editor with it.
   const [draft, setDraft] = useState<{ text: string; key: number }>();
@@ -342,6 +343,8 @@ export function App(props: AppProps) {
             setReview(undefined);
           }}
         />
+      ) : elicitation ? (
+        <ElicitationPrompt key={elicitation.id} request={elicitation.request} width={width} color={props.color} maxRows={layout.bottom} onAnswer={elicitation.answer} />
       ) : panel ? null : picker ? (
         <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
       ) : (

@@ -15,7 +15,11 @@
  * in MCP_CONFORMANCE_CONTEXT put in the server's `oauth` field; then the session as above, whose
  * token comes from the stored login. A call that says "needs login" (step-up) gets one more login.
  *
- * Nothing is faked: where a scenario needs something seek's client does not do (elicitation, the
+ * The session is an interactive one (it declares elicitation) whose user presses Enter through
+ * every form a server shows: the handler answers with the form's defaults, made by seek's own
+ * src/mcp/elicitation.ts, as the terminal UI's form does when nothing is changed.
+ *
+ * Nothing is faked: where a scenario needs something seek's client does not do (the
  * client-credentials grant), the adapter still runs seek as it is and the suite's verdict is
  * recorded as such in docs/mcp-conformance.md.
  */
@@ -27,6 +31,7 @@ import { loadMcpConfig } from '../../src/mcp/config.js';
 import { McpManager, qualifiedName } from '../../src/mcp/index.js';
 import { loginToServer } from '../../src/mcp/oauth-login.js';
 import { NeedsLoginError } from '../../src/mcp/oauth.js';
+import { defaultContent, elicitationFields } from '../../src/mcp/elicitation.js';
 
 const SERVER = 'conformance';
 /** Below the suite's 30 s client timeout, so seek's own failure is what gets reported. */
@@ -92,7 +97,12 @@ async function run(serverUrl: string, scenario: string): Promise<boolean> {
   try {
     // What a user does first with a server that wants OAuth: `seek mcp login NAME`.
     if (scenario.startsWith('auth/') && !(await login(home, root, env))) return false;
-    manager = await McpManager.open({ projectRoot: root, seekHome: home, cwd: root, env });
+    manager = await McpManager.open({ projectRoot: root, seekHome: home, cwd: root, env, elicitation: true });
+    manager.setElicitationHandler(async (request) => {
+      const content = defaultContent(elicitationFields(request.requestedSchema));
+      say(`elicitation from ${request.server}: "${request.message}"; accepted with the defaults ${JSON.stringify(content)}`);
+      return { action: 'accept', content };
+    });
     for (const problem of manager.problems) say(`config problem: ${problem}`);
     await manager.settle(TIMEOUT_MS + 1000);
     const status = manager.statuses().find((entry) => entry.name === SERVER);

@@ -100,6 +100,23 @@ describe('MCP servers through the real seek', () => {
     expect(results(1)[0]).toContain('5');
   });
 
+  it('headless (-p) declares no elicitation: a server offers no tool that would ask the user', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { everything: everything() });
+    server.enqueue(
+      { toolCalls: [{ name: 'mcp_search', arguments: { query: 'everything' } }] },
+      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__trigger-elicitation-request', arguments: {} } }] },
+      { text: 'done' },
+    );
+    const run = await runSeek(['-p', 'ask me', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    // server-everything registers trigger-elicitation-request only for a client that declares
+    // the capability (the interactive UI does: test/e2e/tui-mcp.test.ts fills its form).
+    expect(results(1)[0]).toContain('mcp__everything__echo');
+    expect(results(1)[0]).not.toContain('trigger-elicitation-request');
+    expect(results(2)[1]).toContain('MCP server everything has no tool trigger-elicitation-request');
+  });
+
   it('gives a hung call an error result after the server\'s timeout_ms', async () => {
     const { root, home } = makeProject();
     writeMcp(join(home, 'mcp.json'), { everything: everything({ timeout_ms: 300 }) });
