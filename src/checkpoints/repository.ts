@@ -44,6 +44,22 @@ export interface LocateOptions {
   runner?: GitRunner;
 }
 
+/** Opened repositories by root, so a session locates each one once. */
+export class CheckpointRepositories {
+  private readonly opened = new Map<string, Promise<CheckpointRepository>>();
+
+  constructor(private readonly options: { seekHome: string; projectId: string }) {}
+
+  get(root: string): Promise<CheckpointRepository> {
+    let repo = this.opened.get(root);
+    if (!repo) {
+      repo = openCheckpointRepository({ root, seekHome: this.options.seekHome, projectId: this.options.projectId });
+      this.opened.set(root, repo);
+    }
+    return repo;
+  }
+}
+
 /** The shadow repository's path for a project that is not a git repository. */
 export function shadowRepositoryPath(seekHome: string, projectId: string): string {
   return join(seekHome, 'projects', projectId, 'checkpoints.git');

@@ -7,7 +7,7 @@
 import { readSession } from '../session/reader.js';
 import { forkSessionBefore } from '../session/resume.js';
 import { checkpointsOf, type CheckpointRecord } from './record.js';
-import { openCheckpointRepository, type CheckpointRepository } from './repository.js';
+import { CheckpointRepositories, type CheckpointRepository } from './repository.js';
 import { planCodeRewind, rewindCode, rewindPoints, type CodeRewindPlan, type CodeRewindResult, type RewindPoint } from './rewind.js';
 import type { TurnCheckpoints } from './turns.js';
 
@@ -24,9 +24,11 @@ export interface SessionRewindOptions {
 }
 
 export class SessionRewind {
-  private repos = new Map<string, Promise<CheckpointRepository>>();
+  private readonly repos: CheckpointRepositories;
 
-  constructor(private readonly options: SessionRewindOptions) {}
+  constructor(private readonly options: SessionRewindOptions) {
+    this.repos = new CheckpointRepositories(options);
+  }
 
   /** The checkpoints recorded in the session file, oldest first. */
   async checkpoints(): Promise<SessionCheckpoint[]> {
@@ -85,11 +87,6 @@ export class SessionRewind {
   }
 
   private repository(root: string): Promise<CheckpointRepository> {
-    let repo = this.repos.get(root);
-    if (!repo) {
-      repo = openCheckpointRepository({ root, seekHome: this.options.seekHome, projectId: this.options.projectId });
-      this.repos.set(root, repo);
-    }
-    return repo;
+    return this.repos.get(root);
   }
 }

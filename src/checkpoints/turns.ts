@@ -5,7 +5,7 @@
  * and after a failure the session stops taking checkpoints (a tree too large for the time limit
  * would otherwise slow every turn).
  */
-import { openCheckpointRepository, checkpointRef, seenRef, type CheckpointRepository } from './repository.js';
+import { CheckpointRepositories, checkpointRef, seenRef, type CheckpointRepository } from './repository.js';
 import { checkpointMessage, commitCheckpoint, snapshotTree, type Snapshot } from './snapshot.js';
 import { checkpointEntry, firstLine, type CheckpointRecord } from './record.js';
 import type { SessionEntryInput } from '../session/format.js';
@@ -28,10 +28,11 @@ export class TurnCheckpoints {
   private count: number;
   private last: CheckpointRecord | undefined;
   private current: Snapshot | undefined;
-  private repos = new Map<string, Promise<CheckpointRepository>>();
+  private readonly repos: CheckpointRepositories;
   private disabled = false;
 
   constructor(private readonly options: TurnCheckpointsOptions) {
+    this.repos = new CheckpointRepositories(options);
     this.count = options.recorded.reduce((max, r) => Math.max(max, r.turn), 0);
     this.last = options.recorded.at(-1);
   }
@@ -83,12 +84,7 @@ export class TurnCheckpoints {
   }
 
   private repository(root: string): Promise<CheckpointRepository> {
-    let repo = this.repos.get(root);
-    if (!repo) {
-      repo = openCheckpointRepository({ root, seekHome: this.options.seekHome, projectId: this.options.projectId });
-      this.repos.set(root, repo);
-    }
-    return repo;
+    return this.repos.get(root);
   }
 
   private async guarded(step: () => Promise<void>): Promise<void> {
