@@ -123,6 +123,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
       toolName: call.name,
       content: result.content,
       isError: result.isError === true,
+      ...(result.images?.length ? { images: result.images } : {}),
     };
     emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: performance.now() - started, message });
     return message;

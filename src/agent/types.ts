@@ -1,3 +1,4 @@
+import type { ToolImage } from '../providers/types.js';
 import type { ZodType } from 'zod';
 import type {
   AssistantMessage,
@@ -29,6 +30,8 @@ export interface ToolResult {
   /** What a screen shows; defaults to the content as text. */
   display?: ToolDisplay;
   isError?: boolean;
+  /** Images for the model, where its provider takes them in tool results (`content` names them). */
+  images?: ToolImage[];
 }
 
 /** Kinds of action the permission policy reasons about. */

@@ -45,6 +45,10 @@ function systemBlocks(system: string): TextBlockParam[] {
   return [{ type: 'text', text: system, cache_control: EPHEMERAL }];
 }
 
+/** The image types Anthropic takes; others stay named in the text only. */
+type AnthropicImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set<AnthropicImageType>(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
 /**
  * Consecutive tool results become one user message (Anthropic wants every tool_result of a turn in
  * the message right after the tool_use blocks). A user message that follows another user-role wire
@@ -58,10 +62,21 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
   let openResults: ContentBlockParam[] | undefined;
   for (const message of messages) {
     if (message.role === 'tool') {
+      const images = (message.images ?? []).filter((image) => ANTHROPIC_IMAGE_TYPES.has(image.mimeType));
+      const content: ToolResultBlockParam['content'] =
+        images.length === 0
+          ? message.content || undefined
+          : [
+              ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+              ...images.map((image) => ({
+                type: 'image' as const,
+                source: { type: 'base64' as const, media_type: image.mimeType as AnthropicImageType, data: image.data },
+              })),
+            ];
       const block: ToolResultBlockParam = {
         type: 'tool_result',
         tool_use_id: message.toolCallId,
-        ...(message.content ? { content: message.content } : {}),
+        ...(content !== undefined ? { content } : {}),
         ...(message.isError ? { is_error: true } : {}),
       };
       if (openResults) {

@@ -38,12 +38,20 @@ export interface AssistantMessage {
   errorMessage?: string;
 }
 
+/** An image a tool returned (an MCP tool's image content), base64, for providers that take images
+ * in tool results (Anthropic); the others get only the tool's text, which names the image. */
+export interface ToolImage {
+  mimeType: string;
+  data: string;
+}
+
 export interface ToolResultMessage {
   role: 'tool';
   toolCallId: string;
   toolName: string;
   content: string;
   isError: boolean;
+  images?: ToolImage[];
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

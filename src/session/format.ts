@@ -146,6 +146,7 @@ const messageSchema = z.discriminatedUnion('role', [
     toolName: z.string(),
     content: z.string(),
     isError: z.boolean(),
+    images: z.array(z.looseObject({ mimeType: z.string(), data: z.string() })).optional(),
   }),
 ]);
 

@@ -83,6 +83,28 @@ describe('MCP servers through the real seek', () => {
     expect(messages.filter((m) => m.content.includes('mcp.resource'))).toHaveLength(1);
   });
 
+  it('attaches an image a tool returns where the provider takes images (Anthropic), and names it for the others', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { everything: everything() });
+    const script = () =>
+      server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__get-tiny-image', arguments: {} } }] }, { text: 'seen' });
+    script();
+    const anthropicEnv = { SEEK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.anthropicBaseUrl, SEEK_RETRY_BASE_MS: '1' };
+    const viaAnthropic = await runSeek(['-p', 'look', '--yolo', '--provider', 'anthropic'], { cwd: root, env: anthropicEnv });
+    expect(viaAnthropic.code).toBe(0);
+    const blocks = (server.requests[1]!.body.messages as Array<{ role: string; content: unknown }>).at(-1)!.content as Array<Record<string, unknown>>;
+    const result = blocks.find((block) => block.type === 'tool_result') as { content: Array<Record<string, unknown>> };
+    expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('[image: image/png') });
+    expect(result.content.find((block) => block.type === 'image')).toMatchObject({ source: { type: 'base64', media_type: 'image/png', data: expect.stringMatching(/^iVBOR/) } });
+    expect(server.violations).toEqual([]);
+
+    server.reset();
+    script();
+    const viaOpenAi = await runSeek(['-p', 'look', '--yolo'], { cwd: root, env: env(home) });
+    expect(viaOpenAi.code).toBe(0);
+    expect(results(1)[0]).toMatch(/\[image: image\/png, [\d.]+ (B|KiB) — attached\]/);
+  });
+
   it('asks before a call like any action: denied headless, allowed by an mcp__server__tool rule', async () => {
     const { root, home } = makeProject();
     writeMcp(join(home, 'mcp.json'), { everything: everything() });
