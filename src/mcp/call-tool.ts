@@ -1,4 +1,4 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { Tool } from '../agent/types.js';
@@ -14,7 +14,12 @@ const schema = z
 
 type Args = z.infer<typeof schema>;
 
-const validator = new AjvJsonSchemaValidator();
+/** Built on the first call (Ajv is costly to load), never at start-up. */
+let validator: Promise<AjvJsonSchemaValidator> | undefined;
+function inputValidator(): Promise<AjvJsonSchemaValidator> {
+  validator ??= import('@modelcontextprotocol/sdk/validation/ajv').then((module) => new module.AjvJsonSchemaValidator());
+  return validator;
+}
 
 export interface McpToolOptions {
   /** For read-only agents (explore, plan): only tools whose server marks them readOnlyHint. */
@@ -46,7 +51,7 @@ export function createMcpCallTool(manager: McpManager, options: McpToolOptions =
         return { content: `${found.name} is not marked read-only by its server; this agent may call only read-only MCP tools.`, isError: true };
       }
       const input = args.arguments ?? {};
-      const check = validator.getValidator(found.info.inputSchema as JsonSchemaType)(input);
+      const check = (await inputValidator()).getValidator(found.info.inputSchema as JsonSchemaType)(input);
       if (!check.valid) {
         return { content: `Invalid arguments for ${found.name}: ${check.errorMessage}. Its parameters: ${JSON.stringify(found.info.inputSchema)}`, isError: true };
       }

@@ -6,7 +6,10 @@ import { COMMAND_OUTPUT_MAX_CHARS, truncateHeadTail } from '../tools/truncate.js
 import { approvalStates, type ApprovalState } from './approvals.js';
 import { loadMcpConfig, type ConfiguredServer } from './config.js';
 import type { ElicitationHandler } from './elicitation.js';
-import { McpConnection, type ConnectionOptions, type ServerState } from './connection.js';
+import type { ConnectionOptions, McpConnection, ServerState } from './connection.js';
+
+/** The connection class, loaded only when a server will run: the SDK stays out of a plain start. */
+type ConnectionClass = typeof import('./connection.js').McpConnection;
 
 export interface ServerStatus {
   name: string;
@@ -38,6 +41,13 @@ export interface McpManagerOptions {
 
 export const MCP_PREFIX = 'mcp__';
 
+/** A server runs when it is enabled and either the user's own or approved as it is now. */
+function startable(server: ConfiguredServer, approvals: ReadonlyMap<string, ApprovalState>): boolean {
+  if (server.definition.disabled) return false;
+  const approval = approvals.get(server.name);
+  return approval === 'not-needed' || approval === 'approved';
+}
+
 export function qualifiedName(server: string, tool: string): string {
   return `${MCP_PREFIX}${server}__${tool}`;
 }
@@ -61,6 +71,7 @@ export class McpManager {
     private readonly approvals: Map<string, ApprovalState>,
     readonly problems: string[],
     options: McpManagerOptions,
+    private readonly Connection: ConnectionClass | undefined,
   ) {
     this.connectionOptions = {
       env: options.env,
@@ -75,14 +86,16 @@ export class McpManager {
         : {}),
     };
     for (const server of configured) {
-      if (this.startable(server)) this.connections.set(server.name, new McpConnection({ ...this.connectionOptions, server }));
+      if (startable(server, approvals)) this.connections.set(server.name, new Connection!({ ...this.connectionOptions, server }));
     }
   }
 
   static async open(options: McpManagerOptions): Promise<McpManager> {
     const config = await loadMcpConfig(options.projectRoot, options.seekHome);
     const approvals = await approvalStates(options.seekHome, options.projectRoot, config.servers);
-    const manager = new McpManager(config.servers, approvals, config.problems, options);
+    const anyStarts = config.servers.some((server) => startable(server, approvals));
+    const Connection = anyStarts ? (await import('./connection.js')).McpConnection : undefined;
+    const manager = new McpManager(config.servers, approvals, config.problems, options, Connection);
     for (const server of config.servers) {
       const approval = approvals.get(server.name);
       if (server.definition.disabled || (approval !== 'changed' && approval !== 'not-approved')) continue;
@@ -254,7 +267,7 @@ export class McpManager {
     const old = this.connections.get(name);
     if (!old) return false;
     await old.close();
-    this.connections.set(name, new McpConnection({ ...this.connectionOptions, server: old.server }));
+    this.connections.set(name, new this.Connection!({ ...this.connectionOptions, server: old.server }));
     for (const listener of this.listeners) listener();
     return true;
   }
@@ -272,12 +285,6 @@ export class McpManager {
 
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
-  }
-
-  private startable(server: ConfiguredServer): boolean {
-    if (server.definition.disabled) return false;
-    const approval = this.approvals.get(server.name);
-    return approval === 'not-needed' || approval === 'approved';
   }
 
   private changed(connection: McpConnection): void {
