@@ -1,15 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
+import { OAUTH_OPENER, startOAuthFixture } from '../support/oauth-fixture.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
 /** An OAuth-protected MCP server from the SDK's own server parts (see the fixture's header). */
-const OAUTH_SERVER = new URL('../fixtures/mcp/oauth-server.mjs', import.meta.url).pathname;
 /** Plays the browser: follows the authorization URL, which the demo provider approves at once. */
-const OPENER = new URL('../fixtures/mcp/oauth-opener.mjs', import.meta.url).pathname;
+
 
 let model: ScriptedServer;
 beforeAll(async () => {
@@ -27,19 +27,7 @@ afterEach(() => {
 });
 
 async function startOAuthServer(extraEnv: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [OAUTH_SERVER], { env: { PATH: process.env.PATH ?? '', ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const base = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      const match = /listening on (\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the OAuth fixture exited (${code}): ${seen}`)));
-  });
-  fixture = { base, child };
+  fixture = await startOAuthFixture(extraEnv);
   return fixture;
 }
 
@@ -66,7 +54,7 @@ function projectFor(base: string, transport: 'http' | 'sse' = 'http', extra: Rec
     DEEPSEEK_API_KEY: 'test-key',
     DEEPSEEK_BASE_URL: model.url,
     SEEK_RETRY_BASE_MS: '1',
-    SEEK_MCP_AUTH_OPENER: OPENER,
+    SEEK_MCP_AUTH_OPENER: OAUTH_OPENER,
     OPENER_LOG: openerLog,
   };
   const opened = (): string[] => (existsSync(openerLog) ? readFileSync(openerLog, 'utf8').trim().split('\n') : []);

@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '../support/seek-process.js';
+import { OAUTH_OPENER, startOAuthFixture } from '../support/oauth-fixture.js';
 import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
 const h = tuiHarness();
-const OAUTH_SERVER = new URL('../fixtures/mcp/oauth-server.mjs', import.meta.url).pathname;
-const OPENER = new URL('../fixtures/mcp/oauth-opener.mjs', import.meta.url).pathname;
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 describe.skipIf(!hasTmux)('/mcp in the terminal UI (tmux)', () => {
@@ -114,22 +112,11 @@ describe.skipIf(!hasTmux)('/mcp in the terminal UI (tmux)', () => {
   });
 
   it('/mcp login NAME logs in to a remote server that needs it, then connects', async () => {
-    const oauth = spawn(process.execPath, [OAUTH_SERVER], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const { base, child: oauth } = await startOAuthFixture();
     try {
-      const base = await new Promise<string>((resolve, reject) => {
-        let seen = '';
-        const onData = (chunk: Buffer): void => {
-          seen += chunk.toString();
-          const match = /listening on (\S+)/.exec(seen);
-          if (match) resolve(match[1]!);
-        };
-        oauth.stdout!.on('data', onData);
-        oauth.stderr!.on('data', onData);
-        oauth.once('exit', (code) => reject(new Error(`the OAuth fixture exited (${code}): ${seen}`)));
-      });
       const { root, home } = makeProject();
       writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { secure: { type: 'http', url: new URL('mcp', base).href } } }));
-      const t = h.start(root, home, { width: 120, height: 40, env: { SEEK_MCP_AUTH_OPENER: OPENER } });
+      const t = h.start(root, home, { width: 120, height: 40, env: { SEEK_MCP_AUTH_OPENER: OAUTH_OPENER } });
       await t.waitFor('ask seek');
       t.type('/mcp');
       t.keys('Enter');
