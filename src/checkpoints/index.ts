@@ -6,3 +6,7 @@ export * from './restore.js';
 export * from './rewind.js';
 export * from './turns.js';
 export * from './session-rewind.js';
+export * from './describe.js';
+export * from './prune.js';
+export * from './settings.js';
+export type { UnrestorableFile } from './large-files.js';

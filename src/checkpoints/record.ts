@@ -10,15 +10,18 @@
  * first user turn, one more for every checkpoint after it, copied ones included (a fork carries
  * its origin's checkpoints, whose refs keep the origin's session id). `kind` is `turn` for the
  * start of a user turn and `restore` for the state just before a rewind replaced it (rewinding to
- * that one undoes the rewind).
+ * that one undoes the rewind), and `merge` for the state just before work was merged into the tree
+ * (a worktree's, or delegate_tasks' editors'). `unrestorable` (absent when empty) lists changed
+ * files too large to copy, by path, size and SHA-256 (large-files.ts).
  */
 import { z } from 'zod';
 import type { IndexedEntry } from '../session/reader.js';
 import type { SessionEntryInput } from '../session/format.js';
+import type { UnrestorableFile } from './large-files.js';
 
 export const CHECKPOINT_EVENT = 'checkpoint';
 
-export type CheckpointKind = 'turn' | 'restore';
+export type CheckpointKind = 'turn' | 'restore' | 'merge';
 
 export interface CheckpointRecord {
   turn: number;
@@ -32,21 +35,25 @@ export interface CheckpointRecord {
   prompt: string;
   /** When it was taken (the entry's ts). */
   at: string;
+  /** Files left out for their size: a restore cannot bring them back. */
+  unrestorable?: UnrestorableFile[];
 }
 
 const dataSchema = z.looseObject({
   turn: z.number().int().positive(),
-  kind: z.enum(['turn', 'restore']),
+  kind: z.enum(['turn', 'restore', 'merge']),
   ref: z.string().min(1),
   commit: z.string().min(1),
   tree: z.string().min(1),
   root: z.string().min(1),
   prompt: z.string(),
+  unrestorable: z.array(z.object({ path: z.string(), size: z.number(), sha256: z.string() })).optional(),
 });
 
 /** A checkpoint entry for the session file. */
 export function checkpointEntry(record: CheckpointRecord): SessionEntryInput {
-  const { at, ...data } = record;
+  const { at, unrestorable, ...rest } = record;
+  const data = unrestorable?.length ? { ...rest, unrestorable } : rest;
   return { type: 'event', ts: at, name: CHECKPOINT_EVENT, data };
 }
 
@@ -57,8 +64,8 @@ export function checkpointsOf(entries: readonly IndexedEntry[]): Array<Checkpoin
     if (entry.type !== 'event' || entry.name !== CHECKPOINT_EVENT) continue;
     const parsed = dataSchema.safeParse(entry.data);
     if (!parsed.success) continue;
-    const { turn, kind, ref, commit, tree, root, prompt } = parsed.data;
-    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex: index });
+    const { turn, kind, ref, commit, tree, root, prompt, unrestorable } = parsed.data;
+    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex: index, ...(unrestorable?.length ? { unrestorable } : {}) });
   }
   return found;
 }

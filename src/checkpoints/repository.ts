@@ -13,6 +13,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitClient, runGit, type GitRunner } from '../worktree/git.js';
+import { StatCache } from './stat-cache.js';
+import { DEFAULT_CHECKPOINT_SETTINGS } from './settings.js';
 
 export const CHECKPOINT_PREFIX = 'refs/seek/checkpoints/';
 
@@ -35,6 +37,10 @@ export interface CheckpointRepository {
   readonly indexPath: string;
   /** The shadow repository's own index (seek's, kept up to date); undefined for a real repository. */
   readonly shadowIndex?: string;
+  /** The private index and listed driver overrides snapshots reuse (stat-cache.ts). */
+  readonly statCache: StatCache;
+  /** Changed files larger than this are recorded by hash, not copied (large-files.ts). */
+  readonly maxFileSize: number;
 }
 
 export interface LocateOptions {
@@ -42,18 +48,21 @@ export interface LocateOptions {
   seekHome: string;
   projectId: string;
   runner?: GitRunner;
+  /** See CheckpointSettings.maxFileSize. */
+  maxFileSize?: number;
 }
 
 /** Opened repositories by root, so a session locates each one once. */
 export class CheckpointRepositories {
   private readonly opened = new Map<string, Promise<CheckpointRepository>>();
 
-  constructor(private readonly options: { seekHome: string; projectId: string }) {}
+  constructor(private readonly options: { seekHome: string; projectId: string; maxFileSize?: number }) {}
 
   get(root: string): Promise<CheckpointRepository> {
     let repo = this.opened.get(root);
     if (!repo) {
-      repo = openCheckpointRepository({ root, seekHome: this.options.seekHome, projectId: this.options.projectId });
+      const { seekHome, projectId, maxFileSize } = this.options;
+      repo = openCheckpointRepository({ root, seekHome, projectId, ...(maxFileSize === undefined ? {} : { maxFileSize }) });
       this.opened.set(root, repo);
     }
     return repo;
@@ -72,12 +81,15 @@ export function shadowRepositoryPath(seekHome: string, projectId: string): strin
 export async function openCheckpointRepository(options: LocateOptions): Promise<CheckpointRepository> {
   const runner = options.runner ?? runGit;
   const base = new GitClient(runner, CHECKPOINT_IDENTITY);
+  if (!existsSync(options.root)) throw new Error(`${options.root} does not exist any more (a worktree that was merged or removed?)`);
+  const maxFileSize = options.maxFileSize ?? DEFAULT_CHECKPOINT_SETTINGS.maxFileSize;
   // Paths in trees are relative to the top of the work tree: everything runs there.
-  const top = await base.run(options.root, ['rev-parse', '--show-toplevel'], { timeoutMs: 10_000 });
-  if (top.code === 0 && top.stdout.trim() !== '') {
-    const root = top.stdout.trim();
-    const index = await base.value(root, ['rev-parse', '--git-path', 'index']);
-    return { root, git: base, shadow: false, indexPath: isAbsolute(index) ? index : resolve(root, index) };
+  const found = await base.run(options.root, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'config', '--git-path', 'config.worktree'], { timeoutMs: 10_000 });
+  const [top, ...paths] = found.code === 0 ? found.stdout.trim().split('\n') : [];
+  if (top && paths.length === 3) {
+    const [indexPath, ...configPaths] = paths.map((path) => (isAbsolute(path) ? path : resolve(options.root, path)));
+    const target = { root: top, git: base, indexPath: indexPath!, configPaths };
+    return { ...target, shadow: false, statCache: new StatCache(target), maxFileSize };
   }
   // A home directory or the file system root as a "project" would copy far too much.
   if ([homedir(), '/'].includes(resolve(options.root))) {
@@ -89,7 +101,9 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
     await base.ok(gitDir, ['init', '-q', '--bare', gitDir]);
   }
   const git = base.withEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: options.root });
-  return { root: options.root, git, shadow: true, indexPath: join(gitDir, 'index'), shadowIndex: join(gitDir, 'index') };
+  const index = join(gitDir, 'index');
+  const target = { root: options.root, git, indexPath: index, shadowIndex: index, configPaths: [join(gitDir, 'config')] };
+  return { ...target, shadow: true, statCache: new StatCache(target), maxFileSize };
 }
 
 /** `refs/seek/checkpoints/<sid>/<n>`. */

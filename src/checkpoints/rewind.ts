@@ -15,6 +15,7 @@ import { checkpointMessage, commitCheckpoint, readRef, snapshotTree, type Snapsh
 import { checkpointRef, seenRef, type CheckpointRepository } from './repository.js';
 import { applyRestore, diffTrees, numstat, restorePlan, type NumstatRow, type TreeChange } from './restore.js';
 import type { CheckpointRecord } from './record.js';
+import type { UnrestorableFile } from './large-files.js';
 import { mapLimit } from '../util/map-limit.js';
 
 /** git processes at once while listing (a long session has hundreds of checkpoints). */
@@ -27,7 +28,7 @@ export interface RewindPoint extends CheckpointRecord {
 
 /** The session's checkpoints with the files changed since each (one snapshot of the tree now). */
 export async function rewindPoints(repo: CheckpointRepository, records: readonly CheckpointRecord[]): Promise<RewindPoint[]> {
-  const now = await snapshotTree(repo);
+  const { tree: now } = await snapshotTree(repo);
   return mapLimit(records, LIST_CONCURRENCY, async (record) => {
     const changedSince = record.root === repo.root ? await numstat(repo, record.tree, now).catch(() => []) : [];
     return { ...record, changedSince };
@@ -40,8 +41,15 @@ export interface CodeRewindPlan {
   currentTree: string;
   /** What the restore writes and deletes. */
   changes: TreeChange[];
-  /** Paths the restore would overwrite that changed since the session last saw them. */
+  /** Paths the restore would overwrite that changed since the session last saw them, or whose
+   * content now is too large to checkpoint first (`unrecoverable`): it needs the user's consent. */
   conflicts: string[];
+  /** The conflicts a restore could not undo: files too large to checkpoint, overwritten or deleted. */
+  unrecoverable: string[];
+  /** The checkpoint's files that were too large to copy: left as they are now. */
+  notRestorable: UnrestorableFile[];
+  /** The files too large to copy now (recorded with the pre-restore checkpoint). */
+  currentUnrestorable: UnrestorableFile[];
 }
 
 /**
@@ -49,12 +57,26 @@ export interface CodeRewindPlan {
  * reference for outside changes when the session has no `seen` ref yet.
  */
 export async function planCodeRewind(repo: CheckpointRepository, sessionId: string, target: CheckpointRecord, latest: CheckpointRecord): Promise<CodeRewindPlan> {
-  const currentTree = await snapshotTree(repo);
-  const changes = await restorePlan(repo, currentTree, target.tree);
+  if ((await repo.git.run(repo.root, ['cat-file', '-e', `${target.tree}^{tree}`])).code !== 0) {
+    throw new Error(`checkpoint ${target.turn} is no longer in the repository (pruned by seek gc, or by git gc after its ref was deleted)`);
+  }
+  const current = await snapshotTree(repo);
+  const targetLarge = new Map((target.unrestorable ?? []).map((f) => [f.path, f]));
+  const currentLarge = new Map(current.unrestorable.map((f) => [f.path, f]));
+  // A path the checkpoint could not copy is left as it is (the diff would delete it otherwise).
+  const changes = (await restorePlan(repo, current.tree, target.tree)).filter((c) => !targetLarge.has(c.path));
+  const notRestorable = [...targetLarge.values()].filter((f) => currentLarge.get(f.path)?.sha256 !== f.sha256);
+  // A large file now that the checkpoint has as an ordinary file, or does not have at all, is
+  // overwritten or deleted, and the pre-restore checkpoint cannot hold it.
+  const planned = new Set(changes.map((c) => c.path));
+  for (const path of currentLarge.keys()) {
+    if (!planned.has(path) && !targetLarge.has(path)) changes.push({ path, status: 'deleted' });
+  }
+  const unrecoverable = changes.filter((c) => currentLarge.has(c.path)).map((c) => c.path);
   const seen = (await readRef(repo, seenRef(sessionId)))?.tree ?? latest.tree;
-  const outside = new Set((await diffTrees(repo, seen, currentTree)).map((c) => c.path));
-  const conflicts = changes.filter((c) => outside.has(c.path)).map((c) => c.path);
-  return { target, currentTree, changes, conflicts };
+  const outside = new Set((await diffTrees(repo, seen, current.tree)).map((c) => c.path));
+  const conflicts = [...new Set([...changes.filter((c) => outside.has(c.path)).map((c) => c.path), ...unrecoverable])];
+  return { target, currentTree: current.tree, changes, conflicts, unrecoverable, notRestorable, currentUnrestorable: current.unrestorable };
 }
 
 export interface CodeRewindResult {
@@ -84,7 +106,16 @@ export async function rewindCode(repo: CheckpointRepository, plan: CodeRewindPla
   const what = `before rewinding to ${plan.target.turn}`;
   const ref = checkpointRef(options.sessionId, options.turn);
   const snapshot = await commitCheckpoint(repo, plan.currentTree, { ref, parent: options.parent, message: checkpointMessage(options.sessionId, options.turn, at, what) });
-  const before: CheckpointRecord = { turn: options.turn, kind: 'restore', ref, ...snapshot, root: repo.root, prompt: what, at: at.toISOString() };
+  const before: CheckpointRecord = {
+    turn: options.turn,
+    kind: 'restore',
+    ref,
+    ...snapshot,
+    root: repo.root,
+    prompt: what,
+    at: at.toISOString(),
+    ...(plan.currentUnrestorable.length > 0 ? { unrestorable: plan.currentUnrestorable } : {}),
+  };
   await options.record(before);
   let skippedIgnored: string[];
   try {

@@ -3,38 +3,70 @@
  * are not ignored, deletions, modes, symlinks) as a git commit, without touching the user's index,
  * stash, branches, HEAD or history.
  *
- * The tree is written through a temporary index (GIT_INDEX_FILE in a temp directory), started as a
- * copy of the repository's own index so git's stat cache spares it from re-reading unchanged
- * files (see `withTempIndex` in worktree/rescue.ts), then `git add -A` (which respects
- * .gitignore: ignored files are never captured) and `git write-tree`. The commit's parent is the
- * session's previous checkpoint, or HEAD for the first one; when the tree equals the parent's, the
- * checkpoint is the parent itself (no new commit), which keeps an idle turn cheap.
+ * The tree is written through a private index (stat-cache.ts), never the user's: `git ls-files
+ * -m -o --exclude-standard` lists what differs from it (changed, deleted and untracked files; git
+ * ignores what .gitignore ignores, so ignored files are never captured), `git add -A` stages only
+ * those, and `git write-tree` writes the tree. Changed files above the size limit are left out
+ * and recorded by hash (large-files.ts). The commit's parent is the session's previous
+ * checkpoint, or HEAD for the first one; when the tree equals the parent's, the checkpoint is the
+ * parent itself (no new commit), which keeps an idle turn cheap.
  */
-import { copyFile, rename } from 'node:fs/promises';
-import { withTempIndex } from '../worktree/rescue.js';
-import { listDriverOverrides, runGitWithOverrides } from '../worktree/git.js';
+import { partitionBySize, type UnrestorableFile } from './large-files.js';
 import type { CheckpointRepository } from './repository.js';
+import { runGitWithOverrides, type GitClient } from '../worktree/git.js';
 
 export interface Snapshot {
   commit: string;
   tree: string;
 }
 
-/** The tree of the working tree as it is now. Writes objects, never a ref or the user's index. */
-export async function snapshotTree(repo: CheckpointRepository): Promise<string> {
-  // The repository's config is listed once for the whole snapshot, not before each command.
-  const git = repo.git.withRunner(runGitWithOverrides(await listDriverOverrides({ cwd: repo.root, env: repo.git.environment })));
-  return withTempIndex(git, repo.root, async (env) => {
-    await git.ok(repo.root, ['add', '-A'], { env });
-    const tree = await git.value(repo.root, ['write-tree'], { env });
-    if (repo.shadowIndex) {
-      // The shadow repository's index is seek's own: keep it as the stat cache for the next time.
-      const next = `${repo.shadowIndex}.${process.pid}.tmp`;
-      await copyFile(env.GIT_INDEX_FILE, next);
-      await rename(next, repo.shadowIndex);
+/** The working tree as a git tree, and the files too large to be in it. */
+export interface TreeState {
+  tree: string;
+  unrestorable: UnrestorableFile[];
+}
+
+/** The working tree as it is now. Writes objects, never a ref or the user's index. */
+export async function snapshotTree(repo: CheckpointRepository): Promise<TreeState> {
+  const cache = repo.statCache;
+  return cache.run(async (git, index) => {
+    // Pathspecs from the listing are paths, never patterns (a file may be called `*.ts`).
+    const env = { ...index, GIT_LITERAL_PATHSPECS: '1' };
+    // `-t` tags each path: `? ` untracked, other tags tracked (changed, deleted).
+    const listed = await git.ok(repo.root, ['ls-files', '-z', '-t', '-m', '-o', '--exclude-standard'], { env });
+    const untracked = new Set<string>();
+    const changed = new Set<string>();
+    for (const field of listed.split('\0')) {
+      if (field.length < 3) continue;
+      const path = field.slice(2);
+      changed.add(path);
+      if (field.startsWith('? ')) untracked.add(path);
     }
-    return tree;
-  }, repo.indexPath);
+    const newlyIgnored = await ignoredByRules(git, repo.root, [...cache.addedSinceSeed]);
+    const { copy, large } = await partitionBySize(repo.root, [...changed].filter((p) => !newlyIgnored.has(p)), repo.maxFileSize);
+    if (copy.length > 0) {
+      await git.ok(repo.root, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { env, input: copy.map((p) => `${p}\0`).join('') });
+      for (const path of copy) if (untracked.has(path)) cache.addedSinceSeed.add(path);
+    }
+    // A large file git tracks keeps its old version in the index: take it out, so the tree never
+    // holds a stale copy that a restore would write back. Files ignored now leave the same way.
+    const removed = [...large.map((f) => f.path), ...newlyIgnored];
+    if (removed.length > 0) {
+      await git.ok(repo.root, ['update-index', '--force-remove', '-z', '--stdin'], { env, input: removed.map((p) => `${p}\0`).join('') });
+      for (const path of removed) cache.addedSinceSeed.delete(path);
+    }
+    const tree = await git.value(repo.root, ['write-tree'], { env });
+    return { tree, unrestorable: large };
+  });
+}
+
+/** Which of `paths` an ignore rule matches now, whether the index tracks them or not. */
+async function ignoredByRules(git: GitClient, root: string, paths: readonly string[]): Promise<Set<string>> {
+  if (paths.length === 0) return new Set();
+  const result = await git.run(root, ['check-ignore', '--no-index', '-z', '--stdin'], { input: paths.map((p) => `${p}\0`).join('') });
+  if (result.code === 1) return new Set();
+  if (result.code !== 0) throw new Error(`git check-ignore failed: ${result.stderr.trim()}`);
+  return new Set(result.stdout.split('\0').filter(Boolean));
 }
 
 /** HEAD's commit and tree; undefined when there is no commit (a fresh repository or shadow). */
@@ -55,7 +87,7 @@ export interface CheckpointOptions {
 
 /** Takes a checkpoint of the working tree and points `ref` at it. Throws (a GitError) when git fails. */
 export async function takeCheckpoint(repo: CheckpointRepository, options: CheckpointOptions): Promise<Snapshot> {
-  return commitCheckpoint(repo, await snapshotTree(repo), options);
+  return commitCheckpoint(repo, (await snapshotTree(repo)).tree, options);
 }
 
 /** Records `tree` (from `snapshotTree`) as a checkpoint at `options.ref`. */

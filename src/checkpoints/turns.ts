@@ -1,13 +1,19 @@
 /**
- * The checkpoints a running session takes: one at the start of every user turn (recorded in the
- * session file, see record.ts) and, at its end, the session's `seen` ref (rewind.ts) moved to the
- * state the turn left. Neither ever fails a turn: a failure is reported through `notice` once,
- * and after a failure the session stops taking checkpoints (a tree too large for the time limit
- * would otherwise slow every turn).
+ * The checkpoints a running session takes: one at the start of every user turn and one before
+ * work is merged into its tree (recorded in the session file, see record.ts), and, at the end of
+ * a turn, the session's `seen` ref (rewind.ts) moved to the state the turn left. None ever fails
+ * a turn: a failure is reported through `notice` once, and after a failure the session stops
+ * taking checkpoints (a tree too large for the time limit would otherwise slow every turn).
+ *
+ * The turn-start snapshot overlaps the turn's first request: `atTurnStart` reserves the entry's
+ * place in the session file (before the turn's user message, where a conversation rewind forks)
+ * and returns; the snapshot goes on while the request is in flight. Nothing of the turn may
+ * change the tree before `settled()` resolves: the session awaits it before the first tool call,
+ * hook or merge of the turn.
  */
 import { CheckpointRepositories, checkpointRef, seenRef, type CheckpointRepository } from './repository.js';
 import { checkpointMessage, commitCheckpoint, snapshotTree, type Snapshot } from './snapshot.js';
-import { checkpointEntry, firstLine, type CheckpointRecord } from './record.js';
+import { CHECKPOINT_EVENT, checkpointEntry, firstLine, type CheckpointKind, type CheckpointRecord } from './record.js';
 import type { SessionEntryInput } from '../session/format.js';
 import { errorText } from '../worktree/git.js';
 
@@ -21,13 +27,18 @@ export interface TurnCheckpointsOptions {
   /** Checkpoints already recorded in the session (a resumed session, a fork's copies). */
   recorded: readonly CheckpointRecord[];
   append: (entry: SessionEntryInput) => void;
+  /** Reserves the next entry of the session file, filled later (SessionWriter.reserve). */
+  reserve: () => (entry: SessionEntryInput) => void;
   notice: (text: string) => void;
+  /** See CheckpointSettings.maxFileSize. */
+  maxFileSize?: number;
 }
 
 export class TurnCheckpoints {
   private count: number;
   private last: CheckpointRecord | undefined;
   private current: Snapshot | undefined;
+  private pending: Promise<void> = Promise.resolve();
   private readonly repos: CheckpointRepositories;
   private disabled = false;
 
@@ -37,23 +48,59 @@ export class TurnCheckpoints {
     this.last = options.recorded.at(-1);
   }
 
-  /** Checkpoints `root` before the turn that `prompt` starts, and records it. */
+  /** Opens the repository of `root` ahead of the first turn (its git processes off the turn's path). */
+  warm(root: string): void {
+    if (!this.disabled) void this.repository(root).catch(() => undefined);
+  }
+
+  /**
+   * Starts the checkpoint of `root` before the turn that `prompt` starts: reserves its entry and
+   * returns; the snapshot finishes in the background (see `settled`).
+   */
   async atTurnStart(root: string, prompt: string): Promise<void> {
     this.current = undefined;
-    await this.guarded(async () => {
+    if (this.disabled) return;
+    await this.pending;
+    let repo: CheckpointRepository;
+    try {
+      repo = await this.repository(root);
+    } catch (error) {
+      return this.fail(error);
+    }
+    const turn = ++this.count;
+    const at = new Date();
+    const fill = this.options.reserve();
+    const what = firstLine(prompt);
+    this.pending = this.take(repo, turn, 'turn', what, at)
+      .then((record) => {
+        fill(checkpointEntry(record));
+        this.current = record;
+      })
+      .catch((error: unknown) => {
+        fill({ type: 'event', ts: at.toISOString(), name: `${CHECKPOINT_EVENT}_failed`, data: { turn, error: errorText(error) } });
+        this.fail(error);
+      });
+  }
+
+  /** Resolves when the turn-start checkpoint is in (or has failed): the tree may change after it. */
+  settled(): Promise<void> {
+    return this.pending;
+  }
+
+  /**
+   * Checkpoints `root` before work is merged into it (a worktree's, delegate_tasks' editors'),
+   * so a rewind can go back to just before the merge. Recorded when taken.
+   */
+  async beforeMerge(root: string, what: string): Promise<void> {
+    await this.pending;
+    if (this.disabled) return;
+    try {
       const repo = await this.repository(root);
-      const turn = this.count + 1;
-      const at = new Date();
-      const ref = checkpointRef(this.options.sessionId, turn);
-      const parent = this.last && this.last.root === repo.root ? this.last : undefined;
-      const tree = await withTimeout(snapshotTree(repo));
-      const snapshot = await commitCheckpoint(repo, tree, { ref, parent, message: checkpointMessage(this.options.sessionId, turn, at, firstLine(prompt)) });
-      const record: CheckpointRecord = { turn, kind: 'turn', ref, ...snapshot, root: repo.root, prompt: firstLine(prompt), at: at.toISOString() };
+      const record = await this.take(repo, ++this.count, 'merge', firstLine(what), new Date());
       this.options.append(checkpointEntry(record));
-      this.count = turn;
-      this.last = record;
-      this.current = snapshot;
-    });
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   /** The number the session's next checkpoint gets. */
@@ -71,30 +118,40 @@ export class TurnCheckpoints {
 
   /** Moves the session's `seen` ref to the state the turn left. */
   async atTurnEnd(): Promise<void> {
+    await this.pending;
     const start = this.current;
     const last = this.last;
-    if (!start || !last) return;
+    if (!start || !last || this.disabled) return;
     this.current = undefined;
-    await this.guarded(async () => {
+    try {
       const repo = await this.repository(last.root);
-      const tree = await withTimeout(snapshotTree(repo));
+      const { tree } = await withTimeout(snapshotTree(repo));
       const message = `seek: state at the end of turn ${last.turn} of session ${this.options.sessionId}\n`;
       await commitCheckpoint(repo, tree, { ref: seenRef(this.options.sessionId), parent: start, message });
-    });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Snapshots the tree and commits it as checkpoint `turn` (parent: the previous one of the root). */
+  private async take(repo: CheckpointRepository, turn: number, kind: CheckpointKind, what: string, at: Date): Promise<CheckpointRecord> {
+    const ref = checkpointRef(this.options.sessionId, turn);
+    const parent = this.last && this.last.root === repo.root ? this.last : undefined;
+    const { tree, unrestorable } = await withTimeout(snapshotTree(repo));
+    const snapshot = await commitCheckpoint(repo, tree, { ref, parent, message: checkpointMessage(this.options.sessionId, turn, at, what) });
+    const record: CheckpointRecord = { turn, kind, ref, ...snapshot, root: repo.root, prompt: what, at: at.toISOString(), ...(unrestorable.length > 0 ? { unrestorable } : {}) };
+    this.last = record;
+    return record;
   }
 
   private repository(root: string): Promise<CheckpointRepository> {
     return this.repos.get(root);
   }
 
-  private async guarded(step: () => Promise<void>): Promise<void> {
+  private fail(error: unknown): void {
     if (this.disabled) return;
-    try {
-      await step();
-    } catch (error) {
-      this.disabled = true;
-      this.options.notice(`checkpoint failed, so this session takes no more checkpoints (seek rewind cannot go back past here): ${errorText(error)}`);
-    }
+    this.disabled = true;
+    this.options.notice(`checkpoint failed, so this session takes no more checkpoints (seek rewind cannot go back past here): ${errorText(error)}`);
   }
 }
 

@@ -15,6 +15,7 @@ import { interruptedToolResults } from '../session/reader.js';
 import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/resume.js';
 import { newSessionId, toolsHash } from '../session/format.js';
 import { checkpointsOf, type CheckpointRecord } from '../checkpoints/record.js';
+import { checkpointSettingsFrom, type CheckpointSettings } from '../checkpoints/settings.js';
 import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
@@ -124,6 +125,8 @@ export interface PreparedSession {
   pendingCalls: ToolCall[];
   /** Checkpoints already in the session file (a resumed session): turn numbers go on from them. */
   recordedCheckpoints: CheckpointRecord[];
+  /** `checkpoints` in the user's config (on or off, the size limit). */
+  checkpointSettings: CheckpointSettings;
 }
 
 /**
@@ -401,6 +404,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     todos,
     writer,
     recordedCheckpoints: resumed ? checkpointsOf(resumed.entries) : [],
+    checkpointSettings: checkpointSettingsFrom(config, configFile(home)),
     compactor: compactorFor(model),
     compactorFor,
     notices,

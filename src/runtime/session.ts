@@ -1,7 +1,7 @@
 import { runLoop } from '../agent/loop.js';
-import type { AgentEvent, ToolResult } from '../agent/types.js';
+import type { AgentEvent, BeforeToolCall, ToolResult } from '../agent/types.js';
 import { randomBytes } from 'node:crypto';
-import type { Message, StreamFn, ToolCall, Usage } from '../providers/types.js';
+import type { Message, StreamFn, ToolCall } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration } from './orchestration.js';
 import { distill, DistillError, type DistillResult } from '../memory/distill.js';
@@ -9,8 +9,8 @@ import type { EntryInput } from '../memory/entry.js';
 import { rememberEntry } from '../memory/operations.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { MemorySettings } from '../memory/settings.js';
-import { addUsage } from '../providers/types.js';
-import { CostTracker, type CostTotals } from '../cost/tracker.js';
+import type { CostTracker } from '../cost/tracker.js';
+import { summarySince, type RunFigures, type RunMark } from './run-summary.js';
 import { formatCost, formatTokens } from '../cost/format.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
@@ -18,7 +18,6 @@ import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
 import { DelegateCalls } from './delegate-calls.js';
 import { finishSessionWorktree } from './session-worktree.js';
-import type { SubagentOutcome } from '../subagents/types.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import { lookupModel } from '../providers/catalog.js';
@@ -55,6 +54,11 @@ export class AgentSession {
   private readonly delegateCalls: DelegateCalls;
   /** Checkpoints at every user turn (none for a session that is not saved: nothing could list them). */
   private readonly checkpoints: TurnCheckpoints | undefined;
+  /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it. */
+  private readonly beforeToolCall: BeforeToolCall = async (call) => {
+    await this.checkpoints?.settled();
+    return this.prepared.gate.before(call);
+  };
   private startAnnounced = false;
   private closed = false;
 
@@ -73,16 +77,22 @@ export class AgentSession {
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
     const writer = prepared.writer;
-    this.checkpoints = writer
-      ? new TurnCheckpoints({
-          sessionId: prepared.id,
-          seekHome: prepared.seekHome,
-          projectId: prepared.projectId,
-          recorded: prepared.recordedCheckpoints,
-          append: (entry) => writer.append(entry),
-          notice: (text) => this.emit({ type: 'notice', level: 'warn', text }),
-        })
-      : undefined;
+    this.checkpoints =
+      writer && prepared.checkpointSettings.enabled
+        ? new TurnCheckpoints({
+            sessionId: prepared.id,
+            seekHome: prepared.seekHome,
+            projectId: prepared.projectId,
+            recorded: prepared.recordedCheckpoints,
+            append: (entry) => writer.append(entry),
+            reserve: () => writer.reserve(),
+            notice: (text) => this.emit({ type: 'notice', level: 'warn', text }),
+            maxFileSize: prepared.checkpointSettings.maxFileSize,
+          })
+        : undefined;
+    this.checkpoints?.warm(prepared.workspace.root);
+    const checkpoints = this.checkpoints;
+    if (checkpoints && prepared.worktrees) prepared.worktrees.beforeMerge = (root, what) => checkpoints.beforeMerge(root, what);
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
     prepared.subagentSink.emit = (event) => this.emit(event);
     prepared.orchestrationSink.emit = (event) => {
@@ -189,10 +199,13 @@ export class AgentSession {
   async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
     this.announceStart();
     const mark = this.mark();
-    // Before anything of the turn runs (its prompt hook included); recorded before its messages,
-    // so a conversation rewind forks just before this entry.
+    // Recorded before the turn's messages, so a conversation rewind forks just before this entry;
+    // the snapshot overlaps the first request, and everything of the turn that could change the
+    // tree (a hook, a tool call, an interrupted call finished) waits for it.
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, text);
+    if (this.hooks) await this.checkpoints?.settled();
     await this.hooks?.prePrompt(text);
+    if (this.delegateCalls.pending) await this.checkpoints?.settled();
     await this.delegateCalls.finishInterrupted(signal);
     if (this.delegateCalls.pending) {
       // Cancelled while finishing an interrupted call: the prompt must not follow an unanswered call.
@@ -220,7 +233,7 @@ export class AgentSession {
       cwd: this.cwd,
       projectRoot: this.projectRoot,
       workspace: () => ({ cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root }),
-      beforeToolCall: this.prepared.gate.before,
+      beforeToolCall: this.beforeToolCall,
       afterToolCall: this.prepared.gate.after,
       compactIfNeeded: this.prepared.compactor.compactIfNeeded,
     });
@@ -245,17 +258,8 @@ export class AgentSession {
   }
 
   /** What a run billed and started since `mark` (its subagents and orchestrations). */
-  private summarySince(mark: RunMark): Omit<RunSummary, 'reason' | 'finalText' | 'turns' | 'errorMessage'> {
-    const after = this.tracker.cumulative();
-    return {
-      sessionId: this.id,
-      durationMs: performance.now() - mark.started,
-      usage: subtractUsage(after.usage, mark.cost.usage),
-      costUsd: roundCost(after.costUsd - mark.cost.costUsd),
-      costKnown: after.costKnown,
-      subagents: this.prepared.subagents.outcomes().slice(mark.children).map(childSummary),
-      orchestrations: this.orchestrations.slice(mark.orchestrations),
-    };
+  private summarySince(mark: RunMark): RunFigures {
+    return summarySince(mark, { sessionId: this.id, tracker: this.tracker, children: this.prepared.subagents.outcomes(), orchestrations: this.orchestrations });
   }
 
   /**
@@ -269,6 +273,7 @@ export class AgentSession {
     const mark = this.mark();
     const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, request);
+    await this.checkpoints?.settled();
     await this.hooks?.prePrompt(request);
     let result: ToolResult | undefined;
     if (this.delegateCalls.pending) {
@@ -396,40 +401,3 @@ export async function openSession(options: OpenSessionOptions & { stream?: Strea
 }
 
 const CLOSE_DRAIN_MS = 5000;
-
-interface RunMark {
-  started: number;
-  cost: CostTotals;
-  children: number;
-  orchestrations: number;
-}
-
-function childSummary(child: SubagentOutcome): RunSummary['subagents'][number] {
-  return {
-    id: child.subSid,
-    type: child.type,
-    status: child.status,
-    ...(child.reason ? { reason: child.reason } : {}),
-    description: child.description,
-    turns: child.turns,
-    usage: child.usage,
-    costUsd: roundCost(child.costUsd),
-    ...(child.costKnown === false ? { costKnown: false } : {}),
-    ...(child.label ? { label: child.label } : {}),
-  };
-}
-
-function subtractUsage(a: Usage, b: Usage): Usage {
-  return addUsage(a, {
-    inputTokens: -b.inputTokens,
-    outputTokens: -b.outputTokens,
-    cacheReadTokens: -b.cacheReadTokens,
-    cacheWriteTokens: -b.cacheWriteTokens,
-    reasoningTokens: -(b.reasoningTokens ?? 0),
-  });
-}
-
-function roundCost(value: number): number {
-  return Math.round(value * 1e9) / 1e9;
-}
-

@@ -159,9 +159,8 @@ async function sessionState(path: string): Promise<SessionState> {
  * sessions before subagents. Throws `SessionError` ('not_found' | 'ambiguous') with a message for
  * the user.
  */
-export async function findSession(home: string, pid: string, idOrPrefix: string): Promise<SessionRef> {
-  const query = idOrPrefix.trim();
-  if (query === '') throw new SessionError('No session id given. Run seek --list to see this project\'s sessions.', 'not_found');
+/** Every session of the project and every subagent transcript, orphans (parent file gone) included. */
+export async function allSessionRefs(home: string, pid: string): Promise<SessionRef[]> {
   const top = await topLevelSessions(home, pid);
   const subs = (await mapLimit(top, READ_CONCURRENCY, (ref) => subagentRefs(home, pid, ref.id))).flat();
   const subIds = new Set(subs.map((s) => s.id));
@@ -169,7 +168,13 @@ export async function findSession(home: string, pid: string, idOrPrefix: string)
   for (const orphanParent of await orphanParentIds(home, pid, new Set(top.map((t) => t.id)))) {
     for (const ref of await subagentRefs(home, pid, orphanParent)) if (!subIds.has(ref.id)) subs.push(ref);
   }
-  const all = [...top, ...subs];
+  return [...top, ...subs];
+}
+
+export async function findSession(home: string, pid: string, idOrPrefix: string): Promise<SessionRef> {
+  const query = idOrPrefix.trim();
+  if (query === '') throw new SessionError('No session id given. Run seek --list to see this project\'s sessions.', 'not_found');
+  const all = await allSessionRefs(home, pid);
 
   const exact = all.find((ref) => ref.id === query);
   if (exact) return exact;

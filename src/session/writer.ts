@@ -35,6 +35,8 @@ export class SessionWriter {
   private nextIndex: number;
   /** Lines not yet on disk: a deferred session before its first message (header first). */
   private pending: string[] | undefined;
+  /** Lines waiting behind a reservation (see reserve). */
+  private held: HeldLine[] | undefined;
   /** Entries a deferred session starts with (a fork's copied history). */
   private preambleEntries = 0;
   private closed = false;
@@ -120,17 +122,51 @@ export class SessionWriter {
   }
 
   /** Appends one entry as one line with one write; returns its entry index. `ts` defaults to now.
-   * A deferred session keeps the line until its first conversation message, then creates the file. */
+   * A deferred session keeps the line until its first conversation message, then creates the file.
+   * Behind an unfilled reservation, the line waits until the reservation is filled. */
   append(entry: SessionEntryInput): number {
     if (this.closed) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
     const line = entryLine(entry);
+    if (this.held) this.held.push({ line, conversation: startsConversation(entry) });
+    else this.write(line, startsConversation(entry));
+    return this.nextIndex++;
+  }
+
+  /**
+   * Reserves the next entry index for an entry known later (a checkpoint whose snapshot is still
+   * being taken while the turn's request goes out): entries appended meanwhile get the following
+   * indexes and reach the file after it, in order, once `fill` is called. Fill every reservation
+   * promptly; one still unfilled at close becomes a `reserved` event so later indexes hold.
+   */
+  reserve(): (entry: SessionEntryInput) => void {
+    if (this.closed) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
+    const slot: HeldLine = { line: undefined, conversation: false };
+    (this.held ??= []).push(slot);
+    this.nextIndex++;
+    return (entry) => {
+      if (slot.line !== undefined || this.closed) return;
+      slot.line = entryLine(entry);
+      slot.conversation = startsConversation(entry);
+      this.releaseHeld();
+    };
+  }
+
+  /** Writes the held lines up to the first reservation still unfilled. */
+  private releaseHeld(): void {
+    while (this.held?.[0]?.line !== undefined) {
+      const next = this.held.shift()!;
+      this.write(next.line!, next.conversation);
+    }
+    if (this.held?.length === 0) this.held = undefined;
+  }
+
+  private write(line: string, conversation: boolean): void {
     if (this.pending) {
       this.pending.push(line);
-      if (startsConversation(entry)) this.materialize({ lock: true });
+      if (conversation) this.materialize({ lock: true });
     } else {
       writeAll(this.fd!, line);
     }
-    return this.nextIndex++;
   }
 
   /** Makes everything appended so far durable (fdatasync) and records it as finished turns in the
@@ -145,6 +181,8 @@ export class SessionWriter {
    * session that never started leaves nothing behind. */
   async close(): Promise<void> {
     if (this.closed) return;
+    for (const slot of this.held ?? []) slot.line ??= entryLine({ type: 'event', name: 'reserved', data: {} });
+    this.releaseHeld();
     this.closed = true;
     this.pending = undefined;
     const fd = this.fd;
@@ -179,6 +217,11 @@ export class SessionWriter {
     // The header and the preamble are finished; what follows belongs to the turn now running.
     if (options.lock) this.lock = claimNewSession(this.path, this.preambleEntries);
   }
+}
+
+interface HeldLine {
+  line: string | undefined;
+  conversation: boolean;
 }
 
 /** One entry as a line. Canonical key order (type, ts, then the rest; a message's role first):

@@ -9,6 +9,7 @@ import type { Message, StreamFn, ToolSchema, UserMessage } from '../providers/ty
 import type { CostTracker } from '../cost/tracker.js';
 import type { SessionWriter } from '../session/writer.js';
 import type { ToolGate } from '../runtime/tool-gate.js';
+import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import type { SubagentFailureReason, SubagentTokens } from './types.js';
 
 /** Why the manager stopped a child itself (the parent's cancellation is told apart separately). */
@@ -36,6 +37,8 @@ export interface ChildRunOptions {
   /** The child's own switch (kill); the manager holds it. */
   controller: AbortController;
   compactIfNeeded?: CompactIfNeeded;
+  /** A child working in its own worktree checkpoints it with its own session (its transcript). */
+  checkpoints?: TurnCheckpoints;
   emit: (event: AgentEvent) => void;
 }
 
@@ -103,6 +106,8 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
   // The transcript holds what the child was sent, context included, so a promoted or resumed
   // child continues with the same messages (and the same cached prefix).
   for (const message of options.context ?? []) options.writer?.append({ type: 'message', message });
+  const { checkpoints } = options;
+  await checkpoints?.atTurnStart(options.projectRoot, options.prompt);
   const signal = AbortSignal.any([options.parentSignal, controller.signal]);
   let result: LoopResult;
   try {
@@ -119,7 +124,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
       emit: onEvent,
       cwd: options.cwd,
       projectRoot: options.projectRoot,
-      beforeToolCall: options.gate.before,
+      beforeToolCall: checkpoints ? async (call) => (await checkpoints.settled(), options.gate.before(call)) : options.gate.before,
       afterToolCall: options.gate.after,
       beforeRequest,
       ...(options.compactIfNeeded ? { compactIfNeeded: options.compactIfNeeded } : {}),
@@ -128,6 +133,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
     result = { reason: 'error', turns: 0, finalText: '', errorMessage: `internal error: ${(error as Error).message}` };
   } finally {
     if (timer) clearTimeout(timer);
+    await checkpoints?.atTurnEnd();
   }
   const cause = controller.signal.aborted ? (controller.signal.reason as StopCause) : undefined;
   return classify(result, cause, options.parentSignal.aborted, tokensOf(tracker), budget);

@@ -28,6 +28,7 @@ import type { SubagentSettings } from './settings.js';
 import { isolate, isolationInstructions, releaseIsolation, type Isolation } from './isolation.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import { SlotQueue } from './slots.js';
+import { TurnCheckpoints } from '../checkpoints/turns.js';
 import { NO_FIGURES, type ChildReport, type ChildRunRequest } from './child-report.js';
 
 export type { ChildReport, ChildRunRequest } from './child-report.js';
@@ -307,6 +308,7 @@ export class SubagentManager {
         parentSignal: ctx.signal,
         controller,
         ...(this.options.compactorFor ? { compactIfNeeded: this.options.compactorFor(model) } : {}),
+        ...(isolation && writer ? { checkpoints: this.childCheckpoints(subSid, writer) } : {}),
         emit: (event: AgentEvent) => {
           if (event.type === 'turn_end') counts.modelCalls++;
           if (event.type === 'tool_end') counts.toolCalls++;
@@ -390,6 +392,20 @@ export class SubagentManager {
   }
 
   /** Fresh core tools filtered to `names` (in order), plus a nested `agent` tool when named. */
+  /** Checkpoints of an isolated child's worktree, recorded in its transcript under its own id. */
+  private childCheckpoints(subSid: string, writer: SessionWriter): TurnCheckpoints {
+    const { seekHome, projectId } = this.options;
+    return new TurnCheckpoints({
+      sessionId: subSid,
+      seekHome,
+      projectId,
+      recorded: [],
+      append: (entry) => void writer.append(entry),
+      reserve: () => writer.reserve(),
+      notice: (text) => this.options.onProblem?.(`subagent ${subSid}: ${text}`),
+    });
+  }
+
   private toolsFor(names: readonly string[], parent: () => SpawnParent, readOnly: boolean): Tool[] {
     const wanted = new Set(names);
     const tools = this.options.createTools({ readOnly }).filter((tool) => wanted.has(tool.name));

@@ -63,6 +63,8 @@ export interface CleanupContext {
   identity(): Promise<string[]>;
   gitDir(): Promise<string>;
   now(): Date;
+  /** Called just before a merge changes `root` (a session checkpoints it there); never throws. */
+  beforeMerge?: (root: string, what: string) => Promise<void>;
 }
 
 export interface Target {
@@ -169,6 +171,7 @@ export async function mergeAndRemove(ctx: CleanupContext, target: Target, status
   if (commit === head && (await ctx.git.run(ctx.root, ['merge-base', '--is-ancestor', commit, 'HEAD'])).code === 0) {
     return removeClean(ctx, target); // already part of the main tree's branch
   }
+  await ctx.beforeMerge?.(ctx.root, `merge of worktree ${target.id}`);
   const attempt = await mergeIntoMain(ctx.git, {
     root: ctx.root,
     gitDir: await ctx.gitDir(),

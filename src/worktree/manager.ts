@@ -97,6 +97,12 @@ export class WorktreeManager {
   private identity: Promise<string[]> | undefined;
   private mainGitDir: Promise<string> | undefined;
 
+  /**
+   * Called just before a merge changes a working tree (the session sets it: a checkpoint of that
+   * tree, so a rewind can go back to just before the merge). Must not throw.
+   */
+  beforeMerge: ((root: string, what: string) => Promise<void>) | undefined;
+
   constructor(options: WorktreeManagerOptions) {
     this.projectRoot = options.projectRoot;
     this.dirs = new WorktreeDirs(worktreesDir(options.seekHome, options.projectId));
@@ -411,6 +417,7 @@ export class WorktreeManager {
           ? (this.mainGitDir ??= this.git.value(root, ['rev-parse', '--absolute-git-dir']))
           : this.git.value(root, ['rev-parse', '--absolute-git-dir']),
       now: this.clock,
+      ...(this.beforeMerge ? { beforeMerge: this.beforeMerge } : {}),
     };
   }
 }

@@ -43,21 +43,29 @@ export async function withTempIndex<T>(
   const dir = await mkdtemp(join(tmpdir(), 'seek-index-'));
   const env = { GIT_INDEX_FILE: join(dir, 'index') };
   try {
-    try {
-      const original = await stat(indexPath);
-      await copyFile(indexPath, env.GIT_INDEX_FILE);
-      await utimes(env.GIT_INDEX_FILE, original.atime, new Date(original.mtimeMs - RACY_MARGIN_MS));
-    } catch {
-      // No index yet, or no faithful copy: start from HEAD. Such an index caches no stat data, so
-      // every file is compared by content. With no HEAD either (a repository with no commit yet,
-      // a fresh checkpoint shadow), the index starts empty.
-      await rm(env.GIT_INDEX_FILE, { force: true });
-      const head = await git.run(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-      if (head.code === 0) await git.ok(worktree, ['read-tree', 'HEAD'], { env });
-    }
+    await seedIndex(git, worktree, indexPath, env.GIT_INDEX_FILE);
     return await fn(env);
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Writes `dest` as a private copy of the index at `indexPath` that keeps its racy-timestamp
+ * protection (see withTempIndex), or, when there is no index or no faithful copy, as HEAD's tree
+ * (an empty index when there is no HEAD either).
+ */
+export async function seedIndex(git: GitClient, worktree: string, indexPath: string, dest: string): Promise<void> {
+  try {
+    const original = await stat(indexPath);
+    await copyFile(indexPath, dest);
+    await utimes(dest, original.atime, new Date(original.mtimeMs - RACY_MARGIN_MS));
+  } catch {
+    // No index yet, or no faithful copy: start from HEAD. Such an index caches no stat data, so
+    // every file is compared by content.
+    await rm(dest, { force: true });
+    const head = await git.run(worktree, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+    if (head.code === 0) await git.ok(worktree, ['read-tree', 'HEAD'], { env: { GIT_INDEX_FILE: dest } });
   }
 }
 

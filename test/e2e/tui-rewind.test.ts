@@ -124,7 +124,7 @@ describe.skipIf(!hasTmux)('/rewind in the terminal UI (tmux, 80x24)', () => {
     await until(t, '❯ restore code only');
     t.keys('Enter');
     const asked = await until(t, 'Overwrite that file?');
-    expect(t.screen()).toMatch(/changed outside seek since this session last saw them, and the rewind would\s+overwrite them:\s+greet\.ts/);
+    expect(t.screen()).toMatch(/changed outside seek since this session last saw them, and the rewind would\s+overwrite or\s+delete them:\s+greet\.ts/);
     expect(asked).toContain('❯ no, leave everything as it is');
     t.keys('Enter');
     await t.waitFor('rewind cancelled: nothing changed');

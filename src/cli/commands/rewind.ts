@@ -1,8 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { resolveProject, seekHome } from '../../config/paths.js';
+import { configFile, resolveProject, seekHome } from '../../config/paths.js';
+import { readConfig } from '../../config/config.js';
 import {
   checkpointEntry,
+  checkpointSettingsFrom,
   checkpointsOf,
+  conflictText,
+  notRestorableText,
   openCheckpointRepository,
   planCodeRewind,
   rewindCode,
@@ -74,8 +78,9 @@ export function createRewindCommand(io: CommandIO = processIO): Command {
         if (modes > 1) throw new InvalidArgumentError('give at most one of --code, --conversation, --both');
         const code = opts.conversation !== true;
         let conversation = opts.code !== true;
-        if (target.kind === 'restore' && conversation) {
-          if (opts.conversation) throw new Error(`checkpoint ${turn} was taken by a rewind, not at the start of a turn: only --code can go back to it`);
+        if (target.kind !== 'turn' && conversation) {
+          const by = target.kind === 'merge' ? 'before a merge' : 'by a rewind';
+          if (opts.conversation) throw new Error(`checkpoint ${turn} was taken ${by}, not at the start of a turn: only --code can go back to it`);
           conversation = false;
         }
         const context = { io, home, pid, sessionId: ref.id, path: ref.path, checkpoints, target, opts };
@@ -98,7 +103,8 @@ interface RewindContext {
 
 /** The code half. False when it stopped (a dry run's report, or a refusal reported). */
 async function rewindTree(c: RewindContext): Promise<boolean> {
-  const repo = await openCheckpointRepository({ root: c.target.root, seekHome: c.home, projectId: c.pid });
+  const { maxFileSize } = checkpointSettingsFrom(await readConfig(c.home), configFile(c.home));
+  const repo = await openCheckpointRepository({ root: c.target.root, seekHome: c.home, projectId: c.pid, maxFileSize });
   const sameRoot = c.checkpoints.filter((k) => k.root === c.target.root);
   const latest = sameRoot.at(-1) ?? c.target;
   const plan = await planCodeRewind(repo, c.sessionId, c.target, latest);
@@ -106,11 +112,11 @@ async function rewindTree(c: RewindContext): Promise<boolean> {
     c.io.out(describePlan(plan, c.target));
     return true;
   }
+  if (plan.notRestorable.length > 0) c.io.err(`seek: ${notRestorableText(plan.notRestorable)}\n`);
   if (plan.conflicts.length > 0 && !c.opts.force) {
     c.io.err(
-      `seek: refusing to rewind: these files changed since session ${c.sessionId} last saw them (outside seek?) and the rewind would overwrite them:\n` +
-        plan.conflicts.map((p) => `  ${p}\n`).join('') +
-        'Run again with --force to overwrite them (a checkpoint of the current state is taken first, so the rewind can be undone).\n',
+      `seek: refusing to rewind: ${conflictText(plan.conflicts, plan.unrecoverable)}\n` +
+        'Run again with --force to overwrite them (a checkpoint of the current state is taken first, so the rewind can be undone, except for files too large to checkpoint).\n',
     );
     c.io.setExitCode(1);
     return false;
@@ -148,8 +154,9 @@ function describePlan(plan: CodeRewindPlan, target: Checkpoint): string {
   if (plan.changes.length === 0) return `dry run: the working tree already equals checkpoint ${target.turn}; nothing to restore\n`;
   const verb = { added: 'restore', modified: 'overwrite', deleted: 'delete' } as const;
   const lines = plan.changes.map((change) => `  ${verb[change.status]} ${change.path}\n`).join('');
-  const conflicts = plan.conflicts.length > 0 ? `changed outside this session since it last saw them (needs --force): ${plan.conflicts.join(', ')}\n` : '';
-  return `dry run: rewinding to checkpoint ${target.turn} would\n${lines}${conflicts}`;
+  const conflicts = plan.conflicts.length > 0 ? `needs --force: ${conflictText(plan.conflicts, plan.unrecoverable)}\n` : '';
+  const skipped = plan.notRestorable.length > 0 ? `${notRestorableText(plan.notRestorable)}\n` : '';
+  return `dry run: rewinding to checkpoint ${target.turn} would\n${lines}${conflicts}${skipped}`;
 }
 
 async function list(io: CommandIO, home: string, pid: string, sessionId: string, checkpoints: Checkpoint[], json: boolean): Promise<void> {
@@ -160,7 +167,17 @@ async function list(io: CommandIO, home: string, pid: string, sessionId: string,
   }
   points.sort((a, b) => a.turn - b.turn);
   if (json) {
-    const rows = points.map((p) => ({ turn: p.turn, kind: p.kind, prompt: p.prompt, at: p.at, ref: p.ref, commit: p.commit, root: p.root, changed_since: p.changedSince }));
+    const rows = points.map((p) => ({
+      turn: p.turn,
+      kind: p.kind,
+      prompt: p.prompt,
+      at: p.at,
+      ref: p.ref,
+      commit: p.commit,
+      root: p.root,
+      changed_since: p.changedSince,
+      ...(p.unrestorable ? { not_restorable: p.unrestorable } : {}),
+    }));
     io.out(`${JSON.stringify({ session_id: sessionId, checkpoints: rows }, null, 2)}\n`);
     return;
   }
@@ -170,12 +187,13 @@ async function list(io: CommandIO, home: string, pid: string, sessionId: string,
   }
   io.out(`session ${sessionId}: checkpoints (files changed since each)\n`);
   for (const p of points) {
-    const label = p.kind === 'restore' ? `(${p.prompt})` : p.prompt;
+    const label = p.kind === 'turn' ? p.prompt : `(${p.prompt})`;
     io.out(`${String(p.turn).padStart(3)}  ${p.at.slice(0, 19).replace('T', ' ')}  ${label}\n`);
     for (const row of p.changedSince) {
       const counts = row.added === undefined ? 'binary' : `+${row.added} −${row.removed}`;
       io.out(`       ${counts.padEnd(10)} ${row.path}\n`);
     }
     if (p.changedSince.length === 0) io.out('       (no change since)\n');
+    for (const file of p.unrestorable ?? []) io.out(`       not restorable (too large to copy): ${file.path}\n`);
   }
 }

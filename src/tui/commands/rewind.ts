@@ -1,4 +1,5 @@
 import type { SessionRewind, SessionRewindPoint } from '../../checkpoints/session-rewind.js';
+import { conflictText, notRestorableText } from '../../checkpoints/describe.js';
 import { codeRestoredNotice, rewindChoices, rewindRows, type RewindChoice } from '../state/rewind.js';
 import type { CommandContext, SlashCommand } from './types.js';
 
@@ -38,7 +39,7 @@ export async function openRewind(context: CommandContext): Promise<void> {
 }
 
 function chooseWhat(context: CommandContext, rewind: SessionRewind, point: SessionRewindPoint): void {
-  const title = point.kind === 'restore' ? `Checkpoint ${point.turn} (${point.prompt})` : `Turn ${point.turn}: ${point.prompt}`;
+  const title = point.kind === 'turn' ? `Turn ${point.turn}: ${point.prompt}` : `Checkpoint ${point.turn} (${point.prompt})`;
   context.openPicker({
     title,
     items: rewindChoices(point.kind),
@@ -62,8 +63,9 @@ async function act(context: CommandContext, rewind: SessionRewind, point: Sessio
     if (choice === 'both') await forkConversation(context, rewind, point);
     context.notice(codeRestoredNotice({ target: point.turn, files: plan.changes.length, before: result.before.turn, sessionId, forked: choice === 'both', skippedIgnored: result.skippedIgnored }));
   };
+  if (plan.notRestorable.length > 0) context.notice(notRestorableText(plan.notRestorable), 'warn');
   if (plan.conflicts.length === 0) return restore();
-  context.notice(`changed outside seek since this session last saw them, and the rewind would overwrite them:\n${plan.conflicts.map((p) => `  ${p}`).join('\n')}`, 'warn');
+  context.notice(conflictText(plan.conflicts, plan.unrecoverable), 'warn');
   context.openPicker({
     title: `Overwrite ${plan.conflicts.length === 1 ? 'that file' : `those ${plan.conflicts.length} files`}?`,
     items: [

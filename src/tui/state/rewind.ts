@@ -1,11 +1,12 @@
 /** What /rewind shows: one picker row per checkpoint, and the notices after a restore. Pure. */
 import type { NumstatRow } from '../../checkpoints/restore.js';
+import type { CheckpointKind } from '../../checkpoints/record.js';
 import { formatAge } from '../../util/age.js';
 
 /** What a row needs from a checkpoint (a SessionRewindPoint has all of it). */
 export interface RewindRowSource {
   turn: number;
-  kind: 'turn' | 'restore';
+  kind: CheckpointKind;
   prompt: string;
   at: string;
   changedSince: readonly NumstatRow[];
@@ -22,7 +23,7 @@ export function changedSummary(rows: readonly NumstatRow[]): string {
 /** A picker row: age and the changes since first (they survive a narrow terminal's cut), then the
  * prompt; the changed files as the description. Restore points read "(before rewinding to N)". */
 export function rewindRow(point: RewindRowSource, now: Date): { value: string; label: string; description?: string } {
-  const what = point.kind === 'restore' ? `(${point.prompt})` : point.prompt || '(empty prompt)';
+  const what = point.kind === 'turn' ? point.prompt || '(empty prompt)' : `(${point.prompt})`;
   const label = `${formatAge(point.at, now).padStart(3)} ago  ${changedSummary(point.changedSince).padEnd(17)} ${what}`;
   const files = point.changedSince.map((row) => row.path).join(', ');
   return { value: String(point.turn), label, ...(files ? { description: files } : {}) };
@@ -54,10 +55,11 @@ export function codeRestoredNotice(done: CodeRestored): string {
 }
 
 /** The choices once a checkpoint is picked; a restore point has only code to go back to. */
-export function rewindChoices(kind: 'turn' | 'restore'): Array<{ value: RewindChoice; label: string }> {
+export function rewindChoices(kind: CheckpointKind): Array<{ value: RewindChoice; label: string }> {
   const code = { value: 'code' as const, label: 'restore code only' };
   const diff = { value: 'diff' as const, label: 'show the diff first' };
-  if (kind === 'restore') return [code, diff];
+  // Only a turn's start is also a point in the conversation.
+  if (kind !== 'turn') return [code, diff];
   return [{ value: 'both', label: 'restore code and conversation' }, code, { value: 'conversation', label: 'restore conversation only' }, diff];
 }
 

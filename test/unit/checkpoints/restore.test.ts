@@ -46,7 +46,7 @@ describe('checkpoints in a git repository', () => {
     expect(gitState(root)).toEqual(git0);
 
     messUp(root);
-    const plan = await restorePlan(repo, await snapshotTree(repo), snap.tree);
+    const plan = await restorePlan(repo, (await snapshotTree(repo)).tree, snap.tree);
     expect(plan.map((c) => `${c.status} ${c.path}`).sort()).toEqual(
       ['added b.txt', 'deleted made/deep/x.txt', 'deleted new.txt', 'modified a.txt', 'modified run.sh', 'modified src/lib.ts'].sort(),
     );
@@ -122,7 +122,7 @@ describe('checkpoints in a git repository', () => {
     const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
     const snap = await takeCheckpoint(repo, { ref: checkpointRef(SID, 1), message: 'one' });
     writeFiles(root, { 'a.txt': 'changed\n' });
-    await applyRestore(repo, snap.tree, await restorePlan(repo, await snapshotTree(repo), snap.tree));
+    await applyRestore(repo, snap.tree, await restorePlan(repo, (await snapshotTree(repo)).tree, snap.tree));
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('alpha staged\n');
     expect(existsSync(marker)).toBe(false);
   });
@@ -133,7 +133,7 @@ describe('checkpoints in a git repository', () => {
     const snap = await takeCheckpoint(repo, { ref: checkpointRef(SID, 1), message: 'one' });
     rmSync(join(root, 'b.txt'));
     writeFiles(root, { 'b.txt/tracked.txt': 'a file of the turn\n', 'b.txt/trace.log': 'ignored\n' });
-    const plan = await restorePlan(repo, await snapshotTree(repo), snap.tree);
+    const plan = await restorePlan(repo, (await snapshotTree(repo)).tree, snap.tree);
     expect(plan.map((c) => `${c.status} ${c.path}`).sort()).toEqual(['added b.txt', 'deleted b.txt/tracked.txt']);
     expect(await applyRestore(repo, snap.tree, plan)).toEqual(['b.txt']);
     expect(readFileSync(join(root, 'b.txt', 'trace.log'), 'utf8')).toBe('ignored\n');
@@ -146,7 +146,7 @@ describe('checkpoints in a git repository', () => {
     writeFiles(root, { 'out/keep.txt': 'old\n' });
     const snap = await takeCheckpoint(repo, { ref: checkpointRef(SID, 1), message: 'one' });
     writeFiles(root, { '.gitignore': '*.log\nout/\n', 'out/keep.txt': 'new, and ignored now\n' });
-    const plan = await restorePlan(repo, await snapshotTree(repo), snap.tree);
+    const plan = await restorePlan(repo, (await snapshotTree(repo)).tree, snap.tree);
     expect(plan.map((c) => c.path).sort()).toEqual(['.gitignore', 'out/keep.txt']);
     const skipped = await applyRestore(repo, snap.tree, plan);
     expect(skipped).toEqual(['out/keep.txt']);
@@ -172,7 +172,7 @@ describe('checkpoints of a directory that is not a git repository', () => {
     writeFileSync(join(root, 'emptydir', '.keep'), '');
     rmSync(join(root, 'emptydir', '.keep'));
 
-    const plan = await restorePlan(repo, await snapshotTree(repo), snap.tree);
+    const plan = await restorePlan(repo, (await snapshotTree(repo)).tree, snap.tree);
     await applyRestore(repo, snap.tree, plan);
     expect({ ...treeState(root), 'emptydir/': undefined }).toEqual(start);
     expect(existsSync(join(root, '.git'))).toBe(false);

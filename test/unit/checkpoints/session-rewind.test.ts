@@ -18,11 +18,12 @@ function openSession() {
   const writer = SessionWriter.create(path, header(SID));
   onTestFinished(() => writer.close());
   const notices: string[] = [];
-  const checkpoints = new TurnCheckpoints({ sessionId: SID, seekHome: home, projectId: PID, recorded: [], append: (e) => void writer.append(e), notice: (t) => void notices.push(t) });
+  const checkpoints = new TurnCheckpoints({ sessionId: SID, seekHome: home, projectId: PID, recorded: [], append: (e) => void writer.append(e), reserve: () => writer.reserve(), notice: (t) => void notices.push(t) });
   const rewind = new SessionRewind({ sessionId: SID, seekHome: home, projectId: PID, sessionPath: path, checkpoints });
   /** One user turn that writes `files`. */
   const turn = async (prompt: string, files: Record<string, string>) => {
     await checkpoints.atTurnStart(root, prompt);
+    await checkpoints.settled();
     writer.append({ type: 'message', message: user(prompt) });
     writeFiles(root, files);
     writer.append({ type: 'message', message: assistant('done') });

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkpointsOf, seenRef, TurnCheckpoints, type CheckpointRecord } from '../../../src/checkpoints/index.js';
@@ -10,7 +11,7 @@ function harness(recorded: CheckpointRecord[] = []) {
   const { root, home } = makeRepo();
   const entries: SessionEntryInput[] = [];
   const notices: string[] = [];
-  const checkpoints = new TurnCheckpoints({ sessionId: SID, seekHome: home, projectId: 'p1', recorded, append: (e) => void entries.push(e), notice: (t) => void notices.push(t) });
+  const checkpoints = new TurnCheckpoints({ sessionId: SID, seekHome: home, projectId: 'p1', recorded, append: (e) => void entries.push(e), reserve: () => { const at = entries.push({ type: "event", name: "reserved", data: {} }) - 1; return (e) => void (entries[at] = e); }, notice: (t) => void notices.push(t) });
   const records = () => checkpointsOf(entries.map((entry, index) => ({ index, entry: { ts: '', ...entry } as never })));
   return { root, checkpoints, entries, notices, records };
 }
@@ -19,12 +20,14 @@ describe('TurnCheckpoints', () => {
   it('records a checkpoint entry at every turn start and moves the seen ref at its end', async () => {
     const { root, checkpoints, notices, records } = harness();
     await checkpoints.atTurnStart(root, 'first prompt\nsecond line');
+    await checkpoints.settled();
     expect(records()).toEqual([expect.objectContaining({ turn: 1, kind: 'turn', prompt: 'first prompt', ref: `refs/seek/checkpoints/${SID}/1`, root })]);
     writeFiles(root, { 'a.txt': 'the turn changed this\n' });
     await checkpoints.atTurnEnd();
     const first = records()[0]!;
     expect(git(root, 'rev-parse', `${seenRef(SID)}^`).trim()).toBe(first.commit);
     await checkpoints.atTurnStart(root, 'second');
+    await checkpoints.settled();
     const second = records()[1]!;
     expect(second.turn).toBe(2);
     expect(git(root, 'rev-parse', `${second.ref}^`).trim()).toBe(first.commit); // parent: the previous checkpoint
@@ -36,6 +39,7 @@ describe('TurnCheckpoints', () => {
     const prior: CheckpointRecord = { turn: 4, kind: 'turn', ref: 'refs/seek/checkpoints/x/4', commit: 'c', tree: 't', root: '/elsewhere', prompt: 'p', at: '' };
     const { root, checkpoints, records } = harness([prior]);
     await checkpoints.atTurnStart(root, 'next');
+    await checkpoints.settled();
     expect(records()[0]).toMatchObject({ turn: 5, ref: `refs/seek/checkpoints/${SID}/5` });
   });
 
@@ -43,10 +47,21 @@ describe('TurnCheckpoints', () => {
     const { root, checkpoints, entries, notices } = harness();
     const missing = join(root, 'no-such-dir');
     await expect(checkpoints.atTurnStart(missing, 'x')).resolves.toBeUndefined();
+    await checkpoints.settled();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('checkpoint failed');
     await checkpoints.atTurnStart(root, 'y');
+    await checkpoints.settled();
     expect(entries).toEqual([]);
     expect(notices).toHaveLength(1);
+  });
+
+  it('fills the place reserved for a snapshot that failed with a failure event, so later entries keep their indexes', async () => {
+    const { root, checkpoints, entries, notices } = harness();
+    writeFileSync(join(root, '.git', 'index'), 'not an index');
+    await checkpoints.atTurnStart(root, 'x');
+    await checkpoints.settled();
+    expect(entries).toEqual([expect.objectContaining({ type: 'event', name: 'checkpoint_failed', data: expect.objectContaining({ turn: 1, error: expect.stringMatching(/index/) }) })]);
+    expect(notices).toEqual([expect.stringContaining('checkpoint failed')]);
   });
 });
