@@ -6,7 +6,10 @@
  *   - `git stash create` on the same trees (git's own snapshot, which leaves untracked files out),
  *     runs alternating so machine load hits both alike; ratios from the same run;
  *   - the disk space 100 checkpoints of a typical session add (3 files edited a turn, a new file
- *     every 10th turn): `du` of .git/objects before and after, loose, then after `git gc`.
+ *     every 10th turn): `du` of .git/objects before and after, loose, then after `git gc`;
+ *   - what the turn-start checkpoint adds to a real `seek -p` (built bin, scripted model) on the
+ *     same repository: time from spawn to the first request with checkpoints on and off
+ *     (`checkpoints.enabled: false`), alternating; the snapshot overlaps the request.
  * Prints figures; asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +17,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkpointRef, openCheckpointRepository, takeCheckpoint, type Snapshot } from '../src/checkpoints/index.js';
+import { ScriptedServer } from '../test/support/scripted-server/index.js';
+import { runSeek } from '../test/support/seek-process.js';
 
 const FILES = 5_000;
 const RUNS = 7;
@@ -102,8 +107,41 @@ async function main(): Promise<void> {
     const packed = kilobytes(objects) - before;
     console.log(`100 checkpoints of a typical session (3 files edited a turn, a new file every 10th): median ${ms(median(turns))} a checkpoint`);
     console.log(`  disk: ${loose} KiB as loose objects, ${packed} KiB after git gc (same refs; du of .git/objects, before: ${before} KiB)`);
+    await turnStart(root, join(base, 'home-on'), join(base, 'home-off'));
   } finally {
     rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/** Spawn to first request of `seek -p` with checkpoints on and off, alternating (medians). */
+async function turnStart(root: string, homeOn: string, homeOff: string): Promise<void> {
+  mkdirSync(homeOn, { recursive: true });
+  mkdirSync(homeOff, { recursive: true });
+  writeFileSync(join(homeOff, 'config.json'), JSON.stringify({ checkpoints: { enabled: false } }));
+  for (let i = 0; i < 10; i++) writeFileSync(file(root, i), `export const turnStart${i} = true;\n`);
+  const server = await ScriptedServer.start();
+  try {
+    const firstRequest = async (home: string): Promise<number> => {
+      server.reset();
+      server.enqueue({ text: 'ok' });
+      const started = performance.timeOrigin + performance.now();
+      const run = await runSeek(['-p', 'hi'], { cwd: root, env: { PATH: process.env.PATH, HOME: home, SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench', DEEPSEEK_BASE_URL: server.url } });
+      if (run.code !== 0) throw new Error(`seek -p failed: ${run.stderr}`);
+      return server.requests[0]!.receivedAt - started;
+    };
+    const on: number[] = [];
+    const off: number[] = [];
+    for (let run = -1; run < RUNS; run++) {
+      const a = await firstRequest(homeOn);
+      const b = await firstRequest(homeOff);
+      if (run < 0) continue;
+      on.push(a);
+      off.push(b);
+    }
+    console.log(`seek -p on the same repository (10 files changed), spawn to first request, median of ${RUNS}:`);
+    console.log(`  checkpoints on ${ms(median(on))}   off ${ms(median(off))}   ratio ${(median(on) / median(off)).toFixed(2)}`);
+  } finally {
+    await server.close();
   }
 }
 
