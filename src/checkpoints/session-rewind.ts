@@ -21,6 +21,8 @@ export interface SessionRewindOptions {
   /** The session file (it exists: the session has a first message). */
   sessionPath: string;
   checkpoints: TurnCheckpoints;
+  /** See CheckpointSettings.maxFileSize. */
+  maxFileSize?: number;
 }
 
 export class SessionRewind {

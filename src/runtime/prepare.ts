@@ -256,6 +256,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const types = await loadSubagentTypes({ projectRoot, seekHome: home, ...(options.env.HOME ? { home: options.env.HOME } : {}) });
   for (const text of types.notices) notices.push({ level: 'warn', text });
   const subagentSink: PreparedSession['subagentSink'] = {};
+  const checkpointSettings = checkpointSettingsFrom(config, configFile(home));
   const subagents = new SubagentManager({
     seekHome: home,
     projectId: pid,
@@ -274,6 +275,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
     save: options.save !== false,
+    checkpoints: checkpointSettings,
     sink: subagentSink,
     onProblem: problem,
   });
@@ -404,7 +406,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     todos,
     writer,
     recordedCheckpoints: resumed ? checkpointsOf(resumed.entries) : [],
-    checkpointSettings: checkpointSettingsFrom(config, configFile(home)),
+    checkpointSettings,
     compactor: compactorFor(model),
     compactorFor,
     notices,

@@ -105,7 +105,8 @@ export class AgentSession {
   get rewind(): SessionRewind | undefined {
     const { writer, checkpoints } = this;
     if (!writer?.created || !checkpoints) return undefined;
-    return new SessionRewind({ sessionId: this.id, seekHome: this.seekHome, projectId: this.projectId, sessionPath: writer.path, checkpoints });
+    const { maxFileSize } = this.prepared.checkpointSettings;
+    return new SessionRewind({ sessionId: this.id, seekHome: this.seekHome, projectId: this.projectId, sessionPath: writer.path, checkpoints, maxFileSize });
   }
 
   /** The project's seek worktrees (undefined outside git repositories). */

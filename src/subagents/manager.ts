@@ -29,6 +29,7 @@ import { isolate, isolationInstructions, releaseIsolation, type Isolation } from
 import type { WorktreeManager } from '../worktree/manager.js';
 import { SlotQueue } from './slots.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
+import type { CheckpointSettings } from '../checkpoints/settings.js';
 import { NO_FIGURES, type ChildReport, type ChildRunRequest } from './child-report.js';
 
 export type { ChildReport, ChildRunRequest } from './child-report.js';
@@ -79,6 +80,8 @@ export interface SubagentManagerOptions {
   /** Set by the session: where lifecycle and wrapped loop events go. */
   sink: { emit?: (event: SubagentEvent) => void };
   onProblem?: (message: string) => void;
+  /** `checkpoints` of the user's config: whether isolated children checkpoint their worktree. */
+  checkpoints?: CheckpointSettings;
 }
 
 interface RunningChild {
@@ -308,7 +311,7 @@ export class SubagentManager {
         parentSignal: ctx.signal,
         controller,
         ...(this.options.compactorFor ? { compactIfNeeded: this.options.compactorFor(model) } : {}),
-        ...(isolation && writer ? { checkpoints: this.childCheckpoints(subSid, writer) } : {}),
+        ...(isolation && writer && this.options.checkpoints?.enabled !== false ? { checkpoints: this.childCheckpoints(subSid, writer) } : {}),
         emit: (event: AgentEvent) => {
           if (event.type === 'turn_end') counts.modelCalls++;
           if (event.type === 'tool_end') counts.toolCalls++;
@@ -403,6 +406,7 @@ export class SubagentManager {
       append: (entry) => void writer.append(entry),
       reserve: () => writer.reserve(),
       notice: (text) => this.options.onProblem?.(`subagent ${subSid}: ${text}`),
+      ...(this.options.checkpoints ? { maxFileSize: this.options.checkpoints.maxFileSize } : {}),
     });
   }
 
