@@ -27,6 +27,9 @@ import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
 import type { McpManager } from '../mcp/index.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
+import type { CustomCommand } from '../extensions/commands.js';
+import type { Skill } from '../extensions/skills.js';
+import { findCommand, prepareCommandRun, type CommandRun } from './custom-commands.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 
 export type { OpenSessionOptions } from './prepare.js';
@@ -185,13 +188,52 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs one user prompt to completion (or cancellation) and summarises what it cost. */
+  /** The custom slash commands found at start (front ends list them; `prompt` runs them). */
+  get customCommands(): readonly CustomCommand[] {
+    return this.prepared.commands;
+  }
+
+  /** The skills found at start (`/skills` lists them; the model loads them with the skill tool). */
+  get skills(): readonly Skill[] {
+    return this.prepared.skills;
+  }
+
+  /**
+   * Runs one user prompt to completion (or cancellation) and summarises what it cost. A prompt
+   * naming a custom command (`/name args`) is expanded first; when that fails (a refused
+   * `` !`cmd` ``) nothing is sent and the summary says why (`commandFailed`).
+   */
   async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
     this.announceStart();
     const mark = this.mark();
+    // Allowed-tools limits last one turn: each prompt starts without any.
+    this.prepared.scope.reset();
+    let run: CommandRun | undefined;
+    const invoked = text.startsWith('/') ? findCommand(text, this.prepared.commands) : undefined;
+    if (invoked) {
+      const workspace = this.prepared.workspace;
+      const deps = { commands: this.prepared.commands, tools: this.prepared.tools, gate: this.prepared.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }) };
+      const prepared = await prepareCommandRun(invoked.command, invoked.args, deps, signal);
+      if ('error' in prepared) return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: prepared.error, commandFailed: true, turns: 0 };
+      run = prepared;
+      if (run.limit) this.prepared.scope.narrow(run.limit);
+    }
+    // The command's model for its turn only; the session's own afterwards.
+    const sessionModel = this.model;
+    if (run?.model) this.setModel(run.model);
+    try {
+      return await this.runPrompt(run?.text ?? text, text, signal, mark);
+    } finally {
+      if (run?.model) this.setModel(sessionModel);
+      this.prepared.scope.reset();
+    }
+  }
+
+  /** `typed`: what the user typed (a rewind puts it back in the input), `text` what is sent. */
+  private async runPrompt(text: string, typed: string, signal: AbortSignal, mark: RunMark): Promise<RunSummary> {
     // Before anything of the turn runs (its prompt hook included); recorded before its messages,
     // so a conversation rewind forks just before this entry.
-    await this.checkpoints?.atTurnStart(this.prepared.workspace.root, text);
+    await this.checkpoints?.atTurnStart(this.prepared.workspace.root, typed);
     await this.hooks?.prePrompt(text);
     await this.delegateCalls.finishInterrupted(signal);
     if (this.delegateCalls.pending) {
