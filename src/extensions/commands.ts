@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
-import { oneLine, parseYamlFields, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
 import { stat } from 'node:fs/promises';
 
 export const MAX_COMMANDS = 500;
@@ -48,7 +48,7 @@ export function parseCommand(text: string, file: string, name: string, source: E
   const parts = splitFrontmatter(text);
   let fields: z.infer<typeof fieldsSchema> = {};
   if (parts) {
-    const yaml = parseYamlFields(parts.frontmatter);
+    const yaml = parseFieldsLeniently(parts.frontmatter);
     if ('error' in yaml) return skip(yaml.error);
     const parsed = fieldsSchema.safeParse(withoutNulls(yaml.value));
     if (!parsed.success) {

@@ -30,6 +30,24 @@ export function parseYamlFields(source: string): { value: Record<string, unknown
   }
 }
 
+/**
+ * Like parseYamlFields, but a block that is not valid YAML only because of plain `key: value`
+ * lines whose value holds `: ` (`description: Use when: …`, common in skills written by hand) is
+ * read line by line, each value a string. Anything else that fails stays an error.
+ */
+export function parseFieldsLeniently(source: string): { value: Record<string, unknown> } | { error: string } {
+  const strict = parseYamlFields(source);
+  if (!('error' in strict)) return strict;
+  const lines = source.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+  const value: Record<string, unknown> = {};
+  for (const line of lines) {
+    const match = /^([A-Za-z][\w-]*):[ \t]+(\S.*)$/.exec(line);
+    if (!match || match[1]! in value || /^["'[{|>&*!]/.test(match[2]!)) return strict;
+    value[match[1]!] = match[2]!.trim();
+  }
+  return { value };
+}
+
 /** Drops null and undefined fields: an empty `model:` line means "not set". */
 export function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined));

@@ -9,7 +9,7 @@
 import type { Skill } from './skills.js';
 
 /** Bytes of catalog lines (UTF-8) at most. */
-export const CATALOG_BUDGET_BYTES = 560;
+export const CATALOG_BUDGET_BYTES = 720;
 /** A description never takes more than this many characters, however few skills there are. */
 const MAX_LINE_DESCRIPTION_CHARS = 150;
 /** Below this many characters a cut description says too little: names only then. */

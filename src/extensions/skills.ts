@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
-import { oneLine, parseYamlFields, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
 
 export const SKILL_FILE = 'SKILL.md';
 export const MAX_SKILLS = 200;
@@ -43,7 +43,7 @@ export function parseSkill(text: string, file: string, source: ExtensionSource):
   const skip = (what: string) => ({ notices: [...notices, notice(file, `${what}; skipped`)] });
   const parts = splitFrontmatter(text);
   if (!parts) return skip('no YAML frontmatter (the first line must be "---", closed by another "---" line)');
-  const yaml = parseYamlFields(parts.frontmatter);
+  const yaml = parseFieldsLeniently(parts.frontmatter);
   if ('error' in yaml) return skip(yaml.error);
   const parsed = fieldsSchema.safeParse(withoutNulls(yaml.value));
   if (!parsed.success) {

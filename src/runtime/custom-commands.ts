@@ -73,7 +73,8 @@ async function runThroughGate(deps: CommandDeps, toolName: string, rawArgs: Reco
   const started = performance.now();
   const result = await tool.execute(decision.args ?? args, decision.sandbox ? { ...ctx, sandbox: decision.sandbox } : ctx);
   await deps.gate.after({ toolCall, tool, args, result, durationMs: performance.now() - started });
-  return { ok: true, value: result.content };
+  // A command's own output (the model-facing text adds an exit-code line and notes).
+  return { ok: true, value: result.display?.kind === 'command' ? result.display.output : result.content };
 }
 
 /** `@path`: undefined unless it names a regular text file; else read once the gate allows it. */
