@@ -132,7 +132,7 @@ describe('skills through the real seek', () => {
 });
 
 describe('custom commands through the real seek', () => {
-  it('runs `seek -p "/name args"`: arguments substituted, @file included, nothing of the command in other runs', async () => {
+  it('runs `seek -p "/name args"`: arguments substituted, @file included', async () => {
     const { root, home } = makeProject({ 'README.md': '# demo\n', 'src/a.ts': 'export const a = 1;\n' });
     const userHome = tempDir('seek-user-home-');
     put(join(root, '.claude/commands/frontend/review.md'), '---\ndescription: Review one file\nargument-hint: "<file> [focus]"\n---\nReview @$1 with a focus on $2.\nAll arguments: $ARGUMENTS\n');
@@ -171,5 +171,23 @@ describe('custom commands through the real seek', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(toolResults(1)[0]).toMatch(/^write_file is refused: command \/look allows only read_file/);
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
+  });
+});
+
+describe('skills and commands in the plain line mode', () => {
+  it('lists them in /help and /skills, and asks before a command\'s !`cmd` runs', async () => {
+    const { root, home } = makeProject();
+    const userHome = tempDir('seek-user-home-');
+    put(join(root, '.seek/skills/tidy/SKILL.md'), '---\nname: tidy\ndescription: Tidy the imports\nallowed-tools: Read\n---\nTidy.\n');
+    put(join(root, '.seek/commands/ctx.md'), '---\ndescription: Status for the model\n---\nStatus: !`touch approved-run && echo approved-output`\n');
+    server.enqueue({ text: 'got the status' });
+    const run = await runSeek([], { cwd: root, env: env(home, userHome), input: '/help\n/skills\n/ctx\ny\n/exit\n' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Custom commands\n\s+\/ctx\s+Status for the model/);
+    expect(run.stdout).toContain('Skills (1; the model loads one with the skill tool when a task fits):\n  tidy  Tidy the imports');
+    expect(run.stdout).toContain('allowed-tools: read_file');
+    expect(run.stdout).toContain('got the status');
+    expect(lastUser(0)).toBe('Status: approved-output');
+    expect(existsSync(join(root, 'approved-run'))).toBe(true);
   });
 });
