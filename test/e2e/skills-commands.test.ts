@@ -103,6 +103,25 @@ describe('skills through the real seek', () => {
     expect(toolResults(2).at(-1)).toContain('the reference');
   });
 
+  it("reads a skill through the session's read permissions: a user-level one needs a rule headless", async () => {
+    const { root, home } = makeProject();
+    const userHome = tempDir('seek-user-home-');
+    put(join(userHome, '.claude/skills/notes/SKILL.md'), '---\nname: notes\ndescription: Keep notes\n---\nNOTES-BODY\n');
+    const script = () => server.enqueue({ toolCalls: [{ name: 'skill', arguments: { name: 'notes' } }] }, { text: 'ok' });
+    script();
+    const denied = await runSeek(['-p', 'take notes'], { cwd: root, env: env(home, userHome) });
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(toolResults(1)[0]).toMatch(/not allowed in this mode/);
+    expect(server.requests[1]!.raw).not.toContain('NOTES-BODY');
+
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { allow: ['Read(~/.claude/skills/**)'] } }));
+    server.reset();
+    script();
+    const allowed = await runSeek(['-p', 'take notes'], { cwd: root, env: env(home, userHome) });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(toolResults(1)[0]).toContain('NOTES-BODY');
+  });
+
   it("narrows the turn's tools to a skill's allowed-tools, even under --yolo, and only for that turn", async () => {
     const { root, home } = makeProject();
     const userHome = tempDir('seek-user-home-');
@@ -162,14 +181,16 @@ describe('custom commands through the real seek', () => {
     expect(existsSync(join(root, 'made-by-command'))).toBe(true);
   });
 
-  it("limits the command's turn to its allowed-tools", async () => {
+  it("limits the command's turn to its allowed-tools and runs it on its model", async () => {
     const { root, home } = makeProject();
     const userHome = tempDir('seek-user-home-');
-    put(join(root, '.seek/commands/look.md'), '---\nallowed-tools: [Read]\n---\nLook at $ARGUMENTS only.\n');
+    put(join(root, '.seek/commands/look.md'), '---\nallowed-tools: [Read]\nmodel: deepseek-v4-pro\n---\nLook at $ARGUMENTS only.\n');
     server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'no' } }] }, { text: 'ok' });
     const run = await runSeek(['-p', '/look README.md', '--yolo'], { cwd: root, env: env(home, userHome) });
     expect(run.code, run.stderr).toBe(0);
     expect(toolResults(1)[0]).toMatch(/^write_file is refused: command \/look allows only read_file/);
+    // The command's model for its turn (the session's own is the flash model by default).
+    expect(server.requests.map((request) => request.body.model)).toEqual(['deepseek-v4-pro', 'deepseek-v4-pro']);
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
   });
 });
