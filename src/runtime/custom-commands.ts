@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import type { Tool, ToolContext } from '../agent/types.js';
+import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import type { ToolGate } from './tool-gate.js';
 import { expandCommandText, type Outcome } from '../extensions/command-text.js';
 import { readCommandBody, type CustomCommand } from '../extensions/commands.js';
@@ -25,10 +25,22 @@ export interface CommandRun {
 }
 
 export interface CommandDeps {
-  commands: readonly CustomCommand[];
   tools: readonly Tool[];
   gate: ToolGate;
   workspace: () => { cwd: string; projectRoot: string };
+}
+
+/** What a prompt becomes: undefined for an ordinary prompt (or an unknown `/name`), else the
+ * expanded command or why it could not be built. */
+export async function commandTurn(
+  text: string,
+  session: { commands: readonly CustomCommand[]; tools: readonly Tool[]; gate: ToolGate; workspace: { readonly cwd: string; readonly root: string } },
+  signal: AbortSignal,
+): Promise<CommandRun | { error: string } | undefined> {
+  const invoked = text.startsWith('/') ? findCommand(text, session.commands) : undefined;
+  if (!invoked) return undefined;
+  const { workspace } = session;
+  return prepareCommandRun(invoked.command, invoked.args, { tools: session.tools, gate: session.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }) }, signal);
 }
 
 /** The custom command `text` invokes (`/name` or `/name args`), if any. */
@@ -65,13 +77,20 @@ function contextFor(deps: CommandDeps, signal: AbortSignal): ToolContext {
 async function runThroughGate(deps: CommandDeps, toolName: string, rawArgs: Record<string, unknown>, signal: AbortSignal): Promise<Outcome<string>> {
   const tool = deps.tools.find((candidate) => candidate.name === toolName);
   if (!tool) return { ok: false, reason: `this session has no ${toolName} tool` };
-  const args: unknown = tool.schema.parse(rawArgs);
+  const parsed = tool.schema.safeParse(rawArgs);
+  if (!parsed.success) return { ok: false, reason: `invalid ${toolName} arguments` };
+  const args: unknown = parsed.data;
   const ctx = contextFor(deps, signal);
   const toolCall = { id: ctx.callId, name: toolName, arguments: JSON.stringify(rawArgs) };
   const decision = await deps.gate.before({ toolCall, tool, args, ctx });
   if (!decision.allow) return { ok: false, reason: decision.reason };
   const started = performance.now();
-  const result = await tool.execute(decision.args ?? args, decision.sandbox ? { ...ctx, sandbox: decision.sandbox } : ctx);
+  let result: ToolResult;
+  try {
+    result = await tool.execute(decision.args ?? args, decision.sandbox ? { ...ctx, sandbox: decision.sandbox } : ctx);
+  } catch (error) {
+    return { ok: false, reason: `it failed (${error instanceof Error ? error.message : String(error)})` };
+  }
   await deps.gate.after({ toolCall, tool, args, result, durationMs: performance.now() - started });
   // A command's own output (the model-facing text adds an exit-code line and notes).
   return { ok: true, value: result.display?.kind === 'command' ? result.display.output : result.content };

@@ -29,7 +29,7 @@ import type { McpManager } from '../mcp/index.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
 import type { CustomCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
-import { findCommand, prepareCommandRun, type CommandRun } from './custom-commands.js';
+import { commandTurn } from './custom-commands.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 
 export type { OpenSessionOptions } from './prepare.js';
@@ -208,16 +208,9 @@ export class AgentSession {
     const mark = this.mark();
     // Allowed-tools limits last one turn: each prompt starts without any.
     this.prepared.scope.reset();
-    let run: CommandRun | undefined;
-    const invoked = text.startsWith('/') ? findCommand(text, this.prepared.commands) : undefined;
-    if (invoked) {
-      const workspace = this.prepared.workspace;
-      const deps = { commands: this.prepared.commands, tools: this.prepared.tools, gate: this.prepared.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }) };
-      const prepared = await prepareCommandRun(invoked.command, invoked.args, deps, signal);
-      if ('error' in prepared) return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: prepared.error, commandFailed: true, turns: 0 };
-      run = prepared;
-      if (run.limit) this.prepared.scope.narrow(run.limit);
-    }
+    const run = await commandTurn(text, this.prepared, signal);
+    if (run && 'error' in run) return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: run.error, commandFailed: true, turns: 0 };
+    if (run?.limit) this.prepared.scope.narrow(run.limit);
     // The command's model for its turn only; the session's own afterwards.
     const sessionModel = this.model;
     if (run?.model) this.setModel(run.model);
