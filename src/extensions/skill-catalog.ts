@@ -8,14 +8,14 @@
  */
 import type { Skill } from './skills.js';
 
-/** Bytes of catalog lines (UTF-8) at most. */
-export const CATALOG_BUDGET_BYTES = 720;
+/** Bytes the catalog lines take in a request at most: UTF-8, as a JSON string (escapes counted). */
+export const CATALOG_BUDGET_BYTES = 740;
 /** A description never takes more than this many characters, however few skills there are. */
 const MAX_LINE_DESCRIPTION_CHARS = 150;
 /** Below this many characters a cut description says too little: names only then. */
 const MIN_USEFUL_DESCRIPTION_CHARS = 12;
 
-const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+const bytes = (text: string): number => Buffer.byteLength(JSON.stringify(text), 'utf8') - 2;
 
 export function skillCatalog(skills: readonly Pick<Skill, 'name' | 'description'>[], budget = CATALOG_BUDGET_BYTES): string {
   if (skills.length === 0) return '';

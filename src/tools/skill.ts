@@ -20,7 +20,8 @@ export const SKILL_TOOL_NAME = 'skill';
 const MAX_LISTED_FILES = 100;
 const MAX_LIST_DEPTH = 4;
 
-const schema = z.object({ name: z.string().describe('Skill name') }).strict();
+// No property description: every byte of this tool is in every request (the catalog says it all).
+const schema = z.object({ name: z.string() }).strict();
 export type SkillArgs = z.infer<typeof schema>;
 
 export interface SkillToolDeps {
@@ -33,7 +34,7 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
   const byName = new Map(deps.skills.map((skill) => [skill.name, skill]));
   return {
     name: SKILL_TOOL_NAME,
-    description: `Load a skill's instructions when a task fits one:\n${skillCatalog(deps.skills)}`,
+    description: `Load a skill's instructions when a task fits one (an unknown name lists all):\n${skillCatalog(deps.skills)}`,
     schema,
     readOnly: true,
     describe(args) {

@@ -95,6 +95,9 @@ describe('the skill catalog', () => {
     const wide = Array.from({ length: 60 }, (_, i) => ({ name: `ünïcode-skill-${i}`, description: 'ä'.repeat(50) }));
     const text = skillCatalog(wide);
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CATALOG_BUDGET_BYTES);
+    // Counted as the request carries it: a JSON string, quotes and newlines escaped.
+    const quoted = skillCatalog(many.map((skill) => ({ ...skill, description: '"quoted" \\ '.repeat(12) })));
+    expect(Buffer.byteLength(JSON.stringify(quoted)) - 2).toBeLessThanOrEqual(CATALOG_BUDGET_BYTES);
     expect(text).toMatch(/\(\+\d+ more\)$/);
   });
 });
