@@ -7,6 +7,9 @@ import { configFile } from '../config/paths.js';
 import { localConfigFile, projectConfigFile } from '../policy/config-rules.js';
 import { approvalView, formatApprovalLines, visible, type ApprovalRequest } from './approval.js';
 import { describePlan, dropTask, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../orchestrator/review.js';
+import { customCommandLines, skillsListing } from './extensions-list.js';
+import type { CustomCommand } from '../extensions/commands.js';
+import type { Skill } from '../extensions/skills.js';
 
 /** What the plain line mode needs from a session; the runtime's AgentSession satisfies it. */
 export interface InteractiveSession {
@@ -20,6 +23,9 @@ export interface InteractiveSession {
   /** Where "always" answers can be saved: the config files named in the question. */
   readonly seekHome?: string;
   readonly projectRoot?: string;
+  /** Custom slash commands (`prompt` runs them) and skills (listed by /skills). */
+  readonly customCommands?: readonly CustomCommand[];
+  readonly skills?: readonly Skill[];
 }
 
 export type Answer = AskAnswer;
@@ -162,7 +168,9 @@ export class PlainInteractive {
       const text = line.trim();
       if (!text) continue;
       if (text.startsWith('/')) {
-        if (this.command(text) === 'exit') return 0;
+        const outcome = this.command(text);
+        if (outcome === 'exit') return 0;
+        if (outcome === 'custom') await this.send(text);
         continue;
       }
       await this.send(text);
@@ -191,15 +199,18 @@ export class PlainInteractive {
     try {
       const summary = await this.session.prompt(text, this.running.signal);
       this.endLine();
-      if (summary.reason === 'aborted') this.out.write('(cancelled)\n');
+      if (summary.commandFailed) this.out.write(`${summary.errorMessage ?? 'the command failed'}\n`);
+      else if (summary.reason === 'aborted') this.out.write('(cancelled)\n');
       else if (summary.reason !== 'completed') this.out.write(`(stopped: ${summary.errorMessage ?? summary.reason})\n`);
     } finally {
       this.running = undefined;
     }
   }
 
-  private command(text: string): 'exit' | undefined {
+  /** Runs a built-in command; 'custom' when `text` names a custom command (sent as a prompt). */
+  private command(text: string): 'exit' | 'custom' | undefined {
     const [name] = text.slice(1).split(/\s+/);
+    const custom = this.session.customCommands ?? [];
     switch (name) {
       case 'exit':
       case 'quit':
@@ -212,10 +223,16 @@ export class PlainInteractive {
       case 'cost':
         this.out.write(`${this.session.costReport()}\n`);
         return undefined;
-      case 'help':
-        this.out.write('/ask /yolo /plan   set the permission mode\n/cost              tokens and cost so far\n/exit              quit\n');
+      case 'help': {
+        this.out.write('/ask /yolo /plan   set the permission mode\n/cost              tokens and cost so far\n/skills            the installed skills\n/exit              quit\n');
+        if (custom.length > 0) this.out.write(`Custom commands\n${customCommandLines(custom, 17).join('\n')}\n`);
+        return undefined;
+      }
+      case 'skills':
+        this.out.write(`${skillsListing(this.session.skills ?? [])}\n`);
         return undefined;
       default:
+        if (custom.some((command) => command.name === name)) return 'custom';
         this.out.write(`unknown command /${name}; try /help\n`);
         return undefined;
     }

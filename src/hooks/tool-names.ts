@@ -23,6 +23,8 @@ export function seekToolNames(): readonly string[] {
     ...MEMORY_TOOL_NAMES,
     createAgentTool({ types: [], maxConcurrent: 1, spawn: unused }).name,
     createDelegateTasksTool({ roles: [], maxConcurrent: 1, run: unused }).name,
+    // tools/skill.ts's name, written out: that module's imports lead back here.
+    'skill',
   ];
   known = Object.freeze([...new Set(names)].sort());
   return known;

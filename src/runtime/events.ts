@@ -21,6 +21,8 @@ export interface RunSummary {
   reason: LoopStopReason;
   finalText: string;
   errorMessage?: string;
+  /** A custom command could not be expanded (errorMessage says why): nothing was sent. */
+  commandFailed?: boolean;
   turns: number;
   durationMs: number;
   /** Everything this run billed: the session's turns and all of its subagents'. */

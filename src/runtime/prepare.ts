@@ -39,6 +39,10 @@ import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 import { McpManager, createMcpTools } from '../mcp/index.js';
+import { ToolScope } from '../extensions/allowed-tools.js';
+import { loadCommands, type CustomCommand } from '../extensions/commands.js';
+import { loadSkills, type Skill } from '../extensions/skills.js';
+import { createSkillTool } from '../tools/skill.js';
 
 export interface OpenSessionOptions {
   cwd: string;
@@ -127,6 +131,12 @@ export interface PreparedSession {
   recordedCheckpoints: CheckpointRecord[];
   /** `checkpoints` in the user's config (on or off, the size limit). */
   checkpointSettings: CheckpointSettings;
+  /** Skills found at start (their catalog is in the `skill` tool's description, fixed for the session). */
+  skills: Skill[];
+  /** Custom slash commands found at start (user-side: nothing of them is in a request). */
+  commands: CustomCommand[];
+  /** The allowed-tools limits of the current turn (the gate refuses calls outside them). */
+  scope: ToolScope;
 }
 
 /**
@@ -228,7 +238,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const ask = options.ask ? serializeAsk(options.ask) : undefined;
   const workspace = new Workspace(projectRoot, options.cwd, policy);
   const saveRule = savedRuleWriter(home, projectRoot);
-  const gate = createToolGate({ policy, workspace, sandbox, saveRule, onProblem: problem, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
+  const scope = new ToolScope();
+  const gate = createToolGate({ policy, workspace, sandbox, saveRule, scope, onProblem: problem, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   const worktrees = inGit
     ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
     : undefined;
@@ -253,8 +264,10 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const todos = createTodoStore();
   const subagentConfig = subagentSettings(config);
   for (const text of subagentConfig.notices) notices.push({ level: 'warn', text });
-  const types = await loadSubagentTypes({ projectRoot, seekHome: home, ...(options.env.HOME ? { home: options.env.HOME } : {}) });
-  for (const text of types.notices) notices.push({ level: 'warn', text });
+  // Subagent types, skills and commands: one discovery rule (extensions/discovery.ts), read once.
+  const roots = { projectRoot, seekHome: home, ...(options.env.HOME ? { home: options.env.HOME } : {}) };
+  const [types, skills, commands] = await Promise.all([loadSubagentTypes(roots), loadSkills(roots), loadCommands(roots)]);
+  for (const text of [...types.notices, ...skills.notices, ...commands.notices]) notices.push({ level: 'warn', text });
   const subagentSink: PreparedSession['subagentSink'] = {};
   const checkpointSettings = checkpointSettingsFrom(config, configFile(home));
   const subagents = new SubagentManager({
@@ -307,6 +320,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     shouldReview: () => policy.mode === 'ask',
   });
   tools.push(orchestration.tool());
+  // Only with skills installed: a session without them pays nothing for the tool.
+  if (skills.skills.length > 0) tools.push(createSkillTool({ skills: skills.skills, scope }));
   if (mcp.active) tools.push(...createMcpTools(mcp));
   const toolSchemas = toToolSchemas(tools);
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
@@ -422,6 +437,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     flashModel: settings.flashModel,
     mcp,
     pendingCalls,
+    skills: skills.skills,
+    commands: commands.commands,
+    scope,
   };
   self.prepared = prepared;
   return prepared;

@@ -26,6 +26,9 @@ import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
 import type { McpManager } from '../mcp/index.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
+import type { CustomCommand } from '../extensions/commands.js';
+import type { Skill } from '../extensions/skills.js';
+import { commandTurn } from './custom-commands.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 
 export type { OpenSessionOptions } from './prepare.js';
@@ -196,14 +199,50 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs one user prompt to completion (or cancellation) and summarises what it cost. */
+  /** The custom slash commands found at start (front ends list them; `prompt` runs them). */
+  get customCommands(): readonly CustomCommand[] {
+    return this.prepared.commands;
+  }
+
+  /** The skills found at start (`/skills` lists them; the model loads them with the skill tool). */
+  get skills(): readonly Skill[] {
+    return this.prepared.skills;
+  }
+
+  /**
+   * Runs one user prompt to completion (or cancellation) and summarises what it cost. A prompt
+   * naming a custom command (`/name args`) is expanded first; when that fails (a refused
+   * `` !`cmd` ``) nothing is sent and the summary says why (`commandFailed`).
+   */
   async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
     this.announceStart();
     const mark = this.mark();
+    // Allowed-tools limits last one turn: each prompt starts without any.
+    this.prepared.scope.reset();
     // Recorded before the turn's messages, so a conversation rewind forks just before this entry;
     // the snapshot overlaps the first request, and everything of the turn that could change the
-    // tree (a hook, a tool call, an interrupted call finished) waits for it.
+    // tree (a command's `!cmd`, a hook, a tool call, an interrupted call finished) waits for it.
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, text);
+    if (text.startsWith('/')) await this.checkpoints?.settled();
+    const run = await commandTurn(text, this.prepared, signal);
+    if (run && 'error' in run) {
+      await this.checkpoints?.atTurnEnd();
+      return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: run.error, commandFailed: true, turns: 0 };
+    }
+    if (run?.limit) this.prepared.scope.narrow(run.limit);
+    // The command's model for its turn only; the session's own afterwards.
+    const sessionModel = this.model;
+    if (run?.model) this.setModel(run.model);
+    try {
+      return await this.runPrompt(run?.text ?? text, signal, mark);
+    } finally {
+      if (run?.model) this.setModel(sessionModel);
+      this.prepared.scope.reset();
+    }
+  }
+
+  /** Runs the turn of `text` (a custom command already expanded) after its checkpoint was started. */
+  private async runPrompt(text: string, signal: AbortSignal, mark: RunMark): Promise<RunSummary> {
     if (this.hooks) await this.checkpoints?.settled();
     await this.hooks?.prePrompt(text);
     if (this.delegateCalls.pending) await this.checkpoints?.settled();

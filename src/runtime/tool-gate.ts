@@ -87,6 +87,9 @@ export interface ToolGateOptions {
    * reported through `onProblem`; the rule still holds for the session. */
   saveRule?: (scope: SavedRuleScope, rule: PolicyRule) => Promise<void>;
   onProblem?: (text: string) => void;
+  /** The allowed-tools of the skills and command active in this turn: a call outside them is
+   * refused before hooks and policy (extensions/allowed-tools.ts). It never allows anything. */
+  scope?: { refusal(toolName: string, callName: string): string | undefined };
 }
 
 export interface ToolGate {
@@ -128,6 +131,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
 
 /**
  * The gate the loop calls around every validated tool call, in this order:
+ *  0. the active skill's or command's allowed-tools: a tool outside them is refused;
  *  1. pre_tool hooks (they see every call, described or not); a denial becomes the tool result,
  *     prefixed by `hookDenialMessage`;
  *  2. the policy, for tools that describe an action (no `describe` = no permission needed):
@@ -139,7 +143,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
  * is re-evaluated when its turn comes, so an "always" answer spares the calls queued behind it.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { policy, hooks, ask, subagent, workspace, sandbox, saveRule, onProblem } = options;
+  const { policy, hooks, ask, subagent, workspace, sandbox, saveRule, onProblem, scope } = options;
   /** Hook view of a call: args with worktree paths mapped to the project, and the worktree path. */
   const hookView = (json: string): { argsJson: string; worktreePath?: string } => {
     const worktree = workspace?.worktree;
@@ -190,6 +194,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
 
   const before: BeforeToolCall = async ({ toolCall, tool, args, ctx }) => {
     const name = tool.callName?.(args) ?? tool.name;
+    const refused = scope?.refusal(tool.name, name);
+    if (refused !== undefined) return { allow: false, reason: refused };
     if (hooks?.has('pre_tool', name)) {
       const outcome = await hooks.preTool({
         tool: name,

@@ -7,11 +7,10 @@
  * file (or the field) is skipped. The result feeds the `agent` tool's schema, so its order is a
  * pure function of the files: built-ins first, then defined types sorted by name.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { projectAgentsDir, projectClaudeAgentsDir, userAgentsDir } from '../config/paths.js';
+import { byCodeUnit, collectByName, extensionDirs, markdownFiles, readBoundedText, type ExtensionSource } from '../extensions/discovery.js';
+import { oneLine as collapse, parseYamlFields, splitFrontmatter, withoutNulls } from '../extensions/frontmatter.js';
+import { CLAUDE_TOOL_NAMES, mapToolNames as mapNames } from '../extensions/tool-list.js';
 import { BUILTIN_SUBAGENT_NAMES, BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
 import type { SubagentPermission, SubagentType, SubagentTypeSource } from './types.js';
 
@@ -24,11 +23,11 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const SEEK_TOOL_NAMES: readonly string[] = ['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'todo_write', 'agent'];
 const SEEK_TOOLS = new Set(SEEK_TOOL_NAMES);
 
-/** Claude Code tool names with a seek equivalent. A Map, so names like `constructor` are not found. */
-const CLAUDE_TOOLS = new Map<string, string>(Object.entries({
-  Read: 'read_file', Write: 'write_file', Edit: 'edit_file', MultiEdit: 'edit_file', Bash: 'bash', Glob: 'glob',
-  Grep: 'grep', LS: 'list_dir', Task: 'agent', Agent: 'agent', TodoWrite: 'todo_write',
-}));
+/** seek's name for a tool a definition names (its own or Claude Code's); subagents get no `skill`. */
+const definitionToolName = (name: string): string | undefined => {
+  const mapped = SEEK_TOOLS.has(name) ? name : CLAUDE_TOOL_NAMES.get(name);
+  return mapped !== undefined && SEEK_TOOLS.has(mapped) ? mapped : undefined;
+};
 
 /**
  * Claude Code permission modes. `acceptEdits` (edits auto-approved, the rest asks) has no exact
@@ -81,7 +80,7 @@ export function parseSubagentDefinition(
   const skip = (what: string): { notices: string[] } => ({ notices: [...notices, notice(file, `${what}; skipped`)] });
   const parts = splitFrontmatter(text);
   if (!parts) return skip('no YAML frontmatter (the first line must be "---", closed by another "---" line)');
-  const yaml = parseYaml(parts.frontmatter);
+  const yaml = parseYamlFields(parts.frontmatter);
   if ('error' in yaml) return skip(yaml.error);
   const parsed = frontmatterSchema.safeParse(withoutNulls(yaml.value));
   if (!parsed.success) {
@@ -111,43 +110,8 @@ export function parseSubagentDefinition(
   return { type, notices };
 }
 
-/** Splits `---\n<yaml>\n---\n<body>`; undefined when the text does not open with a closed block.
- * A leading BOM and CRLF line ends are accepted. */
-function splitFrontmatter(text: string): { frontmatter: string; body: string } | undefined {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  if (lines[0]?.trimEnd() !== '---') return undefined;
-  const close = lines.findIndex((line, index) => index > 0 && line.trimEnd() === '---');
-  if (close < 0) return undefined;
-  return { frontmatter: lines.slice(1, close).join('\n'), body: lines.slice(close + 1).join('\n') };
-}
-
-function parseYaml(source: string): { value: Record<string, unknown> } | { error: string } {
-  try {
-    const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: true });
-    const error = doc.errors[0];
-    if (error) return { error: `invalid YAML frontmatter: ${firstLine(error.message)}` };
-    const value: unknown = doc.toJS({ maxAliasCount: 100 });
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      return { error: 'the frontmatter is not a YAML mapping of fields' };
-    }
-    return { value: value as Record<string, unknown> };
-  } catch (error) {
-    return { error: `invalid YAML frontmatter: ${firstLine(error instanceof Error ? error.message : String(error))}` };
-  }
-}
-
-function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined));
-}
-
-/** The first line of a YAML error, without the trailing colon that introduces its excerpt. */
-const firstLine = (text: string): string => (text.split('\n', 1)[0] ?? '').trim().replace(/:$/, '');
-
-/** Collapses whitespace (CC descriptions often span lines) and caps the length, by code points. */
-function oneLine(text: string): string {
-  const chars = Array.from(text.replace(/\s+/g, ' ').trim());
-  return chars.length <= MAX_DESCRIPTION_CHARS ? chars.join('') : `${chars.slice(0, MAX_DESCRIPTION_CHARS - 1).join('')}…`;
-}
+/** Collapses whitespace and caps the description at MAX_DESCRIPTION_CHARS. */
+const oneLine = (text: string): string => collapse(text, MAX_DESCRIPTION_CHARS);
 
 /** `permission` wins over CC's `permissionMode`; an unknown mode falls back to `inherit`. */
 function permissionOf(fields: Frontmatter, notify: Notify): SubagentPermission {
@@ -184,41 +148,7 @@ function toolsOf(fields: Frontmatter, notify: Notify): string[] | undefined {
 }
 
 /** Maps seek and CC names to seek names, deduplicated in first-seen order. */
-function mapToolNames(value: string | string[]): { names: string[]; unknown: string[]; patterned: string[] } {
-  const names: string[] = [];
-  const unknown: string[] = [];
-  const patterned: string[] = [];
-  const entries = typeof value === 'string' ? splitToolList(value) : value.map((entry) => entry.trim()).filter(Boolean);
-  for (const entry of entries) {
-    const match = /^([^()\s]+)\s*\(.*\)$/s.exec(entry);
-    const base = match?.[1] ?? entry;
-    const name = SEEK_TOOLS.has(base) ? base : CLAUDE_TOOLS.get(base);
-    if (name === undefined) {
-      unknown.push(entry);
-      continue;
-    }
-    if (match) patterned.push(entry);
-    if (!names.includes(name)) names.push(name);
-  }
-  return { names, unknown, patterned };
-}
-
-/** Splits `Read, Bash(git add:*, git commit:*)` on commas outside parentheses. */
-function splitToolList(text: string): string[] {
-  const entries: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of text) {
-    if (char === '(') depth += 1;
-    else if (char === ')') depth = Math.max(0, depth - 1);
-    if (char === ',' && depth === 0) {
-      entries.push(current);
-      current = '';
-    } else current += char;
-  }
-  entries.push(current);
-  return entries.map((entry) => entry.trim()).filter(Boolean);
-}
+const mapToolNames = (value: string | string[]) => mapNames(value, definitionToolName);
 
 // ---- Loading the directories --------------------------------------------------------------------
 
@@ -230,31 +160,21 @@ export interface LoadSubagentTypesOptions {
 }
 
 /**
- * Built-ins, then the defined types sorted by name. Directories in precedence order (the first
- * definition of a name wins): project `.seek/agents`, project `.claude/agents`, `<seekHome>/agents`,
- * `<home>/.claude/agents`; files within one directory in file-name order. A directory reached
- * twice (seek run in the home directory) is read once, under its first source.
+ * Built-ins, then the defined types sorted by name. The folders and their precedence are the shared
+ * rule of extensions/discovery.ts (project `.seek/agents`, project `.claude/agents`,
+ * `<seekHome>/agents`, `<home>/.claude/agents`; the first definition of a name wins); files within
+ * one directory in file-name order.
  */
 export async function loadSubagentTypes(options: LoadSubagentTypesOptions): Promise<{ types: SubagentType[]; notices: string[] }> {
-  const notices: string[] = [];
-  const defined = new Map<string, SubagentType>();
-  const seen = new Set<string>();
-  scan: for (const { dir, source } of definitionDirs(options)) {
-    if (seen.has(dir)) continue;
-    seen.add(dir);
-    for (const file of await definitionFiles(dir, notices)) {
-      const type = await loadDefinitionFile(file, source, notices);
-      if (!type) continue;
-      const earlier = defined.get(type.name);
-      if (earlier) {
-        notices.push(notice(file, `name "${type.name}" is already defined by ${earlier.file}; skipped`));
-      } else if (defined.size >= MAX_DEFINED_SUBAGENT_TYPES) {
-        notices.push(notice(file, `more than ${MAX_DEFINED_SUBAGENT_TYPES} subagent types are defined; this and any later definitions are skipped`));
-        break scan;
-      } else defined.set(type.name, type);
-    }
-  }
-  const sorted = [...defined.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const { items, notices } = await collectByName<SubagentType>({
+    dirs: extensionDirs('agents', options),
+    list: (dir, into) => markdownFiles(dir, into, notice),
+    load: (file, source, _dir, into) => loadDefinitionFile(file, source, into),
+    notice,
+    max: MAX_DEFINED_SUBAGENT_TYPES,
+    tooMany: `more than ${MAX_DEFINED_SUBAGENT_TYPES} subagent types are defined; this and any later definitions are skipped`,
+  });
+  const sorted = items.sort((a, b) => byCodeUnit(a.name, b.name));
   return { types: [...BUILTIN_SUBAGENT_TYPES, ...sorted], notices };
 }
 
@@ -263,61 +183,12 @@ export function subagentTypeNames(types: readonly SubagentType[]): string[] {
   return types.map((type) => type.name);
 }
 
-function definitionDirs(options: LoadSubagentTypesOptions): Array<{ dir: string; source: SubagentTypeSource }> {
-  const root = resolve(options.projectRoot);
-  const dirs: Array<{ dir: string; source: SubagentTypeSource }> = [
-    { dir: projectAgentsDir(root), source: 'project' },
-    { dir: projectClaudeAgentsDir(root), source: 'project-claude' },
-    { dir: userAgentsDir(resolve(options.seekHome)), source: 'user' },
-  ];
-  if (options.home) dirs.push({ dir: projectClaudeAgentsDir(resolve(options.home)), source: 'user-claude' });
-  return dirs;
-}
-
-/** Absolute paths of the `*.md` files in `dir` (hidden files excluded), sorted by code unit so the
- * order does not depend on the locale. A missing directory is no error. */
-async function definitionFiles(dir: string, notices: string[]): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') notices.push(notice(dir, `cannot list the directory (${code ?? messageOf(error)})`));
-    return [];
-  }
-  return names
-    .filter((name) => !name.startsWith('.') && name.toLowerCase().endsWith('.md'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => join(dir, name));
-}
-
-/** Reads and parses one file; undefined (with a notice) when it is skipped. Entries that are not
- * regular files (a directory named `x.md`) are passed over silently. */
-async function loadDefinitionFile(file: string, source: SubagentTypeSource, notices: string[]): Promise<SubagentType | undefined> {
-  let text: string;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) return undefined;
-    // Checked before reading (no huge reads) and after (the file may have grown in between).
-    const bytes = info.size > MAX_DEFINITION_FILE_BYTES ? undefined : await readFile(file);
-    const size = bytes?.length ?? info.size;
-    if (!bytes || size > MAX_DEFINITION_FILE_BYTES) {
-      notices.push(notice(file, `${size} bytes is over the ${MAX_DEFINITION_FILE_BYTES / 1024} KiB limit; skipped`));
-      return undefined;
-    }
-    text = bytes.toString('utf8');
-  } catch (error) {
-    notices.push(notice(file, `cannot read (${errorCode(error) ?? messageOf(error)}); skipped`));
-    return undefined;
-  }
-  const parsed = parseSubagentDefinition(text, file, source);
+/** Reads and parses one file; undefined (with a notice) when it is skipped. */
+async function loadDefinitionFile(file: string, source: ExtensionSource, notices: string[]): Promise<SubagentType | undefined> {
+  const text = await readBoundedText(file, MAX_DEFINITION_FILE_BYTES, notices, notice);
+  if (text === undefined) return undefined;
+  // Agents have no `.agents/` folder, so every source is one a subagent type can have.
+  const parsed = parseSubagentDefinition(text, file, source as SubagentTypeSource);
   notices.push(...parsed.notices);
   return parsed.type;
 }
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

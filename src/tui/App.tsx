@@ -1,7 +1,7 @@
 import { Box, Static, Text, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession } from '../runtime/session.js';
-import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
+import { customCommandsOf, parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
 import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
@@ -111,7 +111,8 @@ export function App(props: AppProps) {
     const controller = new AbortController();
     runRef.current = controller;
     try {
-      await sessionRef.current.prompt(text, controller.signal);
+      const summary = await sessionRef.current.prompt(text, controller.signal);
+      if (summary.commandFailed) notice(summary.errorMessage ?? 'the command failed', 'error');
     } catch (error) {
       notice(error instanceof Error ? error.message : String(error), 'error');
     } finally {
@@ -177,6 +178,12 @@ export function App(props: AppProps) {
       setDraft(undefined);
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) {
+        if ((sessionRef.current.customCommands ?? []).some((command) => command.name === parsed.unknown)) {
+          // A custom command: the session expands it when the prompt runs (queued like any prompt).
+          if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
+          else void send(text);
+          return;
+        }
         if (!parsed.unknown.startsWith('mcp__')) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
         // A server prompt (/mcp__server__prompt ARGS): its text goes to the model as the prompt.
         const args = text.slice(parsed.unknown.length + 1);
@@ -257,13 +264,19 @@ export function App(props: AppProps) {
 
   const slash = useMemo(
     () =>
-      createSlashCompleter(
-        SLASH_COMMANDS.map((command) => ({
+      createSlashCompleter([
+        ...SLASH_COMMANDS.map((command) => ({
           name: command.name,
           description: command.description,
           ...(command.args ? { args: (partial: string) => command.args!(partial, { session }) } : {}),
         })),
-      ),
+        // Custom commands after the built-ins; one with an argument hint completes with a space.
+        ...customCommandsOf(session.customCommands ?? []).map((command) => ({
+          name: command.name,
+          description: `${command.description}${command.argumentHint ? ` ${command.argumentHint}` : ''}`,
+          ...(command.argumentHint ? { args: () => [] } : {}),
+        })),
+      ]),
     [session],
   );
   const completer: Completer = useMemo(() => ({ slash, files: props.fileSearch }), [slash, props.fileSearch]);

@@ -1,3 +1,4 @@
+import { customCommandLines } from '../../frontends/extensions-list.js';
 import type { SlashCommand } from './types.js';
 
 export function createHelpCommand(all: () => readonly SlashCommand[]): SlashCommand {
@@ -9,6 +10,9 @@ export function createHelpCommand(all: () => readonly SlashCommand[]): SlashComm
       const commands = all()
         .map((command) => `  /${`${command.name}${command.usage ? ` ${command.usage}` : ''}`.padEnd(22)} ${command.description}`)
         .join('\n');
+      // Custom commands a built-in shadows are left out: typing the name runs the built-in.
+      const custom = (context.session.customCommands ?? []).filter((entry) => !all().some((command) => command.name === entry.name));
+      const customPart = custom.length > 0 ? `\n\nCustom commands\n${customCommandLines(custom).join('\n')}` : '';
       const keys = [
         '  enter                  send   (alt+enter, ctrl+j or \\ then enter: new line)',
         '  esc                    cancel the running turn',
@@ -18,7 +22,7 @@ export function createHelpCommand(all: () => readonly SlashCommand[]): SlashComm
         '  ctrl+o                 transcript: expand tool output and reasoning',
         '  up / down              input history;  @ file picker;  tab completes',
       ].join('\n');
-      context.notice(`Commands\n${commands}\n\nKeys\n${keys}`);
+      context.notice(`Commands\n${commands}${customPart}\n\nKeys\n${keys}`);
     },
   };
 }

@@ -15,6 +15,7 @@ import { distillCommand } from './distill.js';
 import { permissionsCommand } from './permissions.js';
 import { mcpCommand } from './mcp.js';
 import { rewindCommand } from './rewind.js';
+import { skillsCommand } from './skills.js';
 
 export type { CommandContext, PanelSpec, PickerSpec, SlashCommand } from './types.js';
 
@@ -42,8 +43,14 @@ SLASH_COMMANDS.push(
   hooksCommand,
   permissionsCommand,
   mcpCommand,
+  skillsCommand,
   exitCommand,
 );
+
+/** The session's custom commands that no built-in command shadows (a built-in name wins). */
+export function customCommandsOf<T extends { name: string }>(commands: readonly T[]): T[] {
+  return commands.filter((command) => !SLASH_COMMANDS.some((builtin) => builtin.name === command.name));
+}
 
 /** Splits `/name args` and finds the command; unknown names give undefined. */
 export function parseSlashCommand(text: string): { command: SlashCommand; args: string } | { unknown: string } | undefined {

@@ -12,8 +12,8 @@ afterEach(() => {
   for (const base of bases.splice(0)) rmSync(base, { recursive: true, force: true });
 });
 
-function project(): { root: string; home: string } {
-  const made = makeProject();
+function project(files?: Record<string, string>): { root: string; home: string } {
+  const made = makeProject(files);
   bases.push(path.dirname(made.root));
   return made;
 }
@@ -29,7 +29,8 @@ const open = (p: { root: string; home: string }, save = false) =>
 
 describe('known tool names', () => {
   it('are exactly the tools a real session in a git repository registers (one source: the tool definitions)', async () => {
-    const p = project();
+    // A skill installed, so the session registers the `skill` tool too.
+    const p = project({ 'README.md': '# demo\n', '.seek/skills/demo/SKILL.md': '---\nname: demo\ndescription: a demo\n---\nDo it.\n' });
     const prepared = await open(p);
     const registered = prepared.tools.map((tool) => tool.name).sort();
     await new AgentSession(prepared).close();

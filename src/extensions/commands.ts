@@ -1,0 +1,123 @@
+/**
+ * Custom slash commands: Markdown files in `commands/` folders (found by the shared rule,
+ * discovery.ts). `review.md` is `/review`; a subfolder is a namespace: `frontend/test.md` is
+ * `/frontend:test`. Optional frontmatter: `description`, `argument-hint`, `model`,
+ * `allowed-tools`. The body is the prompt (command-text.ts expands it). Commands live on the
+ * user's side: nothing of them enters a request until one is run.
+ */
+import { join, relative, sep } from 'node:path';
+import { z } from 'zod';
+import { parseAllowedTools } from './allowed-tools.js';
+import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
+import { oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { stat } from 'node:fs/promises';
+
+export const MAX_COMMANDS = 500;
+export const MAX_COMMAND_FILE_BYTES = 64 * 1024;
+/** Namespaces nest at most this deep (`a/b/c.md` is `/a:b:c`). */
+const MAX_DEPTH = 3;
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+export interface CustomCommand {
+  /** Without the slash: `review`, `frontend:test`. */
+  name: string;
+  description: string;
+  argumentHint?: string;
+  /** The model this command's turn uses (the session's model again afterwards). */
+  model?: string;
+  allowedTools?: string[];
+  file: string;
+  source: ExtensionSource;
+}
+
+const notice = (path: string, what: string): string => `command ${path}: ${what}`;
+
+const optionalString = z.string({ error: 'must be a string' }).optional();
+const fieldsSchema = z.looseObject({
+  description: optionalString,
+  'argument-hint': z.union([z.string(), z.array(z.string())], { error: 'must be a string' }).optional(),
+  model: optionalString,
+  'allowed-tools': z.union([z.array(z.string()), z.string()], { error: 'must be a list or a string' }).optional(),
+});
+
+/** The command's fields and body. Frontmatter is optional; without a description the body's first
+ * line stands for it. */
+export function parseCommand(text: string, file: string, name: string, source: ExtensionSource): { command?: CustomCommand; body?: string; notices: string[] } {
+  const notices: string[] = [];
+  const skip = (what: string) => ({ notices: [...notices, notice(file, `${what}; skipped`)] });
+  const parts = splitFrontmatter(text);
+  let fields: z.infer<typeof fieldsSchema> = {};
+  if (parts) {
+    const yaml = parseFieldsLeniently(parts.frontmatter);
+    if ('error' in yaml) return skip(yaml.error);
+    const parsed = fieldsSchema.safeParse(withoutNulls(yaml.value));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return skip(`${issue?.path.map(String).join('.') || 'frontmatter'}: ${issue?.message ?? 'invalid'}`);
+    }
+    fields = parsed.data;
+  }
+  const body = (parts ? parts.body : text.replace(/^\uFEFF/, '')).trim();
+  const firstBodyLine = body.split('\n').find((line) => line.trim() !== '') ?? '';
+  const command: CustomCommand = { name, description: oneLine(fields.description ?? firstBodyLine.replace(/^#+\s*/, ''), 100), file, source };
+  const hint = fields['argument-hint'];
+  if (hint !== undefined) command.argumentHint = oneLine(Array.isArray(hint) ? hint.join(' ') : hint, 60);
+  const model = fields.model?.trim();
+  if (model && model.toLowerCase() !== 'inherit') command.model = model;
+  const allowed = fields['allowed-tools'];
+  if (allowed !== undefined) command.allowedTools = parseAllowedTools(allowed, (what) => notices.push(notice(file, what)));
+  return { command, body, notices };
+}
+
+/** Every command, sorted by name; the first of a name in precedence order wins. */
+export async function loadCommands(roots: ExtensionRoots): Promise<{ commands: CustomCommand[]; notices: string[] }> {
+  const { items, notices } = await collectByName<CustomCommand>({
+    dirs: extensionDirs('commands', roots),
+    list: (dir, into) => commandFiles(dir, into, 1),
+    load: async (file, source, dir, into) => {
+      const name = commandName(dir, file);
+      if (!name) {
+        into.push(notice(file, 'the path is not a command name (letters, digits, "_", "-", "." in each part); skipped'));
+        return undefined;
+      }
+      const text = await readBoundedText(file, MAX_COMMAND_FILE_BYTES, into, notice);
+      if (text === undefined) return undefined;
+      const parsed = parseCommand(text, file, name, source);
+      into.push(...parsed.notices);
+      return parsed.command;
+    },
+    notice,
+    max: MAX_COMMANDS,
+    tooMany: `more than ${MAX_COMMANDS} commands are installed; this and any later ones are skipped`,
+  });
+  return { commands: items.sort((a, b) => byCodeUnit(a.name, b.name)), notices };
+}
+
+/** The command's text now (frontmatter fields as loaded at start; the body as on disk). */
+export async function readCommandBody(command: CustomCommand): Promise<{ body: string } | { error: string }> {
+  const notices: string[] = [];
+  const text = await readBoundedText(command.file, MAX_COMMAND_FILE_BYTES, notices, (path, what) => `${path}: ${what}`);
+  if (text === undefined) return { error: notices[0] ?? `${command.file} is not a file` };
+  const parsed = parseCommand(text, command.file, command.name, command.source);
+  return parsed.body !== undefined ? { body: parsed.body } : { error: parsed.notices[0] ?? 'unreadable' };
+}
+
+/** `frontend/test.md` under `dir` is `frontend:test`; undefined for names that cannot be typed. */
+function commandName(dir: string, file: string): string | undefined {
+  const parts = relative(dir, file).slice(0, -'.md'.length).split(sep);
+  return parts.every((part) => SEGMENT.test(part)) ? parts.join(':') : undefined;
+}
+
+/** `*.md` files of `dir` and its subfolders (to MAX_DEPTH), files before subfolders, by code unit. */
+async function commandFiles(dir: string, notices: string[], depth: number): Promise<string[]> {
+  const files: string[] = [];
+  const folders: string[] = [];
+  for (const name of await listDir(dir, notices, notice)) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile() && name.toLowerCase().endsWith('.md')) files.push(path);
+    else if (info?.isDirectory() && depth < MAX_DEPTH) folders.push(path);
+  }
+  for (const folder of folders.sort(byCodeUnit)) files.push(...(await commandFiles(folder, notices, depth + 1)));
+  return files;
+}

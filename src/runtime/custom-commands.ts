@@ -1,0 +1,115 @@
+/**
+ * Running a custom slash command (`/name args`) as a prompt: finds the command, expands its body
+ * (extensions/command-text.ts) with `` !`cmd` `` and `@file` going through the session's tool gate
+ * (permission policy, pre/post_tool hooks, approvals) exactly like the model's bash and read_file
+ * calls, and says which model and tool limit the turn runs with.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import type { ToolGate } from './tool-gate.js';
+import { expandCommandText, type Outcome } from '../extensions/command-text.js';
+import { readCommandBody, type CustomCommand } from '../extensions/commands.js';
+import type { ToolLimit } from '../extensions/allowed-tools.js';
+import { displayPath, resolvePath } from '../tools/paths.js';
+
+/** Bytes of one `@file` included at most (the rest is cut, and said so). */
+const MAX_INCLUDED_FILE_BYTES = 64 * 1024;
+
+export interface CommandRun {
+  command: CustomCommand;
+  /** The prompt to send. */
+  text: string;
+  model?: string;
+  limit?: ToolLimit;
+}
+
+export interface CommandDeps {
+  tools: readonly Tool[];
+  gate: ToolGate;
+  workspace: () => { cwd: string; projectRoot: string };
+}
+
+/** What a prompt becomes: undefined for an ordinary prompt (or an unknown `/name`), else the
+ * expanded command or why it could not be built. */
+export async function commandTurn(
+  text: string,
+  session: { commands: readonly CustomCommand[]; tools: readonly Tool[]; gate: ToolGate; workspace: { readonly cwd: string; readonly root: string } },
+  signal: AbortSignal,
+): Promise<CommandRun | { error: string } | undefined> {
+  const invoked = text.startsWith('/') ? findCommand(text, session.commands) : undefined;
+  if (!invoked) return undefined;
+  const { workspace } = session;
+  return prepareCommandRun(invoked.command, invoked.args, { tools: session.tools, gate: session.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }) }, signal);
+}
+
+/** The custom command `text` invokes (`/name` or `/name args`), if any. */
+export function findCommand(text: string, commands: readonly CustomCommand[]): { command: CustomCommand; args: string } | undefined {
+  const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const command = commands.find((entry) => entry.name === match[1]);
+  return command ? { command, args: match[2] ?? '' } : undefined;
+}
+
+/** The expanded prompt, or why it could not be built (nothing is sent then). */
+export async function prepareCommandRun(command: CustomCommand, args: string, deps: CommandDeps, signal: AbortSignal): Promise<CommandRun | { error: string }> {
+  const read = await readCommandBody(command);
+  if ('error' in read) return { error: `/${command.name}: ${read.error}` };
+  const expanded = await expandCommandText(command.name, read.body, args, {
+    run: (shell) => runThroughGate(deps, 'bash', { command: shell }, signal),
+    read: (path) => readThroughGate(deps, path, signal),
+  });
+  if ('error' in expanded) return expanded;
+  return {
+    command,
+    text: expanded.text,
+    ...(command.model ? { model: command.model } : {}),
+    ...(command.allowedTools ? { limit: { by: `command /${command.name}`, tools: command.allowedTools } } : {}),
+  };
+}
+
+function contextFor(deps: CommandDeps, signal: AbortSignal): ToolContext {
+  const { cwd, projectRoot } = deps.workspace();
+  return { cwd, projectRoot, signal, callId: `command_${randomBytes(6).toString('hex')}` };
+}
+
+/** Runs one tool call the way the loop would: validated, gated, executed, post_tool hooks. */
+async function runThroughGate(deps: CommandDeps, toolName: string, rawArgs: Record<string, unknown>, signal: AbortSignal): Promise<Outcome<string>> {
+  const tool = deps.tools.find((candidate) => candidate.name === toolName);
+  if (!tool) return { ok: false, reason: `this session has no ${toolName} tool` };
+  const parsed = tool.schema.safeParse(rawArgs);
+  if (!parsed.success) return { ok: false, reason: `invalid ${toolName} arguments` };
+  const args: unknown = parsed.data;
+  const ctx = contextFor(deps, signal);
+  const toolCall = { id: ctx.callId, name: toolName, arguments: JSON.stringify(rawArgs) };
+  const decision = await deps.gate.before({ toolCall, tool, args, ctx });
+  if (!decision.allow) return { ok: false, reason: decision.reason };
+  const started = performance.now();
+  let result: ToolResult;
+  try {
+    result = await tool.execute(decision.args ?? args, decision.sandbox ? { ...ctx, sandbox: decision.sandbox } : ctx);
+  } catch (error) {
+    return { ok: false, reason: `it failed (${error instanceof Error ? error.message : String(error)})` };
+  }
+  await deps.gate.after({ toolCall, tool, args, result, durationMs: performance.now() - started });
+  // A command's own output (the model-facing text adds an exit-code line and notes).
+  return { ok: true, value: result.display?.kind === 'command' ? result.display.output : result.content };
+}
+
+/** `@path`: undefined unless it names a regular text file; else read once the gate allows it. */
+async function readThroughGate(deps: CommandDeps, path: string, signal: AbortSignal): Promise<Outcome<{ path: string; text: string }> | undefined> {
+  const ctx = contextFor(deps, signal);
+  const absolute = resolvePath(ctx, path);
+  const info = await stat(absolute).catch(() => undefined);
+  if (!info?.isFile()) return undefined;
+  const tool = deps.tools.find((candidate) => candidate.name === 'read_file');
+  if (!tool) return { ok: false, reason: 'this session has no read_file tool' };
+  const args = { path: absolute };
+  const decision = await deps.gate.before({ toolCall: { id: ctx.callId, name: 'read_file', arguments: JSON.stringify(args) }, tool, args, ctx });
+  if (!decision.allow) return { ok: false, reason: decision.reason };
+  const bytes = await readFile(absolute);
+  if (bytes.subarray(0, 8192).includes(0)) return undefined; // binary: left as written
+  const cut = bytes.length > MAX_INCLUDED_FILE_BYTES;
+  const text = bytes.subarray(0, MAX_INCLUDED_FILE_BYTES).toString('utf8') + (cut ? `\n[cut: the file has ${bytes.length} bytes; read_file shows the rest]` : '');
+  return { ok: true, value: { path: displayPath(ctx, absolute), text } };
+}
