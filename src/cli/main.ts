@@ -17,6 +17,7 @@ export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   permissions: async () => (await import('./commands/permissions.js')).createPermissionsCommand(),
   mcp: async () => (await import('./commands/mcp.js')).createMcpCommand(),
   rewind: async () => (await import('./commands/rewind.js')).createRewindCommand(),
+  acp: async () => (await import('./commands/acp.js')).createAcpCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to
