@@ -27,7 +27,7 @@ const STOP_REASONS: Record<LoopStopReason, StopReason> = {
  * (the prompt then answers `cancelled`).
  */
 export class AcpSession {
-  private readonly mapper = new UpdateMapper();
+  readonly mapper = new UpdateMapper();
   private running: AbortController | undefined;
   /** An error the model's turn reported, so a failed turn is not reported twice. */
   private errorShown = false;

@@ -5,7 +5,7 @@ import { openSession, type OpenSessionOptions } from '../runtime/session.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
-import { editorAsk } from './permissions.js';
+import { editorAsk, editorPlanReview } from './permissions.js';
 import { configOptions, isSeekMode, modeState } from './session-config.js';
 
 /** What `seek acp` was started with: the flags every session of the connection uses. */
@@ -77,7 +77,7 @@ export class SeekAcpAgent {
   private async open(client: AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
     if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path: ${cwd}`);
     if (resume !== undefined) await this.sessions.get(resume)?.close(); // loading it again starts afresh
-    const ids: { acp?: string } = {};
+    const ids: { acp?: string; wrapped?: AcpSession } = {};
     const files = new ClientFiles(client, this.clientCapabilities.fs, cwd);
     const session = await openSession({
       ...this.defaults,
@@ -86,6 +86,7 @@ export class SeekAcpAgent {
       save: true,
       ...(resume !== undefined ? { resume } : {}),
       ask: editorAsk(client, () => ids.acp),
+      reviewPlan: editorPlanReview(client, () => ids.acp, () => ids.wrapped?.mapper.lastDelegateCall),
       ...(files.active ? { files } : {}),
     });
     // A loaded session keeps the id the editor knows (seek may have forked it: another process had it open).
@@ -93,6 +94,7 @@ export class SeekAcpAgent {
     ids.acp = id;
     files.sessionId = id;
     const wrapped = new AcpSession(id, session, client);
+    ids.wrapped = wrapped;
     this.sessions.set(id, wrapped);
     setTimeout(() => wrapped.announceCommands(), 0); // after the answer that tells the editor the id
     return wrapped;

@@ -1,5 +1,6 @@
 import type { AgentContext, PermissionOption, RequestPermissionRequest, ToolCallContent } from '@agentclientprotocol/sdk';
 import { approvalView } from '../frontends/approval.js';
+import { describePlan, specsOf, type ReviewPlanFn } from '../orchestrator/review.js';
 import type { AskAnswer, AskFn, PermissionPrompt } from '../runtime/tool-gate.js';
 import { diffContent, textContent, toolKind } from './tool-calls.js';
 import { childCallId } from './updates.js';
@@ -31,16 +32,16 @@ export function editorAsk(client: AgentContext, sessionId: () => string | undefi
     ];
     const toolCallId = prompt.subagent ? childCallId(prompt.subagent.id, prompt.callId) : prompt.callId;
     const params: RequestPermissionRequest = {
-        sessionId: id,
-        toolCall: {
-          toolCallId,
-          title: `${view.asker ? `${view.asker} ` : ''}${view.title}`,
-          kind: toolKind(prompt.tool),
-          status: 'pending',
-          content: promptContent(prompt, view),
-          ...(prompt.action.kind !== 'bash' && prompt.action.kind !== 'git' ? { locations: prompt.action.paths.map((path) => ({ path })) } : {}),
-        },
-        options,
+      sessionId: id,
+      toolCall: {
+        toolCallId,
+        title: `${view.asker ? `${view.asker} ` : ''}${view.title}`,
+        kind: toolKind(prompt.tool),
+        status: 'pending',
+        content: promptContent(prompt, view),
+        ...(prompt.action.kind !== 'bash' && prompt.action.kind !== 'git' ? { locations: prompt.action.paths.map((path) => ({ path })) } : {}),
+      },
+      options,
     };
     const response = await client.request('session/request_permission', params, signal ? { cancellationSignal: signal } : {});
     const outcome = response.outcome;
@@ -64,4 +65,29 @@ function promptContent(prompt: PermissionPrompt, view: ReturnType<typeof approva
     ...(diffs.length === 0 && view.preview ? view.preview.lines : []),
   ];
   return [...diffs, ...(lines.length > 0 ? [textContent(lines.join('\n'))] : [])];
+}
+
+/**
+ * The delegate_tasks plan review (ask mode) as a permission request about the delegate_tasks call
+ * itself: the plan as text, Run or Reject. Editing the plan (dropping tasks, changing roles) is the
+ * terminal's; an editor runs it as proposed or rejects it.
+ */
+export function editorPlanReview(client: AgentContext, sessionId: () => string | undefined, callId: () => string | undefined): ReviewPlanFn {
+  return async (request, signal) => {
+    const id = sessionId();
+    const toolCallId = callId();
+    if (id === undefined || toolCallId === undefined) return { kind: 'reject', reason: 'no editor to ask' };
+    const params: RequestPermissionRequest = {
+      sessionId: id,
+      toolCall: { toolCallId, title: `Run this plan of ${request.plan.tasks.length} task${request.plan.tasks.length === 1 ? '' : 's'}?`, kind: 'think', status: 'pending', content: [textContent(describePlan(request).join('\n'))] },
+      options: [
+        { optionId: 'run', name: 'Run the plan', kind: 'allow_once' },
+        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+      ],
+    };
+    const response = await client.request('session/request_permission', params, { cancellationSignal: signal });
+    const outcome = response.outcome;
+    if (outcome.outcome === 'selected' && outcome.optionId === 'run') return { kind: 'run', tasks: specsOf(request.plan) };
+    return { kind: 'reject', reason: 'the user rejected the plan in the editor' };
+  };
 }

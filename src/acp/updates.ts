@@ -35,6 +35,8 @@ export class UpdateMapper {
   private readonly live = new Map<string, string>();
   /** The file each running write or edit changes (absolute), by ACP id. */
   private readonly edited = new Map<string, string>();
+  /** The session's own delegate_tasks call announced last (the plan review asks about it). */
+  lastDelegateCall: string | undefined;
   /** delegate_tasks calls: their tasks and each task's status, by ACP id. */
   private readonly plans = new Map<string, Map<string, { label: string; status: string }>>();
 
@@ -91,6 +93,7 @@ export class UpdateMapper {
       case 'tool_start': {
         const { toolCall, args, action } = event;
         if (toolCall.name === 'todo_write') return []; // shown as the plan
+        if (toolCall.name === 'delegate_tasks' && !subSid) this.lastDelegateCall = toolCall.id;
         const created = action?.summary.startsWith('create ') === true;
         if ((action?.kind === 'write' || action?.kind === 'edit') && action.paths[0]) this.edited.set(id(toolCall.id), action.paths[0]);
         const diffs = action ? diffContent(action.paths[0] ?? '', action.preview, created) : [];

@@ -27,8 +27,10 @@ const metaOf = (update: ToolUpdate) => (update._meta as { seek?: { parentToolCal
 const firstPrompt = (request: RecordedRequest): string => String(request.body.messages.find((m: { role: string }) => m.role === 'user')?.content ?? '');
 const turns = (request: RecordedRequest): number => request.body.messages.filter((m: { role: string }) => m.role === 'assistant').length;
 
-async function prompt(root: string, home: string, text: string) {
-  const harness = AcpHarness.start({ cwd: root, env: suite.env(home), args: ['--auto'] });
+async function prompt(root: string, home: string, text: string, options: { args?: string[]; answers?: Array<'allow' | 'reject'>; harness?: (harness: AcpHarness) => void } = {}) {
+  const harness = AcpHarness.start({ cwd: root, env: suite.env(home), args: options.args ?? ['--auto'] });
+  harness.answers.push(...(options.answers ?? []));
+  options.harness?.(harness);
   running.push(harness);
   await harness.initialize(false);
   const session = await harness.agent.request('session/new', { cwd: root, mcpServers: [] });
@@ -84,5 +86,23 @@ describe('seek acp: subagents as nested tool calls', () => {
       expect(metaOf(call!)?.parentToolCallId).toBe('call_delegate');
     }
     expect(updates.filter((update) => update.toolCallId === 'call_delegate').at(-1)?.status).toBe('completed');
+  });
+
+  it('asks the editor to review a delegate_tasks plan in ask mode; a rejected plan starts no task', async () => {
+    const { root, home } = makeProject();
+    suite.server.setFallback((request): ScriptedReply =>
+      turns(request) === 0
+        ? { toolCalls: [{ id: 'call_plan', name: 'delegate_tasks', arguments: { tasks: [{ task: 'map the code', role: 'explorer' }] } }] }
+        : { text: 'Understood, no plan.' },
+    );
+    let editor!: AcpHarness;
+    const updates = await prompt(root, home, 'plan something', { args: [], answers: ['reject'], harness: (harness) => (editor = harness) });
+    expect(editor.permissionRequests).toHaveLength(1);
+    const review = editor.permissionRequests[0]!;
+    expect(review.toolCall.toolCallId).toBe('call_plan');
+    expect(review.toolCall.title).toBe('Run this plan of 1 task?');
+    expect(JSON.stringify(review.toolCall.content)).toContain('t1  explorer  map the code');
+    expect(suite.server.requests.filter((request) => firstPrompt(request).includes('## Your task'))).toEqual([]);
+    expect(updates.filter((update) => update.toolCallId === 'call_plan').at(-1)?.status).toBe('failed');
   });
 });
