@@ -161,6 +161,21 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(chunkText(updates(), 'agent_message_chunk')).toContain('Back again.');
   });
 
+  it('cancels a turn while the editor shows a permission request: the editor answers cancelled, nothing runs', async () => {
+    const { root, home } = makeProject();
+    server.enqueue({ toolCalls: [{ id: 'call_wait', name: 'bash', arguments: { command: 'touch cancelled-file' } }] }, { text: 'Next turn.' });
+    const { harness, session, updates } = await startSession(root, home);
+    harness.answers.push('hold');
+    const turn = harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'touch it' }] });
+    await harness.waitFor('the permission request', () => harness.permissionRequests.length === 1);
+    await harness.agent.notify('session/cancel', { sessionId: session.sessionId });
+    harness.release('cancelled'); // what an editor answers to its open requests on cancel
+    expect((await turn).stopReason).toBe('cancelled');
+    expect(finished(updates(), 'call_wait')?.status).toBe('failed');
+    expect(existsSync(join(root, 'cancelled-file'))).toBe(false);
+    expect(server.requests).toHaveLength(1); // the model was not asked again in the cancelled turn
+  });
+
   it('switches modes: in yolo a command runs without a permission request', async () => {
     const { root, home } = makeProject();
     server.enqueue({ toolCalls: [{ id: 'call_yolo', name: 'bash', arguments: { command: 'echo hi > yolo.txt' } }] }, { text: 'Ran it.' });

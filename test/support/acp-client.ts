@@ -19,7 +19,8 @@ export interface AcpHarnessOptions {
   buffers?: Map<string, string>;
 }
 
-export type PermissionAnswer = 'allow' | 'always' | 'reject' | 'cancelled';
+/** `hold`: leave the request open until `release` answers it (an editor still showing the question). */
+export type PermissionAnswer = 'allow' | 'always' | 'reject' | 'cancelled' | 'hold';
 
 export class AcpHarness {
   readonly updates: acp.SessionNotification[] = [];
@@ -30,6 +31,7 @@ export class AcpHarness {
   /** How the next permission requests are answered, in order. */
   readonly answers: PermissionAnswer[] = [];
   private readonly waiters = new Set<() => void>();
+  private held: Array<(answer: Exclude<PermissionAnswer, 'hold'>) => void> = [];
   private readonly exited: Promise<number | null>;
 
   private constructor(
@@ -126,10 +128,16 @@ export class AcpHarness {
     this.changed();
   }
 
-  private answerPermission(params: acp.RequestPermissionRequest): acp.RequestPermissionResponse {
+  /** Answers the permission requests left open by `hold`. */
+  release(answer: Exclude<PermissionAnswer, 'hold'>): void {
+    for (const resolve of this.held.splice(0)) resolve(answer);
+  }
+
+  private async answerPermission(params: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
     this.permissionRequests.push(params);
     this.changed();
-    const answer = this.answers.shift() ?? 'reject';
+    const first = this.answers.shift() ?? 'reject';
+    const answer = first === 'hold' ? await new Promise<Exclude<PermissionAnswer, 'hold'>>((resolve) => this.held.push(resolve)) : first;
     if (answer === 'cancelled') return { outcome: { outcome: 'cancelled' } };
     const kind = answer === 'allow' ? 'allow_once' : answer === 'always' ? 'allow_always' : 'reject_once';
     const option = params.options.find((candidate) => candidate.kind === kind);
