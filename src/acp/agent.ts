@@ -1,7 +1,9 @@
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentContext, ClientCapabilities, LoadSessionResponse, NewSessionResponse } from '@agentclientprotocol/sdk';
+import { resolveProject, seekHome } from '../config/paths.js';
 import { openSession, type OpenSessionOptions } from '../runtime/session.js';
+import { listSessions } from '../session/list.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
@@ -14,7 +16,8 @@ export type AcpSessionDefaults = Pick<OpenSessionOptions, 'env' | 'maxTurns' | '
 /**
  * seek as an ACP agent: the app answering the editor's requests. `initialize` records what the
  * client offers (its file system); `session/new` and `session/load` open seek sessions (a load
- * replays the saved history first); `session/prompt` runs a turn; `session/cancel` aborts it;
+ * replays the saved history first); `session/list` lists the project's saved sessions;
+ * `session/prompt` runs a turn; `session/cancel` aborts it;
  * `session/set_mode` and `session/set_config_option` (the model) change the session.
  */
 export class SeekAcpAgent {
@@ -32,6 +35,7 @@ export class SeekAcpAgent {
           protocolVersion: acp.PROTOCOL_VERSION,
           agentCapabilities: {
             loadSession: true,
+            sessionCapabilities: { list: {} },
             promptCapabilities: { image: false, audio: false, embeddedContext: true },
             mcpCapabilities: { http: false, sse: false },
           },
@@ -49,6 +53,13 @@ export class SeekAcpAgent {
         session.replayHistory(); // before the answer, as the protocol asks
         const response: LoadSessionResponse = this.describe(session);
         return response;
+      })
+      .onRequest('session/list', async ({ params }) => {
+        // The project's saved sessions, newest first (one page: seek keeps them per project).
+        const cwd = params.cwd ?? process.cwd();
+        const home = seekHome(this.defaults.env);
+        const sessions = await listSessions(home, resolveProject(cwd, home).pid);
+        return { sessions: sessions.map((session) => ({ sessionId: session.id, cwd, title: session.title, updatedAt: session.updated_at })) };
       })
       .onRequest('session/prompt', async ({ params }) => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) }))
       .onNotification('session/cancel', ({ params }) => {

@@ -47,6 +47,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo?.name).toBe('seek');
     expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
     expect(init.agentCapabilities?.promptCapabilities?.embeddedContext).toBe(true);
     expect(session.modes?.currentModeId).toBe('ask');
     expect(session.modes?.availableModes.map((mode) => mode.id)).toEqual(['ask', 'auto', 'plan', 'yolo']);
@@ -176,15 +177,23 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(server.requests).toHaveLength(1); // the model was not asked again in the cancelled turn
   });
 
-  it('switches modes: in yolo a command runs without a permission request', async () => {
+  it('switches mode and model: in yolo a command runs without a permission request, on the model picked', async () => {
     const { root, home } = makeProject();
     server.enqueue({ toolCalls: [{ id: 'call_yolo', name: 'bash', arguments: { command: 'echo hi > yolo.txt' } }] }, { text: 'Ran it.' });
     const { harness, session, updates } = await startSession(root, home);
     await harness.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: 'yolo' });
+    // The model picker: another model of the catalog, used by the next request.
+    const picker = session.configOptions?.find((option) => option.id === 'model');
+    const models = picker?.type === 'select' ? picker.options.flatMap((option) => ('value' in option ? [option.value] : [])) : [];
+    const other = models.find((model) => picker?.type === 'select' && model !== picker.currentValue);
+    expect(other).toBeDefined();
+    const changed = await harness.agent.request('session/set_config_option', { sessionId: session.sessionId, configId: 'model', value: other! });
+    expect(changed.configOptions[0]).toMatchObject({ id: 'model', currentValue: other });
     await harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'run it' }] });
     expect(harness.permissionRequests).toEqual([]);
     expect(finished(updates(), 'call_yolo')?.status).toBe('completed');
     expect(readFileSync(join(root, 'yolo.txt'), 'utf8')).toBe('hi\n');
+    expect(server.requests[0]!.body.model).toBe(other);
   });
 
   it('loads a saved session: its history is replayed as updates before the answer, and the conversation goes on', async () => {
@@ -203,6 +212,8 @@ describe('seek acp (the SDK client as the editor)', () => {
     running.push(harness);
     await harness.initialize(false);
     const sessionId = first.session.sessionId;
+    const listed = await harness.agent.request('session/list', { cwd: root });
+    expect(listed.sessions).toMatchObject([{ sessionId, cwd: root, title: 'what is this project about?' }]);
     const loaded = await harness.agent.request('session/load', { sessionId, cwd: root, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe('ask');
     // Everything replayed has arrived by the time the answer did.
