@@ -29,6 +29,8 @@ const STOP_REASONS: Record<LoopStopReason, StopReason> = {
 export class AcpSession {
   readonly mapper = new UpdateMapper();
   private running: AbortController | undefined;
+  /** The prompt in progress, so closing waits for it to wind down after the abort. */
+  private turn: Promise<unknown> = Promise.resolve();
   /** An error the model's turn reported, so a failed turn is not reported twice. */
   private errorShown = false;
   private readonly unsubscribe: () => void;
@@ -59,10 +61,16 @@ export class AcpSession {
     this.send({ sessionUpdate: 'available_commands_update', availableCommands: COMMANDS });
   }
 
-  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
-    if (this.running) throw new Error('a prompt is already running in this session; cancel it first');
+  prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.running) return Promise.reject(new Error('a prompt is already running in this session; cancel it first'));
     const controller = new AbortController();
     this.running = controller;
+    const turn = this.runPrompt(blocks, controller);
+    this.turn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async runPrompt(blocks: readonly ContentBlock[], controller: AbortController): Promise<StopReason> {
     this.errorShown = false;
     try {
       const text = promptText(blocks);
@@ -90,6 +98,7 @@ export class AcpSession {
 
   async close(): Promise<void> {
     this.cancel();
+    await this.turn; // the transcript gets its closing results before the file closes
     this.unsubscribe();
     await this.session.close();
     // What became of a worktree goes where a terminal user would see it: stdout is the protocol's.

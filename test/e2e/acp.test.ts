@@ -177,6 +177,28 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(server.requests).toHaveLength(1); // the model was not asked again in the cancelled turn
   });
 
+  it('closes cleanly when the editor goes away mid-turn: the turn is cancelled, the session stays loadable', async () => {
+    const { root, home } = makeProject();
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    server.enqueue(() => {
+      arrived();
+      return { hang: true };
+    });
+    const { harness, session } = await startSession(root, home);
+    const turn = harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'a turn cut short' }] }).catch((error: Error) => error);
+    await requestArrived;
+    expect(await harness.close()).toBe(0);
+    expect(harness.stderr).toBe('');
+    expect(await turn).toBeInstanceOf(Error); // no answer: the connection is gone
+
+    const again = AcpHarness.start({ cwd: root, env: env(home) });
+    running.push(again);
+    await again.initialize(false);
+    await again.agent.request('session/load', { sessionId: session.sessionId, cwd: root, mcpServers: [] });
+    expect(chunkText(again.updatesOf(session.sessionId), 'user_message_chunk')).toBe('a turn cut short');
+  });
+
   it('switches mode and model: in yolo a command runs without a permission request, on the model picked', async () => {
     const { root, home } = makeProject();
     server.enqueue({ toolCalls: [{ id: 'call_yolo', name: 'bash', arguments: { command: 'echo hi > yolo.txt' } }] }, { text: 'Ran it.' });
