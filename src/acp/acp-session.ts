@@ -35,13 +35,17 @@ export class AcpSession {
   private errorShown = false;
   private readonly unsubscribe: () => void;
 
+  /** `notices`: the client takes `notice` updates (it advertised `session.notices`); seek's notices
+   * (a hook that failed, a repaired session file) go to it then, and nowhere otherwise. */
   constructor(
     readonly id: string,
     readonly session: AgentSession,
     private readonly client: AgentContext,
+    notices: boolean,
   ) {
     this.unsubscribe = session.subscribe((event) => {
       if (event.type === 'error') this.errorShown = true;
+      if (event.type === 'notice' && notices) this.send({ sessionUpdate: 'notice', severity: event.level === 'warn' ? 'warning' : 'info', title: event.text });
       for (const update of this.mapper.map(event)) this.send(update);
     });
   }

@@ -104,7 +104,7 @@ export class SeekAcpAgent {
     const id = resume ?? session.id;
     ids.acp = id;
     files.sessionId = id;
-    const wrapped = new AcpSession(id, session, client);
+    const wrapped = new AcpSession(id, session, client, this.clientCapabilities.session?.notices != null);
     ids.wrapped = wrapped;
     this.sessions.set(id, wrapped);
     setTimeout(() => wrapped.announceCommands(), 0); // after the answer that tells the editor the id

@@ -32,7 +32,7 @@ async function prompt(root: string, home: string, text: string, options: { args?
   harness.answers.push(...(options.answers ?? []));
   options.harness?.(harness);
   running.push(harness);
-  await harness.initialize(false);
+  await harness.initialize();
   const session = await harness.agent.request('session/new', { cwd: root, mcpServers: [] });
   const answer = await harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text }] });
   expect(answer.stopReason).toBe('end_turn');

@@ -24,10 +24,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((harness) => harness.close()));
 });
 
-async function startSession(root: string, home: string, options: { buffers?: Map<string, string>; args?: string[] } = {}) {
-  const harness = AcpHarness.start({ cwd: root, env: env(home), ...options });
+async function startSession(root: string, home: string, options: { buffers?: Map<string, string>; args?: string[]; notices?: boolean } = {}) {
+  const harness = AcpHarness.start({ cwd: root, env: env(home), ...(options.buffers ? { buffers: options.buffers } : {}), ...(options.args ? { args: options.args } : {}) });
   running.push(harness);
-  const init = await harness.initialize(options.buffers !== undefined);
+  const init = await harness.initialize({ fs: options.buffers !== undefined, notices: options.notices === true });
   const session = await harness.agent.request('session/new', { cwd: root, mcpServers: [] });
   return { harness, init, session, updates: () => harness.updatesOf(session.sessionId) };
 }
@@ -76,6 +76,21 @@ describe('seek acp (the SDK client as the editor)', () => {
     const sent = server.requests[0]!.body.messages.at(-1).content as string;
     expect(sent).toContain(`Say hello and look at @${join(root, 'README.md')} with this selection:`);
     expect(sent).toContain(`<resource uri="${join(root, 'src/a.ts')}">\nexport const a = 2; // unsaved\n</resource>`);
+  });
+
+  it("sends seek's notices as notice updates to a client that takes them", async () => {
+    const { root, home } = makeProject({ '.mcp.json': '{ not json' });
+    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    const { harness, session, updates } = await startSession(root, home, { notices: true });
+    await harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    const notice = updates().find((update) => update.sessionUpdate === 'notice');
+    expect(notice).toMatchObject({ sessionUpdate: 'notice', severity: 'warning' });
+    expect(notice?.sessionUpdate === 'notice' && notice.title).toContain('is not valid JSON');
+
+    const quiet = await startSession(root, home); // no notices capability: none sent
+    await quiet.harness.agent.request('session/prompt', { sessionId: quiet.session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(quiet.updates().some((update) => update.sessionUpdate === 'notice')).toBe(false);
+    expect(chunkText(quiet.updates(), 'agent_message_chunk')).toBe('ok');
   });
 
   it('shows an edit as a tool call with a diff, asks permission for it (allow), then for a command (reject)', async () => {
@@ -194,7 +209,7 @@ describe('seek acp (the SDK client as the editor)', () => {
 
     const again = AcpHarness.start({ cwd: root, env: env(home) });
     running.push(again);
-    await again.initialize(false);
+    await again.initialize();
     await again.agent.request('session/load', { sessionId: session.sessionId, cwd: root, mcpServers: [] });
     expect(chunkText(again.updatesOf(session.sessionId), 'user_message_chunk')).toBe('a turn cut short');
   });
@@ -232,7 +247,7 @@ describe('seek acp (the SDK client as the editor)', () => {
 
     const harness = AcpHarness.start({ cwd: root, env: env(home) });
     running.push(harness);
-    await harness.initialize(false);
+    await harness.initialize();
     const sessionId = first.session.sessionId;
     const listed = await harness.agent.request('session/list', { cwd: root });
     expect(listed.sessions).toMatchObject([{ sessionId, cwd: root, title: 'what is this project about?' }]);

@@ -77,11 +77,14 @@ export class AcpHarness {
     return this.connection.agent;
   }
 
-  /** `initialize` as an editor sends it (with the fs capability when buffers were given). */
-  initialize(fs: boolean): Promise<acp.InitializeResponse> {
+  /** `initialize` as an editor sends it, offering the file system and notices when asked to. */
+  initialize(offer: { fs?: boolean; notices?: boolean } = {}): Promise<acp.InitializeResponse> {
     return this.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: fs ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+      clientCapabilities: {
+        ...(offer.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+        ...(offer.notices ? { session: { notices: {} } } : {}),
+      },
       clientInfo: { name: 'seek-e2e-editor', version: '1' },
     });
   }
