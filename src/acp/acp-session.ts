@@ -3,7 +3,7 @@ import type { LoopStopReason } from '../agent/types.js';
 import type { AgentSession } from '../runtime/session.js';
 import { promptText } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
-import { currentMode, type SeekMode } from './session-config.js';
+import type { SeekMode } from './session-config.js';
 import { UpdateMapper } from './updates.js';
 
 /** Slash commands an editor offers in its prompt box (`/name args` arrives as prompt text). The
@@ -94,10 +94,6 @@ export class AcpSession {
 
   setMode(mode: SeekMode): void {
     this.session.setMode(mode);
-  }
-
-  get mode(): SeekMode {
-    return currentMode(this.session);
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
 import { editorAsk, editorPlanReview } from './permissions.js';
-import { configOptions, isSeekMode, modeState } from './session-config.js';
+import { configOptions, isSeekMode, modelChoices, modeState } from './session-config.js';
 
 /** What `seek acp` was started with: the flags every session of the connection uses. */
 export type AcpSessionDefaults = Pick<OpenSessionOptions, 'env' | 'maxTurns' | 'provider' | 'model' | 'baseUrl' | 'yolo' | 'auto' | 'plan'>;
@@ -17,7 +17,7 @@ export type AcpSessionDefaults = Pick<OpenSessionOptions, 'env' | 'maxTurns' | '
  * seek as an ACP agent: the app answering the editor's requests. `initialize` records what the
  * client offers (its file system); `session/new` and `session/load` open seek sessions (a load
  * replays the saved history first); `session/list` lists the project's saved sessions;
- * `session/prompt` runs a turn; `session/cancel` aborts it;
+ * `session/prompt` runs a turn; `session/cancel` aborts it; `session/close` ends a session;
  * `session/set_mode` and `session/set_config_option` (the model) change the session.
  */
 export class SeekAcpAgent {
@@ -35,7 +35,7 @@ export class SeekAcpAgent {
           protocolVersion: acp.PROTOCOL_VERSION,
           agentCapabilities: {
             loadSession: true,
-            sessionCapabilities: { list: {} },
+            sessionCapabilities: { list: {}, close: {} },
             promptCapabilities: { image: false, audio: false, embeddedContext: true },
             mcpCapabilities: { http: false, sse: false },
           },
@@ -61,6 +61,12 @@ export class SeekAcpAgent {
         const sessions = await listSessions(home, resolveProject(cwd, home).pid);
         return { sessions: sessions.map((session) => ({ sessionId: session.id, cwd, title: session.title, updatedAt: session.updated_at })) };
       })
+      .onRequest('session/close', async ({ params }) => {
+        const session = this.sessions.get(params.sessionId);
+        this.sessions.delete(params.sessionId);
+        await session?.close();
+        return {};
+      })
       .onRequest('session/prompt', async ({ params }) => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) }))
       .onNotification('session/cancel', ({ params }) => {
         this.sessions.get(params.sessionId)?.cancel();
@@ -73,6 +79,7 @@ export class SeekAcpAgent {
       .onRequest('session/set_config_option', ({ params }) => {
         const session = this.session(params.sessionId);
         if (params.configId !== 'model' || typeof params.value !== 'string') throw acp.RequestError.invalidParams(undefined, `unknown option ${params.configId}`);
+        if (!modelChoices(session.session).includes(params.value)) throw acp.RequestError.invalidParams(undefined, `${params.value} is not one of the models offered`);
         session.session.setModel(params.value);
         return { configOptions: configOptions(session.session) };
       });

@@ -27,11 +27,16 @@ export function modeState(session: AgentSession): SessionModeState {
   return { currentModeId: currentMode(session), availableModes: MODES.map((mode) => ({ ...mode })) };
 }
 
-/** The model picker: the catalog's models the session's provider serves (every one for an
- * OpenAI-compatible endpoint), and the current model if the catalog lacks it. */
-export function configOptions(session: AgentSession): SessionConfigOption[] {
+/** The models the picker offers: the catalog's models the session's provider serves (every one
+ * for an OpenAI-compatible endpoint), and the current model if the catalog lacks it. */
+export function modelChoices(session: AgentSession): string[] {
   const served = MODEL_CATALOG.filter((model) => session.provider === 'openai-compatible' || model.provider === session.provider).map((model) => model.id);
-  const ids = served.includes(session.model) ? served : [session.model, ...served];
+  return served.includes(session.model) ? served : [session.model, ...served];
+}
+
+/** The session's options: the model picker. */
+export function configOptions(session: AgentSession): SessionConfigOption[] {
+  const ids = modelChoices(session);
   return [
     {
       id: 'model',

@@ -214,7 +214,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(chunkText(again.updatesOf(session.sessionId), 'user_message_chunk')).toBe('a turn cut short');
   });
 
-  it('switches mode and model: in yolo a command runs without a permission request, on the model picked', async () => {
+  it('switches mode and model (yolo runs a command without a permission request, on the model picked), then closes the session', async () => {
     const { root, home } = makeProject();
     server.enqueue({ toolCalls: [{ id: 'call_yolo', name: 'bash', arguments: { command: 'echo hi > yolo.txt' } }] }, { text: 'Ran it.' });
     const { harness, session, updates } = await startSession(root, home);
@@ -231,6 +231,11 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(finished(updates(), 'call_yolo')?.status).toBe('completed');
     expect(readFileSync(join(root, 'yolo.txt'), 'utf8')).toBe('hi\n');
     expect(server.requests[0]!.body.model).toBe(other);
+    await expect(harness.agent.request('session/set_config_option', { sessionId: session.sessionId, configId: 'model', value: 'no-such-model' })).rejects.toThrow(/not one of the models offered/);
+
+    // session/close ends it: the editor's next prompt to it is refused.
+    await harness.agent.request('session/close', { sessionId: session.sessionId });
+    await expect(harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'still there?' }] })).rejects.toThrow();
   });
 
   it('loads a saved session: its history is replayed as updates before the answer, and the conversation goes on', async () => {
