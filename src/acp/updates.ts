@@ -94,7 +94,7 @@ export class UpdateMapper {
         const { toolCall, args, action } = event;
         if (toolCall.name === 'todo_write') return []; // shown as the plan
         if (toolCall.name === 'delegate_tasks' && !subSid) this.lastDelegateCall = toolCall.id;
-        const created = action?.summary.startsWith('create ') === true;
+        const created = action?.summary.startsWith('create ') === true; // write_file's summary for a new file
         if ((action?.kind === 'write' || action?.kind === 'edit') && action.paths[0]) this.edited.set(id(toolCall.id), action.paths[0]);
         const diffs = action ? diffContent(action.paths[0] ?? '', action.preview, created) : [];
         const line = firstChangedLine(action?.preview);
@@ -127,7 +127,7 @@ export class UpdateMapper {
         const content = this.resultContent(key, toolCall.name, event);
         this.plans.delete(key);
         this.edited.delete(key);
-        return [{ sessionUpdate: 'tool_call_update', toolCallId: key, status, content, rawOutput: { content: result.content, is_error: result.isError === true } }];
+        return [{ sessionUpdate: 'tool_call_update', toolCallId: key, status, content }];
       }
       default:
         return [];
