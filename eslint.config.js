@@ -4,7 +4,7 @@
 import tseslint from 'typescript-eslint';
 
 const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions'];
-const FRONTENDS = ['frontends', 'tui'];
+const FRONTENDS = ['frontends', 'tui', 'acp'];
 const CLI = ['cli'];
 
 /** Import patterns that reach into the given folders from anywhere under src/. */

@@ -35,6 +35,7 @@ Subcommands:
   seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)
   seek sandbox check [--json]                             the OS sandbox here: what works, or why not and how to fix it
   seek permissions list | check TOOL ARG | trust          permission rules from config files, and which one decides
+  seek acp [--model M] [--auto|--plan|--yolo]             serve an editor over the Agent Client Protocol (Zed agent_servers)
 
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
 SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;

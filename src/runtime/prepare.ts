@@ -16,7 +16,7 @@ import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/re
 import { newSessionId, toolsHash } from '../session/format.js';
 import { checkpointsOf, type CheckpointRecord } from '../checkpoints/record.js';
 import { checkpointSettingsFrom, type CheckpointSettings } from '../checkpoints/settings.js';
-import { createCoreTools, createTodoStore, type TodoStore } from '../tools/index.js';
+import { createCoreTools, createTodoStore, type TextFileOverlay, type TodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
 import { createWorktreeTools, recordMove, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
@@ -73,6 +73,9 @@ export interface OpenSessionOptions {
   /** Work in this existing seek worktree (the terminal UI's `/clear` inside one); wins over
    * `worktree`. Ignored, with a notice, when it is gone. */
   continueInWorktree?: string;
+  /** Where the file tools (the session's and its subagents') read and write text when an editor
+   * holds it: ACP's client file system, so unsaved buffers are seen. The disk when absent. */
+  files?: TextFileOverlay;
 }
 
 export interface Notice {
@@ -283,7 +286,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(ask ? { ask } : {}),
     sandbox,
     saveRule,
-    createTools: ({ readOnly }) => [...createCoreTools(), ...memory.createTools(), ...(mcp.active ? createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcp.active ? createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
@@ -293,7 +296,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     onProblem: problem,
   });
   const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
-  const tools = createCoreTools({ todoStore: todos });
+  const tools = createCoreTools({ todoStore: todos, files: options.files });
   if (worktrees) tools.push(...createWorktreeTools(worktrees, workspace, problemInfo));
   tools.push(...memory.createTools());
   // The session as the parent of its children (agent and delegate_tasks), read at spawn time.

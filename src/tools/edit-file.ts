@@ -6,6 +6,7 @@ import { makeDiffDisplay } from './diff-display.js';
 import { applyEdits, type EditOutcome, type EditSpec } from './edit/apply.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
+import type { TextFileOverlay } from './file-overlay.js';
 
 const editSchema = z.object({
   old_string: z.string(),
@@ -31,7 +32,7 @@ export type EditFileArgs = z.infer<typeof schema>;
  * symlink in front of it; the file is replaced atomically (see writeFileAtomic). Matching is exact
  * first, then tolerant of the ways models drift (see edit/apply.ts), never ambiguous.
  */
-export function createEditFileTool(): Tool<EditFileArgs> {
+export function createEditFileTool(options: { files?: TextFileOverlay } = {}): Tool<EditFileArgs> {
   // describe() (for the permission check and its preview) and execute() compute the same edit on
   // the same text; the second reuses the first when the file has not changed in between.
   const preview = new PreviewCache();
@@ -41,8 +42,8 @@ export function createEditFileTool(): Tool<EditFileArgs> {
       'Replace text in a file. old_string must match one place unless replace_all.',
     schema,
     readOnly: false,
-    describe: (args, ctx) => describeEdit(args, ctx, preview),
-    execute: (args, ctx) => editFileTool(args, ctx, preview),
+    describe: (args, ctx) => describeEdit(args, ctx, preview, options.files),
+    execute: (args, ctx) => editFileTool(args, ctx, preview, options.files),
   };
 }
 
@@ -71,7 +72,9 @@ class PreviewCache {
 
 type LoadedFile = { ok: true; text: string } | { ok: false; message: string };
 
-async function loadEditable(ctx: ToolContext, absPath: string, shown: string): Promise<LoadedFile> {
+/** The file's text: checked on disk (exists, text, UTF-8), taken from `files` (an editor's buffer)
+ * when that has it. */
+async function loadEditable(ctx: ToolContext, absPath: string, shown: string, files: TextFileOverlay | undefined): Promise<LoadedFile> {
   let raw: Buffer;
   try {
     raw = await readFile(absPath);
@@ -89,7 +92,7 @@ async function loadEditable(ctx: ToolContext, absPath: string, shown: string): P
   if (!Buffer.from(text, 'utf8').equals(raw)) {
     return { ok: false, message: `${shown} is not valid UTF-8; edit_file would corrupt it.` };
   }
-  return { ok: true, text };
+  return { ok: true, text: (await files?.readText(absPath)) ?? text };
 }
 
 /** The edits the arguments ask for: the `edits` array, or the single old_string/new_string. */
@@ -112,27 +115,27 @@ export function computeEdit(original: string, args: EditFileArgs, shown: string)
   return applyEdits(original, edits.edits, shown);
 }
 
-async function describeEdit(args: EditFileArgs, ctx: ToolContext, preview: PreviewCache): Promise<ActionRequest> {
+async function describeEdit(args: EditFileArgs, ctx: ToolContext, preview: PreviewCache, files: TextFileOverlay | undefined): Promise<ActionRequest> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
   const request: ActionRequest = { kind: 'edit', paths: [absPath], summary: `edit ${shown}` };
-  const loaded = await loadEditable(ctx, absPath, shown);
+  const loaded = await loadEditable(ctx, absPath, shown, files);
   if (!loaded.ok) return request;
   const { display } = preview.compute(absPath, args, loaded.text, shown);
   if (display) request.preview = display;
   return request;
 }
 
-async function editFileTool(args: EditFileArgs, ctx: ToolContext, preview: PreviewCache): Promise<ToolResult> {
+async function editFileTool(args: EditFileArgs, ctx: ToolContext, preview: PreviewCache, files: TextFileOverlay | undefined): Promise<ToolResult> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
-  const loaded = await loadEditable(ctx, absPath, shown);
+  const loaded = await loadEditable(ctx, absPath, shown, files);
   if (!loaded.ok) return { content: loaded.message, isError: true };
   const { outcome, display: computedDisplay } = preview.compute(absPath, args, loaded.text, shown);
   if (!outcome.ok) return { content: outcome.message, isError: true };
   try {
     // Atomic (temp file, fsync, rename): a full disk or a kill mid-write leaves the old file whole.
-    await writeFileAtomic(absPath, outcome.updated, { preserve: true, durable: true });
+    if (!(await files?.writeText(absPath, outcome.updated))) await writeFileAtomic(absPath, outcome.updated, { preserve: true, durable: true });
   } catch (error) {
     return { content: writeFailureMessage(error, shown, true), isError: true };
   }

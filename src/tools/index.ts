@@ -11,10 +11,12 @@ import { createReadFileTool } from './read-file.js';
 import { createTodoStore, type TodoStore } from './todo-store.js';
 import { createTodoWriteTool } from './todo-write.js';
 import { createWriteFileTool } from './write-file.js';
+import type { TextFileOverlay } from './file-overlay.js';
 
 export { backgroundOutputDir, killBackgroundJobs, listBackgroundJobs, type BackgroundJob } from './background-jobs.js';
 export { displayPath, isInside, resolvePath } from './paths.js';
 export { createTodoStore, type TodoStore } from './todo-store.js';
+export { OVERLAY_MAX_BYTES, type TextFileOverlay } from './file-overlay.js';
 export {
   createBashTool,
   createEditFileTool,
@@ -32,6 +34,9 @@ export {
 export interface CoreToolDeps {
   /** The session's todo list; a fresh one when absent. */
   todoStore?: TodoStore;
+  /** Where read_file, write_file and edit_file take text from and write it to, when an editor
+   * holds it (ACP); the disk alone when absent. */
+  files?: TextFileOverlay;
 }
 
 /** Names of the core tools that never change anything (they run concurrently within a turn). */
@@ -44,9 +49,9 @@ export const READ_ONLY_TOOL_NAMES: readonly string[] = ['read_file', 'glob', 'gr
  */
 export function createCoreTools(deps: CoreToolDeps = {}): Tool[] {
   const tools: Tool[] = [
-    createReadFileTool(),
-    createWriteFileTool(),
-    createEditFileTool(),
+    createReadFileTool({ files: deps.files }),
+    createWriteFileTool({ files: deps.files }),
+    createEditFileTool({ files: deps.files }),
     createBashTool(),
     createGlobTool(),
     createGrepTool(),

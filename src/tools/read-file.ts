@@ -9,6 +9,7 @@ import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, formatBytes, looksBinary, readHead } from './text-files.js';
 import { LineBudget } from './truncate.js';
 import { integerAtLeast } from './schema.js';
+import { OVERLAY_MAX_BYTES, type TextFileOverlay } from './file-overlay.js';
 
 /** Files up to this size are read whole, synchronously; larger ones are streamed. */
 const SMALL_FILE_BYTES = 256 * 1024;
@@ -28,8 +29,9 @@ const schema = z
 
 export type ReadFileArgs = z.infer<typeof schema>;
 
-/** read_file: numbered lines of a text file, paged by offset/limit and capped at ~32 KiB. */
-export function createReadFileTool(): Tool<ReadFileArgs> {
+/** read_file: numbered lines of a text file, paged by offset/limit and capped at ~32 KiB. With
+ * `files`, the text comes from there (an editor's buffer) for files up to OVERLAY_MAX_BYTES. */
+export function createReadFileTool(options: { files?: TextFileOverlay } = {}): Tool<ReadFileArgs> {
   return {
     name: 'read_file',
     description: 'Read a text file as numbered lines. Long files come in pages: use offset/limit as the result says.',
@@ -39,11 +41,11 @@ export function createReadFileTool(): Tool<ReadFileArgs> {
       const absPath = resolvePath(ctx, args.path);
       return { kind: 'read', paths: [absPath], summary: `read ${displayPath(ctx, absPath)}` };
     },
-    execute: (args, ctx) => readFileTool(args, ctx),
+    execute: (args, ctx) => readFileTool(args, ctx, options.files),
   };
 }
 
-async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolResult> {
+async function readFileTool(args: ReadFileArgs, ctx: ToolContext, files: TextFileOverlay | undefined): Promise<ToolResult> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
   let size: number;
@@ -58,11 +60,14 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext): Promise<ToolR
     return { content: await missingFileMessage(ctx, absPath, shown, error), isError: true };
   }
 
+  // An editor's buffer (unsaved changes included) wins over the disk.
+  const overlaid = files && size <= OVERLAY_MAX_BYTES ? await files.readText(absPath) : undefined;
+  if (overlaid !== undefined) size = Buffer.byteLength(overlaid);
   const emptyDisplay = { kind: 'file', path: shown, lines: 0, truncated: false } as const;
   if (size === 0) return { content: `${shown} is empty (0 bytes).`, display: emptyDisplay };
   // Small files (nearly every read) are read in one synchronous call: a few microseconds, where
   // the streaming path costs several thread-pool round trips. Large files stream.
-  const whole = size <= SMALL_FILE_BYTES ? readFileSync(absPath) : undefined;
+  const whole = overlaid !== undefined ? Buffer.from(overlaid) : size <= SMALL_FILE_BYTES ? readFileSync(absPath) : undefined;
   if (looksBinary(whole ?? (await readHead(absPath)))) {
     return {
       content: `${shown} is a binary file (${formatBytes(size)}); read_file only shows text.`,

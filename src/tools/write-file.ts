@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../config/atomic-file.js';
 import { countLines, makeDiffDisplay } from './diff-display.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorCode, errorMessage, writeFailureMessage } from './text-files.js';
+import type { TextFileOverlay } from './file-overlay.js';
 
 const schema = z
   .object({
@@ -21,33 +22,35 @@ export type WriteFileArgs = z.infer<typeof schema>;
  * atomic (temp file, fsync, rename; see writeFileAtomic): a full disk or a kill part-way leaves the
  * old file as it was. An existing file keeps its mode; a symlink stays a symlink to the new content.
  */
-export function createWriteFileTool(): Tool<WriteFileArgs> {
+export function createWriteFileTool(options: { files?: TextFileOverlay } = {}): Tool<WriteFileArgs> {
   return {
     name: 'write_file',
     description: 'Create or overwrite a file with the given content (parent dirs are created). Prefer edit_file for changes to existing files.',
     schema,
     readOnly: false,
-    describe: describeWrite,
-    execute: writeFileTool,
+    describe: (args, ctx) => describeWrite(args, ctx, options.files),
+    execute: (args, ctx) => writeFileTool(args, ctx, options.files),
   };
 }
 
-/** The current content, `null` when the file does not exist yet. Throws for directories. */
-async function readExisting(absPath: string): Promise<string | null> {
+/** The current content (an editor's buffer when `files` has it), `null` when the file does not
+ * exist yet. Throws for directories. */
+async function readExisting(absPath: string, files: TextFileOverlay | undefined): Promise<string | null> {
   try {
-    return await readFile(absPath, 'utf8');
+    const disk = await readFile(absPath, 'utf8');
+    return (await files?.readText(absPath)) ?? disk;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null;
     throw error;
   }
 }
 
-async function describeWrite(args: WriteFileArgs, ctx: ToolContext): Promise<ActionRequest> {
+async function describeWrite(args: WriteFileArgs, ctx: ToolContext, files: TextFileOverlay | undefined): Promise<ActionRequest> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
   let before: string | null = null;
   try {
-    before = await readExisting(absPath);
+    before = await readExisting(absPath, files);
   } catch {
     // Unreadable target: execute reports it; the preview just shows the new content.
   }
@@ -59,12 +62,12 @@ async function describeWrite(args: WriteFileArgs, ctx: ToolContext): Promise<Act
   };
 }
 
-async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> {
+async function writeFileTool(args: WriteFileArgs, ctx: ToolContext, files: TextFileOverlay | undefined): Promise<ToolResult> {
   const absPath = resolvePath(ctx, args.path);
   const shown = displayPath(ctx, absPath);
   let before: string | null;
   try {
-    before = await readExisting(absPath);
+    before = await readExisting(absPath, files);
   } catch (error) {
     if (errorCode(error) === 'EISDIR') return { content: `${shown} is a directory; give a file path.`, isError: true };
     return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
@@ -78,7 +81,8 @@ async function writeFileTool(args: WriteFileArgs, ctx: ToolContext): Promise<Too
     return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
   }
   try {
-    await writeFileAtomic(absPath, args.content, { preserve: true, durable: true });
+    // Through the editor when it takes the path (its buffer and the disk then agree), else atomic.
+    if (!(await files?.writeText(absPath, args.content))) await writeFileAtomic(absPath, args.content, { preserve: true, durable: true });
   } catch (error) {
     return { content: writeFailureMessage(error, shown, before !== null), isError: true };
   }
