@@ -61,8 +61,12 @@ export class AcpSession {
     for (const update of replayUpdates(this.session.history)) this.send(update);
   }
 
+  /** seek's own commands, then the project's and user's custom commands (expanded by the session). */
   announceCommands(): void {
-    this.send({ sessionUpdate: 'available_commands_update', availableCommands: COMMANDS });
+    const custom = this.session.customCommands
+      .filter((command) => !COMMANDS.some((own) => own.name === command.name))
+      .map((command): AvailableCommand => ({ name: command.name, description: command.description, ...(command.argumentHint ? { input: { hint: command.argumentHint } } : {}) }));
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: [...COMMANDS, ...custom] });
   }
 
   prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {

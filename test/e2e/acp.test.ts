@@ -40,7 +40,11 @@ const finished = (updates: acp.SessionUpdate[], id: string) =>
 
 describe('seek acp (the SDK client as the editor)', () => {
   it('initializes with its capabilities, opens a session with modes and a model option, and streams a prompt back as chunks', async () => {
-    const { root, home } = makeProject({ 'README.md': '# demo\n', 'src/a.ts': 'export const a = 1;\n' });
+    const { root, home } = makeProject({
+      'README.md': '# demo\n',
+      'src/a.ts': 'export const a = 1;\n',
+      '.seek/commands/review.md': '---\ndescription: review a file\nargument-hint: FILE\n---\nReview $1 carefully.\n',
+    });
     server.enqueue({ reasoning: 'The user wants a greeting; keep it short.', text: 'Hello from seek, streamed in pieces.' });
     const { harness, init, session, updates } = await startSession(root, home);
 
@@ -56,7 +60,8 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(model?.type === 'select' && model.currentValue).toBeTruthy();
 
     const commands = await harness.waitFor('available commands', () => updates().find((update) => update.sessionUpdate === 'available_commands_update'));
-    expect(commands.sessionUpdate === 'available_commands_update' && commands.availableCommands.map((command) => command.name)).toEqual(['compact', 'cost']);
+    expect(commands.sessionUpdate === 'available_commands_update' && commands.availableCommands.map((command) => command.name)).toEqual(['compact', 'cost', 'review']);
+    expect(commands.sessionUpdate === 'available_commands_update' && commands.availableCommands[2]).toEqual({ name: 'review', description: 'review a file', input: { hint: 'FILE' } });
 
     const answer = await harness.agent.request('session/prompt', {
       sessionId: session.sessionId,
