@@ -113,3 +113,16 @@ export function savedRuleWriter(seekHome: string, projectRoot: string): (scope: 
     await addConfigRule({ scope, seekHome, projectRoot }, 'allow', formatRule(plain));
   };
 }
+
+/** The permission mode named by `/ask`, `/auto`, `/yolo`, `/plan` or Shift+Tab, applied; returns its
+ * description for the user. */
+export function applyMode(policy: PermissionPolicy, mode: 'ask' | 'auto' | 'yolo' | 'plan'): string {
+  if (mode === 'plan') {
+    policy.setWorkflow('plan_analyze');
+  } else {
+    policy.setWorkflow('none');
+    policy.setPreference(mode);
+  }
+  if (mode === 'auto') return `auto (edits and commands inside the project without asking; ${policy.sandbox.available ? 'commands in the OS sandbox' : 'no OS sandbox here, so commands are asked'})`;
+  return mode === 'plan' ? 'plan (read-only)' : mode;
+}

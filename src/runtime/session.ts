@@ -25,7 +25,9 @@ import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
 import type { McpManager } from '../mcp/index.js';
-import { TurnCheckpoints } from '../checkpoints/turns.js';
+import type { TurnCheckpoints } from '../checkpoints/turns.js';
+import { sessionCheckpoints } from './session-checkpoints.js';
+import { applyMode } from './permissions.js';
 import type { CustomCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
@@ -79,23 +81,7 @@ export class AgentSession {
     this.history = prepared.history;
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
-    const writer = prepared.writer;
-    this.checkpoints =
-      writer && prepared.checkpointSettings.enabled
-        ? new TurnCheckpoints({
-            sessionId: prepared.id,
-            seekHome: prepared.seekHome,
-            projectId: prepared.projectId,
-            recorded: prepared.recordedCheckpoints,
-            append: (entry) => writer.append(entry),
-            reserve: () => writer.reserve(),
-            notice: (text) => this.emit({ type: 'notice', level: 'warn', text }),
-            maxFileSize: prepared.checkpointSettings.maxFileSize,
-          })
-        : undefined;
-    this.checkpoints?.warm(prepared.workspace.root);
-    const checkpoints = this.checkpoints;
-    if (checkpoints && prepared.worktrees) prepared.worktrees.beforeMerge = (root, what) => checkpoints.beforeMerge(root, what);
+    this.checkpoints = sessionCheckpoints(prepared, (text) => this.emit({ type: 'notice', level: 'warn', text }));
     prepared.noticeSink.emit = (notice) => this.emit({ type: 'notice', level: notice.level, text: notice.text });
     prepared.subagentSink.emit = (event) => this.emit(event);
     prepared.orchestrationSink.emit = (event) => {
@@ -360,14 +346,7 @@ export class AgentSession {
 
   /** Sets the permission mode (the interactive `/ask`, `/auto`, `/yolo`, `/plan`, Shift+Tab). */
   setMode(mode: 'ask' | 'auto' | 'yolo' | 'plan'): string {
-    if (mode === 'plan') {
-      this.policy.setWorkflow('plan_analyze');
-    } else {
-      this.policy.setWorkflow('none');
-      this.policy.setPreference(mode);
-    }
-    if (mode === 'auto') return `auto (edits and commands inside the project without asking; ${this.policy.sandbox.available ? 'commands in the OS sandbox' : 'no OS sandbox here, so commands are asked'})`;
-    return mode === 'plan' ? 'plan (read-only)' : mode;
+    return applyMode(this.policy, mode);
   }
 
   costReport(): string {
