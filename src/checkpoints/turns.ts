@@ -39,6 +39,8 @@ export class TurnCheckpoints {
   private last: CheckpointRecord | undefined;
   private current: Snapshot | undefined;
   private pending: Promise<void> = Promise.resolve();
+  /** Whether anything that can change the tree (a tool call) ran since the turn started. */
+  private toolsRan = false;
   private readonly repos: CheckpointRepositories;
   private disabled = false;
 
@@ -59,6 +61,7 @@ export class TurnCheckpoints {
    */
   async atTurnStart(root: string, prompt: string): Promise<void> {
     this.current = undefined;
+    this.toolsRan = false;
     if (this.disabled) return;
     await this.pending;
     let repo: CheckpointRepository;
@@ -85,6 +88,13 @@ export class TurnCheckpoints {
   /** Resolves when the turn-start checkpoint is in (or has failed): the tree may change after it. */
   settled(): Promise<void> {
     return this.pending;
+  }
+
+  /** Before a tool call of the turn: waits for the turn-start checkpoint, and notes that the turn
+   * may change the tree (so its end takes a snapshot for the `seen` ref). */
+  async beforeTool(): Promise<void> {
+    this.toolsRan = true;
+    await this.pending;
   }
 
   /**
@@ -125,6 +135,12 @@ export class TurnCheckpoints {
     this.current = undefined;
     try {
       const repo = await this.repository(last.root);
+      if (!this.toolsRan) {
+        // Nothing of the turn could change the tree: the session saw it as it was at the start, and
+        // whatever changed since was changed by something else. No second snapshot needed.
+        await repo.git.ok(repo.root, ['update-ref', '-m', 'seek: state at the end of a turn', seenRef(this.options.sessionId), start.commit]);
+        return;
+      }
       const { tree } = await withTimeout(snapshotTree(repo));
       const message = `seek: state at the end of turn ${last.turn} of session ${this.options.sessionId}\n`;
       await commitCheckpoint(repo, tree, { ref: seenRef(this.options.sessionId), parent: start, message });

@@ -61,7 +61,7 @@ export class AgentSession {
   private readonly checkpoints: TurnCheckpoints | undefined;
   /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it. */
   private readonly beforeToolCall: BeforeToolCall = async (call) => {
-    await this.checkpoints?.settled();
+    await this.checkpoints?.beforeTool();
     return this.prepared.gate.before(call);
   };
   private startAnnounced = false;
@@ -209,7 +209,7 @@ export class AgentSession {
     // the snapshot overlaps the first request, and everything of the turn that could change the
     // tree (a command's `!cmd`, a hook, a tool call, an interrupted call finished) waits for it.
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, text);
-    if (text.startsWith('/')) await this.checkpoints?.settled();
+    if (text.startsWith('/')) await this.checkpoints?.beforeTool();
     const run = await commandTurn(text, this.prepared, signal);
     if (run && 'error' in run) {
       await this.checkpoints?.atTurnEnd();
@@ -229,9 +229,9 @@ export class AgentSession {
 
   /** Runs the turn of `text` (a custom command already expanded) after its checkpoint was started. */
   private async runPrompt(text: string, signal: AbortSignal, mark: RunMark): Promise<RunSummary> {
-    if (this.hooks) await this.checkpoints?.settled();
+    if (this.hooks) await this.checkpoints?.beforeTool();
     await this.hooks?.prePrompt(text);
-    if (this.delegateCalls.pending) await this.checkpoints?.settled();
+    if (this.delegateCalls.pending) await this.checkpoints?.beforeTool();
     await this.delegateCalls.finishInterrupted(signal);
     if (this.delegateCalls.pending) {
       // Cancelled while finishing an interrupted call: the prompt must not follow an unanswered call.
@@ -299,7 +299,7 @@ export class AgentSession {
     const mark = this.mark();
     const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, request);
-    await this.checkpoints?.settled();
+    await this.checkpoints?.beforeTool();
     await this.hooks?.prePrompt(request);
     let result: ToolResult | undefined;
     if (this.delegateCalls.pending) {

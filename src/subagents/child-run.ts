@@ -124,7 +124,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
       emit: onEvent,
       cwd: options.cwd,
       projectRoot: options.projectRoot,
-      beforeToolCall: checkpoints ? async (call) => (await checkpoints.settled(), options.gate.before(call)) : options.gate.before,
+      beforeToolCall: checkpoints ? async (call) => (await checkpoints.beforeTool(), options.gate.before(call)) : options.gate.before,
       afterToolCall: options.gate.after,
       beforeRequest,
       ...(options.compactIfNeeded ? { compactIfNeeded: options.compactIfNeeded } : {}),

@@ -23,7 +23,7 @@ function openSession() {
   /** One user turn that writes `files`. */
   const turn = async (prompt: string, files: Record<string, string>) => {
     await checkpoints.atTurnStart(root, prompt);
-    await checkpoints.settled();
+    await checkpoints.beforeTool(); // the turn's tools write the files
     writer.append({ type: 'message', message: user(prompt) });
     writeFiles(root, files);
     writer.append({ type: 'message', message: assistant('done') });

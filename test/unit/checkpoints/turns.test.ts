@@ -22,6 +22,7 @@ describe('TurnCheckpoints', () => {
     await checkpoints.atTurnStart(root, 'first prompt\nsecond line');
     await checkpoints.settled();
     expect(records()).toEqual([expect.objectContaining({ turn: 1, kind: 'turn', prompt: 'first prompt', ref: `refs/seek/checkpoints/${SID}/1`, root })]);
+    await checkpoints.beforeTool(); // a tool of the turn changes the tree
     writeFiles(root, { 'a.txt': 'the turn changed this\n' });
     await checkpoints.atTurnEnd();
     const first = records()[0]!;
@@ -33,6 +34,18 @@ describe('TurnCheckpoints', () => {
     expect(git(root, 'rev-parse', `${second.ref}^`).trim()).toBe(first.commit); // parent: the previous checkpoint
     expect(git(root, 'log', '-1', '--format=%B', second.commit)).toMatch(/^seek checkpoint: session 20260101-000000-abcdef, turn 2, \d{4}-.*\n\nsecond\n/);
     expect(notices).toEqual([]);
+  });
+
+  it('ends a turn that ran no tool without a second snapshot: the seen state is the turn-start one', async () => {
+    const { root, checkpoints, records } = harness();
+    await checkpoints.atTurnStart(root, 'just talk');
+    await checkpoints.settled();
+    writeFiles(root, { 'a.txt': 'changed by an editor while the model answered\n' });
+    await checkpoints.atTurnEnd();
+    const first = records()[0]!;
+    expect(git(root, 'rev-parse', seenRef(SID)).trim()).toBe(first.commit);
+    // So the editor's change counts as an outside one.
+    expect(git(root, 'diff', '--name-only', seenRef(SID)).trim()).toBe('a.txt');
   });
 
   it('numbers on from the checkpoints a resumed session already has', async () => {
