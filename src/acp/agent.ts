@@ -1,12 +1,13 @@
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import type { AgentContext, ClientCapabilities, LoadSessionResponse, NewSessionResponse } from '@agentclientprotocol/sdk';
+import type { AgentContext, ClientCapabilities, LoadSessionResponse, McpServer, NewSessionResponse } from '@agentclientprotocol/sdk';
 import { resolveProject, seekHome } from '../config/paths.js';
 import { openSession, type OpenSessionOptions } from '../runtime/session.js';
 import { listSessions } from '../session/list.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
+import { editorMcpServers } from './editor-mcp.js';
 import { editorAsk, editorPlanReview } from './permissions.js';
 import { configOptions, isSeekMode, modelChoices, modeState } from './session-config.js';
 
@@ -37,19 +38,19 @@ export class SeekAcpAgent {
             loadSession: true,
             sessionCapabilities: { list: {}, close: {} },
             promptCapabilities: { image: false, audio: false, embeddedContext: true },
-            mcpCapabilities: { http: false, sse: false },
+            mcpCapabilities: { http: true, sse: true },
           },
           agentInfo: { name: 'seek', title: 'seek', version: SEEK_VERSION },
           authMethods: [],
         };
       })
       .onRequest('session/new', async ({ params, client }) => {
-        const session = await this.open(client, params.cwd);
+        const session = await this.open(client, params.cwd, params.mcpServers);
         const response: NewSessionResponse = { sessionId: session.id, ...this.describe(session) };
         return response;
       })
       .onRequest('session/load', async ({ params, client }) => {
-        const session = await this.open(client, params.cwd, params.sessionId);
+        const session = await this.open(client, params.cwd, params.mcpServers, params.sessionId);
         session.replayHistory(); // before the answer, as the protocol asks
         const response: LoadSessionResponse = this.describe(session);
         return response;
@@ -92,7 +93,7 @@ export class SeekAcpAgent {
     await Promise.allSettled(open.map((session) => session.close()));
   }
 
-  private async open(client: AgentContext, cwd: string, resume?: string): Promise<AcpSession> {
+  private async open(client: AgentContext, cwd: string, mcpServers: readonly McpServer[] | undefined, resume?: string): Promise<AcpSession> {
     if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams(undefined, `cwd must be an absolute path: ${cwd}`);
     if (resume !== undefined) await this.sessions.get(resume)?.close(); // loading it again starts afresh
     const ids: { acp?: string; wrapped?: AcpSession } = {};
@@ -106,6 +107,7 @@ export class SeekAcpAgent {
       ask: editorAsk(client, () => ids.acp),
       reviewPlan: editorPlanReview(client, () => ids.acp, () => ids.wrapped?.mapper.lastDelegateCall),
       ...(files.active ? { files } : {}),
+      mcpServers: editorMcpServers(mcpServers),
     });
     // A loaded session keeps the id the editor knows (seek may have forked it: another process had it open).
     const id = resume ?? session.id;

@@ -38,7 +38,7 @@ export async function approvalStates(seekHome: string, projectRoot: string, serv
   const approvals = (await readApprovals(seekHome)).projects[resolve(projectRoot)] ?? {};
   const states = new Map<string, ApprovalState>();
   for (const server of servers) {
-    if (server.scope === 'user') states.set(server.name, 'not-needed');
+    if (server.scope === 'user' || server.scope === 'editor') states.set(server.name, 'not-needed');
     else if (approvals[server.name]?.sha256 === server.hash) states.set(server.name, 'approved');
     else states.set(server.name, approvals[server.name] ? 'changed' : 'not-approved');
   }

@@ -54,7 +54,8 @@ export type RemoteDefinition = z.infer<typeof RemoteServerSchema>;
 
 const McpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
 
-export type McpScope = 'local' | 'project' | 'user';
+/** `editor`: a server the editor passed to `seek acp` for its session (the user's own, like `user`). */
+export type McpScope = 'local' | 'project' | 'user' | 'editor';
 
 export interface ConfiguredServer {
   name: string;

@@ -37,6 +37,9 @@ export interface McpManagerOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Someone can answer a server's questions (an interactive session): declare elicitation. */
   elicitation?: boolean;
+  /** Servers of this session only (the editor's, over ACP): added after the configured ones; a
+   * name already configured keeps its configuration (and the clash is reported). */
+  sessionServers?: readonly ConfiguredServer[];
 }
 
 export const MCP_PREFIX = 'mcp__';
@@ -92,6 +95,13 @@ export class McpManager {
 
   static async open(options: McpManagerOptions): Promise<McpManager> {
     const config = await loadMcpConfig(options.projectRoot, options.seekHome);
+    for (const server of options.sessionServers ?? []) {
+      if (config.servers.some((configured) => configured.name === server.name)) {
+        config.problems.push(`MCP server ${server.name} from the editor was not started: a server of that name is configured in ${config.servers.find((c) => c.name === server.name)!.file}`);
+      } else {
+        config.servers.push(server);
+      }
+    }
     const approvals = await approvalStates(options.seekHome, options.projectRoot, config.servers);
     const anyStarts = config.servers.some((server) => startable(server, approvals));
     const Connection = anyStarts ? (await import('./connection.js')).McpConnection : undefined;

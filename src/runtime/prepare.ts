@@ -39,6 +39,7 @@ import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 import { McpManager, createMcpTools } from '../mcp/index.js';
+import type { ConfiguredServer } from '../mcp/config.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
 import { loadCommands, type CustomCommand } from '../extensions/commands.js';
 import { loadSkills, type Skill } from '../extensions/skills.js';
@@ -76,6 +77,8 @@ export interface OpenSessionOptions {
   /** Where the file tools (the session's and its subagents') read and write text when an editor
    * holds it: ACP's client file system, so unsaved buffers are seen. The disk when absent. */
   files?: TextFileOverlay;
+  /** MCP servers of this session only (an editor's, over ACP), besides the configured ones. */
+  mcpServers?: readonly ConfiguredServer[];
 }
 
 export interface Notice {
@@ -260,7 +263,14 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
   // Only an interactive session can answer a server's questions (elicitation); headless ones do
   // not declare the capability, so servers do not ask.
-  const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env, elicitation: options.interactive });
+  const mcp = await McpManager.open({
+    projectRoot,
+    seekHome: home,
+    cwd: projectRoot,
+    env: options.env,
+    elicitation: options.interactive,
+    ...(options.mcpServers ? { sessionServers: options.mcpServers } : {}),
+  });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });
 
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
