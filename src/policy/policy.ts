@@ -27,6 +27,9 @@ export interface PolicyState {
   rules: readonly PolicyRule[];
   /** Whether commands can be sandboxed on this machine (fixed for a process; children inherit it). */
   sandbox: SandboxAvailability;
+  /** Folders outside the root whose files are read as if inside it (the user's skill folders);
+   * deny rules still apply. Reads only: writes, edits and commands there stay outside. */
+  readRoots?: readonly string[];
 }
 
 const YOLO_HINT = 're-run seek with --yolo to allow it, or use --plan for read-only analysis.';
@@ -96,7 +99,8 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
     }
   }
 
-  const outside = request.paths.filter((p) => !isInside(root, p));
+  const readRoots = request.kind === 'read' ? (state.readRoots ?? []) : [];
+  const outside = request.paths.filter((p) => !isInside(root, p) && !readRoots.some((dir) => isInside(dir, p)));
 
   if (state.workflow === 'plan_analyze') {
     const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
@@ -214,6 +218,7 @@ export class PermissionPolicy {
   #workflow: Workflow;
   #preApproved = false;
   #rules: PolicyRule[];
+  #readRoots: string[] = [];
   readonly #sandbox: SandboxAvailability;
   readonly #listeners = new Set<() => void>();
 
@@ -261,7 +266,18 @@ export class PermissionPolicy {
       preApproved: this.#preApproved,
       rules: [...this.#rules],
       sandbox: this.#sandbox,
+      readRoots: [...this.#readRoots],
     };
+  }
+
+  /** Reads in these folders count as reads inside the project (see PolicyState.readRoots);
+   * children inherit them. */
+  allowReadsIn(dirs: readonly string[]): void {
+    for (const dir of dirs) {
+      if (!path.isAbsolute(dir)) throw new Error(`read root must be absolute: ${dir}`);
+      if (!this.#readRoots.includes(path.resolve(dir))) this.#readRoots.push(path.resolve(dir));
+    }
+    this.#changed();
   }
 
   /**
@@ -355,7 +371,9 @@ export class PermissionPolicy {
     const extra = (restriction.rules ?? []).map((r): PolicyRule => ({ ...r, source: 'spawn' }));
     const loosening = extra.find((r) => r.decision === 'allow');
     if (loosening) throw new PolicySpawnError(`spawn rules may only deny or ask: ${formatRule(loosening)}`);
-    return new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra], sandbox: this.#sandbox });
+    const child = new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra], sandbox: this.#sandbox });
+    child.#readRoots = [...this.#readRoots];
+    return child;
   }
 
   /** Calls `listener` after every change of mode or rules; returns the unsubscribe function. */

@@ -280,6 +280,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // Subagent types, skills and commands: one discovery rule (extensions/discovery.ts), read once.
   const roots = { projectRoot, seekHome: home, ...(options.env.HOME ? { home: options.env.HOME } : {}) };
   const [types, skills, commands] = await Promise.all([loadSubagentTypes(roots), loadSkills(roots), loadCommands(roots)]);
+  // Skills are the user's own instructions, found where the user (or the project) put them: the
+  // model reads their files without being asked about it, wherever they are (deny rules still apply).
+  policy.allowReadsIn(skills.skills.map((skill) => skill.dir));
   for (const text of [...types.notices, ...skills.notices, ...commands.notices]) notices.push({ level: 'warn', text });
   const subagentSink: PreparedSession['subagentSink'] = {};
   const checkpointSettings = checkpointSettingsFrom(config, configFile(home));

@@ -2,8 +2,8 @@
  * skill: loads one skill on demand. The tool's description carries the catalog (names and short
  * descriptions, computed once at session start so the prompt prefix stays byte-stable); a call
  * returns the skill's SKILL.md body and the list of the other files in its folder, which the model
- * then reads with read_file. The read goes through the permission policy like read_file's (a
- * user-level skill lives outside the project, so reading it follows the rules for such reads).
+ * then reads with read_file. The read goes through the permission policy like read_file's; the
+ * folders of the skills found at start count as inside the project for reads (PolicyState.readRoots).
  * A skill's `allowed-tools` narrows the tools of the rest of the turn (extensions/allowed-tools.ts).
  */
 import type { Dirent } from 'node:fs';

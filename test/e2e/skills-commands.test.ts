@@ -103,23 +103,33 @@ describe('skills through the real seek', () => {
     expect(toolResults(2).at(-1)).toContain('the reference');
   });
 
-  it("reads a skill through the session's read permissions: a user-level one needs a rule headless", async () => {
+  it("reads a user-level skill and its files without asking, even headless; a deny rule still holds", async () => {
     const { root, home } = makeProject();
     const userHome = tempDir('seek-user-home-');
     put(join(userHome, '.claude/skills/notes/SKILL.md'), '---\nname: notes\ndescription: Keep notes\n---\nNOTES-BODY\n');
-    const script = () => server.enqueue({ toolCalls: [{ name: 'skill', arguments: { name: 'notes' } }] }, { text: 'ok' });
+    put(join(userHome, '.claude/skills/notes/style.md'), 'STYLE-GUIDE\n');
+    const script = () =>
+      server.enqueue(
+        { toolCalls: [{ name: 'skill', arguments: { name: 'notes' } }] },
+        { toolCalls: [{ name: 'read_file', arguments: { path: join(userHome, '.claude/skills/notes/style.md') } }] },
+        { toolCalls: [{ name: 'read_file', arguments: { path: join(userHome, '.bashrc') } }] },
+        { text: 'ok' },
+      );
+    script();
+    const run = await runSeek(['-p', 'take notes'], { cwd: root, env: env(home, userHome) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(1)[0]).toContain('NOTES-BODY');
+    expect(toolResults(2).at(-1)).toContain('STYLE-GUIDE');
+    // Only the skill folders: another file outside the project is still refused headless.
+    expect(toolResults(3).at(-1)).toMatch(/not allowed in this mode/);
+
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { deny: ['Read(~/.claude/skills/**)'] } }));
+    server.reset();
     script();
     const denied = await runSeek(['-p', 'take notes'], { cwd: root, env: env(home, userHome) });
     expect(denied.code, denied.stderr).toBe(0);
-    expect(toolResults(1)[0]).toMatch(/not allowed in this mode/);
+    expect(toolResults(1)[0]).toMatch(/denied by a user rule/);
     expect(server.requests[1]!.raw).not.toContain('NOTES-BODY');
-
-    writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { allow: ['Read(~/.claude/skills/**)'] } }));
-    server.reset();
-    script();
-    const allowed = await runSeek(['-p', 'take notes'], { cwd: root, env: env(home, userHome) });
-    expect(allowed.code, allowed.stderr).toBe(0);
-    expect(toolResults(1)[0]).toContain('NOTES-BODY');
   });
 
   it("narrows the turn's tools to a skill's allowed-tools, even under --yolo, and only for that turn", async () => {
