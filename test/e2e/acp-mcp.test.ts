@@ -6,30 +6,23 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AcpHarness } from '../support/acp-client.js';
-import { ScriptedServer } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject } from '../support/seek-process.js';
 
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const suite = useScriptedServer();
 const running: AcpHarness[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((harness) => harness.close()));
 });
 
-const env = (home: string) => ({ SEEK_HOME: home, DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' });
+const env = (home: string) => suite.env(home);
 /** The text of every tool result the model was sent in request `n`. */
 const results = (n: number): string[] =>
-  (server.requests[n]!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => String(m.content));
+  (suite.server.requests[n]!.body.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool').map((m) => String(m.content));
 
 describe('seek acp with the editor MCP servers', () => {
   it("runs a stdio server from session/new for the session and calls its tools", async () => {
@@ -42,7 +35,7 @@ describe('seek acp with the editor MCP servers', () => {
       cwd: root,
       mcpServers: [{ name: 'zed everything', command: process.execPath, args: [EVERYTHING], env: [{ name: 'EDITOR_SET', value: 'yes' }] }],
     });
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__zed_everything__echo', arguments: { message: 'from the editor server' } } }] },
       { text: 'done' },
     );
@@ -58,7 +51,7 @@ describe('seek acp with the editor MCP servers', () => {
     running.push(harness);
     await harness.initialize({ fs: false, notices: true });
     const session = await harness.agent.request('session/new', { cwd: root, mcpServers: [{ name: 'everything', command: 'no-such-command', args: [], env: [] }] });
-    server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__echo', arguments: { message: 'configured one' } } }] }, { text: 'done' });
+    suite.server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__echo', arguments: { message: 'configured one' } } }] }, { text: 'done' });
     await harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'echo' }] });
     expect(results(1)).toEqual(['Echo: configured one']);
     const notices = harness.updatesOf(session.sessionId).filter((update) => JSON.stringify(update).includes('from the editor was not started'));

@@ -2,21 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as acp from '@agentclientprotocol/sdk';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AcpHarness, chunkText } from '../support/acp-client.js';
-import { ScriptedServer } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const suite = useScriptedServer();
 
-const env = (home: string) => ({ SEEK_HOME: home, DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' });
+const env = (home: string) => suite.env(home);
 
 /** Harnesses a test started; closed after it, whatever happened. */
 const running: AcpHarness[] = [];
@@ -45,7 +38,7 @@ describe('seek acp (the SDK client as the editor)', () => {
       'src/a.ts': 'export const a = 1;\n',
       '.seek/commands/review.md': '---\ndescription: review a file\nargument-hint: FILE\n---\nReview $1 carefully.\n',
     });
-    server.enqueue({ reasoning: 'The user wants a greeting; keep it short.', text: 'Hello from seek, streamed in pieces.' });
+    suite.server.enqueue({ reasoning: 'The user wants a greeting; keep it short.', text: 'Hello from seek, streamed in pieces.' });
     const { harness, init, session, updates } = await startSession(root, home);
 
     expect(init.protocolVersion).toBe(1);
@@ -78,14 +71,14 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(chunkText(updates(), 'agent_message_chunk')).toBe('Hello from seek, streamed in pieces.');
     expect(chunkText(updates(), 'agent_thought_chunk')).toBe('The user wants a greeting; keep it short.');
 
-    const sent = server.requests[0]!.body.messages.at(-1).content as string;
+    const sent = suite.server.requests[0]!.body.messages.at(-1).content as string;
     expect(sent).toContain(`Say hello and look at @${join(root, 'README.md')} with this selection:`);
     expect(sent).toContain(`<resource uri="${join(root, 'src/a.ts')}">\nexport const a = 2; // unsaved\n</resource>`);
   });
 
   it("sends seek's notices as notice updates to a client that takes them", async () => {
     const { root, home } = makeProject({ '.mcp.json': '{ not json' });
-    server.enqueue({ text: 'ok' }, { text: 'ok' });
+    suite.server.enqueue({ text: 'ok' }, { text: 'ok' });
     const { harness, session, updates } = await startSession(root, home, { notices: true });
     await harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     const notice = updates().find((update) => update.sessionUpdate === 'notice');
@@ -100,7 +93,7 @@ describe('seek acp (the SDK client as the editor)', () => {
 
   it('shows an edit as a tool call with a diff, asks permission for it (allow), then for a command (reject)', async () => {
     const { root, home } = makeProject({ 'README.md': '# demo\n\nSome text.\n' });
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ id: 'call_edit', name: 'edit_file', arguments: { path: 'README.md', old_string: '# demo', new_string: '# seek demo' } }] },
       { toolCalls: [{ id: 'call_bash', name: 'bash', arguments: { command: 'touch should-not-exist' } }] },
       { text: 'Edited the title; skipped the command.' },
@@ -129,13 +122,13 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(toolUpdates(updates(), 'call_bash')[0]).toMatchObject({ sessionUpdate: 'tool_call', kind: 'execute', status: 'pending' });
     expect(finished(updates(), 'call_bash')?.status).toBe('failed');
     expect(existsSync(join(root, 'should-not-exist'))).toBe(false);
-    expect(server.requests[2]!.body.messages.at(-1).content).toMatch(/^The user declined: bash: touch should-not-exist/);
+    expect(suite.server.requests[2]!.body.messages.at(-1).content).toMatch(/^The user declined: bash: touch should-not-exist/);
     expect(chunkText(updates(), 'agent_message_chunk')).toBe('Edited the title; skipped the command.');
   });
 
   it('"always" adds the rule for the session: the same command is not asked again; a todo list becomes the plan', async () => {
     const { root, home } = makeProject();
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ id: 'call_1', name: 'bash', arguments: { command: 'echo one > one.txt' } }] },
       { toolCalls: [{ id: 'call_2', name: 'bash', arguments: { command: 'echo one > one.txt' } }] },
       { toolCalls: [{ id: 'call_todo', name: 'todo_write', arguments: { items: [{ content: 'write one.txt', status: 'completed' }, { content: 'check it', status: 'in_progress' }] } }] },
@@ -164,7 +157,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     const { root, home } = makeProject();
     let arrived!: () => void;
     const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-    server.enqueue(
+    suite.server.enqueue(
       () => {
         arrived();
         return { hang: true };
@@ -184,7 +177,7 @@ describe('seek acp (the SDK client as the editor)', () => {
 
   it('cancels a turn while the editor shows a permission request: the editor answers cancelled, nothing runs', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ id: 'call_wait', name: 'bash', arguments: { command: 'touch cancelled-file' } }] }, { text: 'Next turn.' });
+    suite.server.enqueue({ toolCalls: [{ id: 'call_wait', name: 'bash', arguments: { command: 'touch cancelled-file' } }] }, { text: 'Next turn.' });
     const { harness, session, updates } = await startSession(root, home);
     harness.answers.push('hold');
     const turn = harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'touch it' }] });
@@ -194,14 +187,14 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect((await turn).stopReason).toBe('cancelled');
     expect(finished(updates(), 'call_wait')?.status).toBe('failed');
     expect(existsSync(join(root, 'cancelled-file'))).toBe(false);
-    expect(server.requests).toHaveLength(1); // the model was not asked again in the cancelled turn
+    expect(suite.server.requests).toHaveLength(1); // the model was not asked again in the cancelled turn
   });
 
   it('closes cleanly when the editor goes away mid-turn: the turn is cancelled, the session stays loadable', async () => {
     const { root, home } = makeProject();
     let arrived!: () => void;
     const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
-    server.enqueue(() => {
+    suite.server.enqueue(() => {
       arrived();
       return { hang: true };
     });
@@ -221,7 +214,7 @@ describe('seek acp (the SDK client as the editor)', () => {
 
   it('switches mode and model (yolo runs a command without a permission request, on the model picked), then closes the session', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ id: 'call_yolo', name: 'bash', arguments: { command: 'echo hi > yolo.txt' } }] }, { text: 'Ran it.' });
+    suite.server.enqueue({ toolCalls: [{ id: 'call_yolo', name: 'bash', arguments: { command: 'echo hi > yolo.txt' } }] }, { text: 'Ran it.' });
     const { harness, session, updates } = await startSession(root, home);
     await harness.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: 'yolo' });
     // The model picker: another model of the catalog, used by the next request.
@@ -235,7 +228,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(harness.permissionRequests).toEqual([]);
     expect(finished(updates(), 'call_yolo')?.status).toBe('completed');
     expect(readFileSync(join(root, 'yolo.txt'), 'utf8')).toBe('hi\n');
-    expect(server.requests[0]!.body.model).toBe(other);
+    expect(suite.server.requests[0]!.body.model).toBe(other);
     await expect(harness.agent.request('session/set_config_option', { sessionId: session.sessionId, configId: 'model', value: 'no-such-model' })).rejects.toThrow(/not one of the models offered/);
 
     // session/close ends it: the editor's next prompt to it is refused.
@@ -245,7 +238,7 @@ describe('seek acp (the SDK client as the editor)', () => {
 
   it('loads a saved session: its history is replayed as updates before the answer, and the conversation goes on', async () => {
     const { root, home } = makeProject({ 'README.md': '# kiwi notes\n' });
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'README.md' } }] },
       { reasoning: 'It is about kiwis.', text: 'Noted: the project is about kiwis.' },
     );
@@ -271,10 +264,10 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(toolUpdates(replayed, 'call_read')).toMatchObject([{ sessionUpdate: 'tool_call', kind: 'read', status: 'completed', title: 'read_file README.md' }]);
     expect(JSON.stringify(toolUpdates(replayed, 'call_read')[0]!.content)).toContain('# kiwi notes');
 
-    server.enqueue({ text: 'Still kiwis.' });
+    suite.server.enqueue({ text: 'Still kiwis.' });
     const answer = await harness.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and now?' }] });
     expect(answer.stopReason).toBe('end_turn');
-    const contents = server.requests.at(-1)!.body.messages.map((message: { content: unknown }) => message.content);
+    const contents = suite.server.requests.at(-1)!.body.messages.map((message: { content: unknown }) => message.content);
     expect(contents).toContain('what is this project about?');
     expect(contents).toContain('Noted: the project is about kiwis.');
   });
@@ -283,7 +276,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     const { root, home } = makeProject({ 'README.md': '# on disk\n' });
     const readme = join(root, 'README.md');
     const buffers = new Map([[readme, '# unsaved buffer\n']]);
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ id: 'call_read', name: 'read_file', arguments: { path: 'README.md' } }] },
       { toolCalls: [{ id: 'call_edit', name: 'edit_file', arguments: { path: 'README.md', old_string: 'unsaved buffer', new_string: 'edited buffer' } }] },
       { text: 'Read and edited the buffer.' },
@@ -292,7 +285,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     await harness.agent.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'read the readme, then edit it' }] });
 
     expect(harness.fsReads).toContain(readme);
-    expect(server.requests[1]!.body.messages.at(-1).content).toContain('# unsaved buffer');
+    expect(suite.server.requests[1]!.body.messages.at(-1).content).toContain('# unsaved buffer');
     expect(harness.fsWrites).toEqual([{ path: readme, content: '# edited buffer\n' }]);
     expect(buffers.get(readme)).toBe('# edited buffer\n');
     expect(readFileSync(readme, 'utf8')).toBe('# on disk\n'); // the editor saves when it wants to

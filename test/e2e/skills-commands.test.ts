@@ -1,23 +1,16 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedServer } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 import { tempDir } from '../support/temp-dirs.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const suite = useScriptedServer();
 
 /** A DeepSeek run against the scripted server; HOME is a temp dir, so the developer's own
  * ~/.claude/skills and ~/.claude/commands never take part. */
 function env(home: string, userHome: string) {
-  return { SEEK_HOME: home, HOME: userHome, DEEPSEEK_API_KEY: 'test-key', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' };
+  return { SEEK_HOME: home, HOME: userHome, DEEPSEEK_API_KEY: 'test-key', DEEPSEEK_BASE_URL: suite.server.url, SEEK_RETRY_BASE_MS: '1' };
 }
 
 function put(path: string, text: string): void {
@@ -27,10 +20,10 @@ function put(path: string, text: string): void {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type WireMessage = any;
-const messages = (n: number): WireMessage[] => server.requests[n]!.body.messages;
+const messages = (n: number): WireMessage[] => suite.server.requests[n]!.body.messages;
 const toolResults = (n: number): string[] => messages(n).filter((m: WireMessage) => m.role === 'tool').map((m: WireMessage) => m.content as string);
 const lastUser = (n: number): string => messages(n).filter((m: WireMessage) => m.role === 'user').at(-1).content as string;
-const toolNames = (n: number): string[] => server.requests[n]!.body.tools.map((tool: WireMessage) => tool.function.name);
+const toolNames = (n: number): string[] => suite.server.requests[n]!.body.tools.map((tool: WireMessage) => tool.function.name);
 
 const SKILL_BODY_MARKER = 'STEP-BY-STEP-RELEASE-CHECKLIST';
 
@@ -52,34 +45,34 @@ describe('skills through the real seek', () => {
     const { root, home } = makeProject();
     const userHome = tempDir('seek-user-home-');
     // Baseline: nothing installed.
-    server.enqueue({ text: 'ok' });
+    suite.server.enqueue({ text: 'ok' });
     const bare = await runSeek(['-p', 'hello'], { cwd: root, env: env(home, userHome) });
     expect(bare.code, bare.stderr).toBe(0);
-    const baseline = server.requests[0]!.raw.length;
+    const baseline = suite.server.requests[0]!.raw.length;
     expect(toolNames(0)).not.toContain('skill');
 
     installMany(root, home, userHome);
-    server.reset();
-    server.enqueue({ toolCalls: [{ name: 'skill', arguments: { name: 'release' } }] }, { text: 'done' });
+    suite.server.reset();
+    suite.server.enqueue({ toolCalls: [{ name: 'skill', arguments: { name: 'release' } }] }, { text: 'done' });
     const run = await runSeek(['-p', 'hello'], { cwd: root, env: env(home, userHome) });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain('skill '); // every skill loaded, no notices
-    const delta = server.requests[0]!.raw.length - baseline;
+    const delta = suite.server.requests[0]!.raw.length - baseline;
     console.log(`first-request bytes: ${baseline} without skills, ${baseline + delta} with 20 skills and 20 commands (+${delta})`);
     expect(delta).toBeGreaterThan(0);
     expect(delta).toBeLessThan(1024);
 
     // The catalog names every skill; no body is in the first request; commands cost nothing.
-    const first = server.requests[0]!.raw;
+    const first = suite.server.requests[0]!.raw;
     expect(toolNames(0)).toContain('skill');
     for (const name of ['release', 'changelog', 'i18n-user', 'dependency-upgrade-user']) expect(first).toContain(name);
     expect(first).not.toContain(SKILL_BODY_MARKER);
     expect(first).not.toContain('routine');
     // After the model loads the skill, its body is in the next request; tools and system prompt
     // are byte-identical (the catalog was computed once).
-    expect(server.requests[1]!.raw).toContain(SKILL_BODY_MARKER);
+    expect(suite.server.requests[1]!.raw).toContain(SKILL_BODY_MARKER);
     expect(toolResults(1)[0]).toContain(`<skill name="release" dir="${join(root, '.seek', 'skills', 'release')}">`);
-    expect(JSON.stringify(server.requests[1]!.body.tools)).toBe(JSON.stringify(server.requests[0]!.body.tools));
+    expect(JSON.stringify(suite.server.requests[1]!.body.tools)).toBe(JSON.stringify(suite.server.requests[0]!.body.tools));
     expect(messages(1)[0]).toEqual(messages(0)[0]);
   });
 
@@ -89,7 +82,7 @@ describe('skills through the real seek', () => {
     put(join(root, '.claude/skills/pdf/SKILL.md'), '---\nname: pdf\ndescription: Fill PDF forms\n---\nRead reference.md first.\n');
     put(join(root, '.claude/skills/pdf/reference.md'), 'the reference');
     put(join(root, '.claude/skills/pdf/scripts/fill.py'), 'print(1)');
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ name: 'skill', arguments: { name: 'pdf' } }, { name: 'skill', arguments: { name: 'nope' } }] },
       { toolCalls: [{ name: 'read_file', arguments: { path: join(root, '.claude/skills/pdf/reference.md') } }] },
       { text: 'done' },
@@ -109,7 +102,7 @@ describe('skills through the real seek', () => {
     put(join(userHome, '.claude/skills/notes/SKILL.md'), '---\nname: notes\ndescription: Keep notes\n---\nNOTES-BODY\n');
     put(join(userHome, '.claude/skills/notes/style.md'), 'STYLE-GUIDE\n');
     const script = () =>
-      server.enqueue(
+      suite.server.enqueue(
         { toolCalls: [{ name: 'skill', arguments: { name: 'notes' } }] },
         { toolCalls: [{ name: 'read_file', arguments: { path: join(userHome, '.claude/skills/notes/style.md') } }] },
         { toolCalls: [{ name: 'read_file', arguments: { path: join(userHome, '.bashrc') } }] },
@@ -124,19 +117,19 @@ describe('skills through the real seek', () => {
     expect(toolResults(3).at(-1)).toMatch(/not allowed in this mode/);
 
     writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { deny: ['Read(~/.claude/skills/**)'] } }));
-    server.reset();
+    suite.server.reset();
     script();
     const denied = await runSeek(['-p', 'take notes'], { cwd: root, env: env(home, userHome) });
     expect(denied.code, denied.stderr).toBe(0);
     expect(toolResults(1)[0]).toMatch(/denied by a user rule/);
-    expect(server.requests[1]!.raw).not.toContain('NOTES-BODY');
+    expect(suite.server.requests[1]!.raw).not.toContain('NOTES-BODY');
   });
 
   it("narrows the turn's tools to a skill's allowed-tools, even under --yolo, and only for that turn", async () => {
     const { root, home } = makeProject();
     const userHome = tempDir('seek-user-home-');
     put(join(root, '.seek/skills/inspect/SKILL.md'), '---\nname: inspect\ndescription: Look, never touch\nallowed-tools: Read, Grep\n---\nOnly look.\n');
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ name: 'bash', arguments: { command: 'echo before' } }] },
       { toolCalls: [{ name: 'skill', arguments: { name: 'inspect' } }] },
       { toolCalls: [{ name: 'bash', arguments: { command: 'touch touched' } }, { name: 'read_file', arguments: { path: 'README.md' } }] },
@@ -152,8 +145,8 @@ describe('skills through the real seek', () => {
     expect(existsSync(join(root, 'touched'))).toBe(false);
 
     // The next prompt starts without the limit.
-    server.reset();
-    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch touched' } }] }, { text: 'ok' });
+    suite.server.reset();
+    suite.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch touched' } }] }, { text: 'ok' });
     const next = await runSeek(['-p', 'touch it', '--yolo', '--continue'], { cwd: root, env: env(home, userHome) });
     expect(next.code, next.stderr).toBe(0);
     expect(existsSync(join(root, 'touched'))).toBe(true);
@@ -165,7 +158,7 @@ describe('custom commands through the real seek', () => {
     const { root, home } = makeProject({ 'README.md': '# demo\n', 'src/a.ts': 'export const a = 1;\n' });
     const userHome = tempDir('seek-user-home-');
     put(join(root, '.claude/commands/frontend/review.md'), '---\ndescription: Review one file\nargument-hint: "<file> [focus]"\n---\nReview @$1 with a focus on $2.\nAll arguments: $ARGUMENTS\n');
-    server.enqueue({ text: 'reviewed' });
+    suite.server.enqueue({ text: 'reviewed' });
     const run = await runSeek(['-p', '/frontend:review src/a.ts "error handling"'], { cwd: root, env: env(home, userHome) });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('reviewed');
@@ -180,11 +173,11 @@ describe('custom commands through the real seek', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('/ctx: !`touch made-by-command && echo shell-says-hi` was not run:');
     expect(run.stderr).toContain('--yolo');
-    expect(server.requests).toHaveLength(0);
+    expect(suite.server.requests).toHaveLength(0);
     expect(existsSync(join(root, 'made-by-command'))).toBe(false);
 
     // Allowed (--yolo here), the output takes the directive's place.
-    server.enqueue({ text: 'ok' });
+    suite.server.enqueue({ text: 'ok' });
     const allowed = await runSeek(['-p', '/ctx', '--yolo'], { cwd: root, env: env(home, userHome) });
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(lastUser(0)).toBe('Context: shell-says-hi\nNow go.');
@@ -195,12 +188,12 @@ describe('custom commands through the real seek', () => {
     const { root, home } = makeProject();
     const userHome = tempDir('seek-user-home-');
     put(join(root, '.seek/commands/look.md'), '---\nallowed-tools: [Read]\nmodel: deepseek-v4-pro\n---\nLook at $ARGUMENTS only.\n');
-    server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'no' } }] }, { text: 'ok' });
+    suite.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'no' } }] }, { text: 'ok' });
     const run = await runSeek(['-p', '/look README.md', '--yolo'], { cwd: root, env: env(home, userHome) });
     expect(run.code, run.stderr).toBe(0);
     expect(toolResults(1)[0]).toMatch(/^write_file is refused: command \/look allows only read_file/);
     // The command's model for its turn (the session's own is the flash model by default).
-    expect(server.requests.map((request) => request.body.model)).toEqual(['deepseek-v4-pro', 'deepseek-v4-pro']);
+    expect(suite.server.requests.map((request) => request.body.model)).toEqual(['deepseek-v4-pro', 'deepseek-v4-pro']);
     expect(existsSync(join(root, 'x.txt'))).toBe(false);
   });
 });
@@ -211,7 +204,7 @@ describe('skills and commands in the plain line mode', () => {
     const userHome = tempDir('seek-user-home-');
     put(join(root, '.seek/skills/tidy/SKILL.md'), '---\nname: tidy\ndescription: Tidy the imports\nallowed-tools: Read\n---\nTidy.\n');
     put(join(root, '.seek/commands/ctx.md'), '---\ndescription: Status for the model\n---\nStatus: !`touch approved-run && echo approved-output`\n');
-    server.enqueue({ text: 'got the status' });
+    suite.server.enqueue({ text: 'got the status' });
     const run = await runSeek([], { cwd: root, env: env(home, userHome), input: '/help\n/skills\n/ctx\ny\n/exit\n' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Custom commands\n\s+\/ctx\s+Status for the model/);
