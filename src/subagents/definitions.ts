@@ -9,7 +9,6 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { projectAgentsDir, projectClaudeAgentsDir, userAgentsDir } from '../config/paths.js';
 import { BUILTIN_SUBAGENT_NAMES, BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
@@ -70,18 +69,19 @@ const notice = (path: string, what: string): string => `subagent definition ${pa
 /**
  * Parses one definition. Pure: `file` is used only for `type.file` and the notices. Returns no
  * type when the file must be skipped (the last notice says why); notices about dropped parts of a
- * valid definition come with the type.
+ * valid definition come with the type. Async only because the YAML parser is loaded on first use
+ * (most projects define no subagent types, and start-up is measured).
  */
-export function parseSubagentDefinition(
+export async function parseSubagentDefinition(
   text: string,
   file: string,
   source: SubagentTypeSource,
-): { type?: SubagentType; notices: string[] } {
+): Promise<{ type?: SubagentType; notices: string[] }> {
   const notices: string[] = [];
   const skip = (what: string): { notices: string[] } => ({ notices: [...notices, notice(file, `${what}; skipped`)] });
   const parts = splitFrontmatter(text);
   if (!parts) return skip('no YAML frontmatter (the first line must be "---", closed by another "---" line)');
-  const yaml = parseYaml(parts.frontmatter);
+  const yaml = parseYaml(parts.frontmatter, (await import('yaml')).parseDocument);
   if ('error' in yaml) return skip(yaml.error);
   const parsed = frontmatterSchema.safeParse(withoutNulls(yaml.value));
   if (!parsed.success) {
@@ -121,7 +121,7 @@ function splitFrontmatter(text: string): { frontmatter: string; body: string } |
   return { frontmatter: lines.slice(1, close).join('\n'), body: lines.slice(close + 1).join('\n') };
 }
 
-function parseYaml(source: string): { value: Record<string, unknown> } | { error: string } {
+function parseYaml(source: string, parseDocument: typeof import('yaml').parseDocument): { value: Record<string, unknown> } | { error: string } {
   try {
     const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: true });
     const error = doc.errors[0];
@@ -310,7 +310,7 @@ async function loadDefinitionFile(file: string, source: SubagentTypeSource, noti
     notices.push(notice(file, `cannot read (${errorCode(error) ?? messageOf(error)}); skipped`));
     return undefined;
   }
-  const parsed = parseSubagentDefinition(text, file, source);
+  const parsed = await parseSubagentDefinition(text, file, source);
   notices.push(...parsed.notices);
   return parsed.type;
 }
