@@ -66,12 +66,20 @@ describe('seek -p with standard input', () => {
     }
   });
 
-  it('input already piped joins the prompt argument; without an argument it is the prompt', async () => {
+  it('input already piped joins the prompt argument, however long; without an argument it is the prompt', async () => {
     const { root, home } = makeProject();
     suite.server.enqueue({ text: 'reviewed' });
     const withArgument = await runSeek(['-p', 'review this'], { cwd: root, env: suite.env(home), input: 'diff --git a/x b/x\n+added line\n' });
     expect(withArgument.code).toBe(0);
     expect(userText()).toBe('review this\n\ndiff --git a/x b/x\n+added line');
+
+    // More than the first non-blocking read takes (64 KiB): the rest is read to the end.
+    suite.server.reset();
+    suite.server.enqueue({ text: 'long' });
+    const long = 'x'.repeat(200_000);
+    const large = await runSeek(['-p', 'count'], { cwd: root, env: suite.env(home), input: long });
+    expect(large.code).toBe(0);
+    expect(userText()).toBe(`count\n\n${long}`);
 
     suite.server.reset();
     suite.server.enqueue({ text: 'ok' });
