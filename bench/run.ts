@@ -2,6 +2,9 @@
  * seek's benchmarks (`npm run bench`). Prints figures; asserts nothing. Every comparison is made
  * within one run, as a ratio, so machine speed cancels out.
  *
+ * 0. headless "say hello" beside a minimal node:http client sending the same request: wall time,
+ *    time to the first request, exit after the reply, max RSS, and the first request's bytes
+ *    (say-hello/measure.ts; `BENCH_BEFORE_BIN` adds an older build to the same rounds);
  * 1. cold start: `seek --version` and a one-turn `seek -p` beside `node -e ''`;
  * 2. harness time per turn over a 50-turn scripted session: wall time minus the scripted server's
  *    time, counted (a) inside the loop, from the first request's arrival to the last response's end
@@ -11,11 +14,14 @@
  *    loop of a warmed process (the session runs in this process; the first sessions warm V8 up);
  * 3. bytes of the first request's fixed part (system prompt + tool schemas);
  * 4. the share of each request's prompt bytes that repeats the previous request's prefix.
+ *
+ * `BENCH_ONLY=say-hello` runs part 0 alone.
  */
 import { spawnSync } from 'node:child_process';
 import { SEEK_BIN, makeProject, runSeek } from '../test/support/seek-process.js';
 import { canonicalPrompt, commonPrefixBytes, ScriptedServer } from '../test/support/scripted-server/index.js';
 import { openSession } from '../src/runtime/session.js';
+import { sayHello } from './say-hello/measure.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
@@ -129,9 +135,13 @@ async function perTurnWarm(server: ScriptedServer): Promise<void> {
 const server = await ScriptedServer.start();
 try {
   console.log(`seek benchmarks · node ${process.version} · ${process.platform} ${process.arch}\n`);
-  await coldStart(server);
-  console.log('');
-  await perTurn(server);
+  await sayHello(server, RUNS);
+  if (process.env.BENCH_ONLY !== 'say-hello') {
+    console.log('');
+    await coldStart(server);
+    console.log('');
+    await perTurn(server);
+  }
 } finally {
   await server.close();
 }

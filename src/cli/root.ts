@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { readPipedInput } from './piped-input.js';
 import { configureExits, version } from './main.js';
 import { addSessionFlags } from './session-options.js';
 
@@ -76,8 +77,10 @@ export async function runRootCommand(argv: string[]): Promise<number> {
     return listSessionsCommand(options);
   }
   if (options.print) {
-    const piped = await readPipedInput(promptText === '');
-    const prompt = [promptText, piped].filter(Boolean).join('\n\n');
+    // `-` among the words stands for standard input, read to its end (see piped-input.ts).
+    const words = program.args.filter((word) => word !== '-').join(' ').trim();
+    const piped = await readPipedInput(words === '' || program.args.includes('-') ? 'all' : 'if-ready');
+    const prompt = [words, piped].filter(Boolean).join('\n\n');
     if (!prompt) return usageError('-p needs a prompt: seek -p "what to do" (or pipe it on stdin)');
     const { runHeadless } = await import('./headless.js');
     return runHeadless(prompt, options);
@@ -89,37 +92,4 @@ export async function runRootCommand(argv: string[]): Promise<number> {
 function usageError(message: string): number {
   process.stderr.write(`seek: ${message}\n`);
   return 2;
-}
-
-/**
- * Input piped to `seek -p` is part of the prompt (`git diff | seek -p "review this"`). Without a
- * prompt argument stdin is read to the end. With one, stdin is read only if data arrives at once:
- * a parent process that leaves an idle pipe open must not make seek hang.
- */
-async function readPipedInput(required: boolean): Promise<string> {
-  const stdin = process.stdin;
-  if (stdin.isTTY) return '';
-  const chunks: Buffer[] = [];
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const done = () => {
-      if (timer) clearTimeout(timer);
-      stdin.off('data', onData);
-      stdin.off('end', done);
-      stdin.off('error', done);
-      stdin.pause();
-      resolve(Buffer.concat(chunks).toString('utf8').trim());
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (timer) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-    };
-    stdin.on('data', onData);
-    stdin.once('end', done);
-    stdin.once('error', done);
-    if (!required) timer = setTimeout(done, 150);
-  });
 }

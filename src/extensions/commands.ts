@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
-import { oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { loadYamlParser, oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
 import { stat } from 'node:fs/promises';
 
 export const MAX_COMMANDS = 500;
@@ -82,6 +82,7 @@ export async function loadCommands(roots: ExtensionRoots): Promise<{ commands: C
       }
       const text = await readBoundedText(file, MAX_COMMAND_FILE_BYTES, into, notice);
       if (text === undefined) return undefined;
+      await loadYamlParser();
       const parsed = parseCommand(text, file, name, source);
       into.push(...parsed.notices);
       return parsed.command;
@@ -98,6 +99,7 @@ export async function readCommandBody(command: CustomCommand): Promise<{ body: s
   const notices: string[] = [];
   const text = await readBoundedText(command.file, MAX_COMMAND_FILE_BYTES, notices, (path, what) => `${path}: ${what}`);
   if (text === undefined) return { error: notices[0] ?? `${command.file} is not a file` };
+  await loadYamlParser();
   const parsed = parseCommand(text, command.file, command.name, command.source);
   return parsed.body !== undefined ? { body: parsed.body } : { error: parsed.notices[0] ?? 'unreadable' };
 }

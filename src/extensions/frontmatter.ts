@@ -2,7 +2,18 @@
  * The Markdown-with-YAML-frontmatter format shared by subagent definitions, skills and custom
  * commands: an optional `---` block of YAML fields, then the body. Pure functions, no I/O.
  */
-import { parseDocument } from 'yaml';
+import type { parseDocument as ParseDocument } from 'yaml';
+
+/** The YAML parser, loaded by `loadYamlParser` only when a frontmatter file exists: most projects
+ * have none, and start-up is measured. */
+let parseDocument: typeof ParseDocument | undefined;
+
+/** Loads the YAML parser; call (and await) it before any parse function of this file. */
+export async function loadYamlParser(): Promise<void> {
+  // Bundled, the CommonJS build of yaml comes back as `default` only.
+  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  parseDocument ??= yaml.parseDocument ?? yaml.default?.parseDocument;
+}
 
 /** Splits `---\n<yaml>\n---\n<body>`; undefined when the text does not open with a closed block.
  * A leading BOM and CRLF line ends are accepted. */
@@ -16,6 +27,7 @@ export function splitFrontmatter(text: string): { frontmatter: string; body: str
 
 /** The frontmatter's fields as a plain object, or the reason it is unusable. */
 export function parseYamlFields(source: string): { value: Record<string, unknown> } | { error: string } {
+  if (!parseDocument) throw new Error('internal: loadYamlParser() must run before frontmatter is parsed');
   try {
     const doc = parseDocument(source, { uniqueKeys: true, prettyErrors: true });
     const error = doc.errors[0];

@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
-import { oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { loadYamlParser, oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
 
 export const SKILL_FILE = 'SKILL.md';
 export const MAX_SKILLS = 200;
@@ -69,6 +69,7 @@ export async function loadSkills(roots: ExtensionRoots): Promise<{ skills: Skill
     load: async (file, source, _dir, into) => {
       const text = await readBoundedText(file, MAX_SKILL_FILE_BYTES, into, notice);
       if (text === undefined) return undefined;
+      await loadYamlParser();
       const parsed = parseSkill(text, file, source);
       into.push(...parsed.notices);
       return parsed.skill;

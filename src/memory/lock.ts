@@ -9,7 +9,6 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
 
 export const LOCK_NAME = 'memory.lock';
 /** A held lock is refreshed every STALE_MS / 2; one not refreshed for this long is abandoned. */
@@ -29,6 +28,8 @@ export async function withMemoryLock<T>(dir: string, task: () => Promise<T>, wai
   await mkdir(dir, { recursive: true });
   const lockfilePath = join(dir, LOCK_NAME);
   const deadline = Date.now() + waitMs;
+  // Loaded here, not at start-up: most runs change no memory (graceful-fs and friends come with it).
+  const { default: lockfile } = await import('proper-lockfile');
   let release: (() => Promise<void>) | undefined;
   while (!release) {
     try {

@@ -42,14 +42,15 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
 
   // The SDK is imported on the first request, not at startup: CLI cold start is measured. Each
-  // attempt gets its own (cheap) client, whose fetch feeds that attempt's idle watchdog.
+  // attempt gets its own (cheap) client, whose fetch feeds that attempt's idle watchdog. Requests go
+  // through the node:http transport (http-transport.ts) unless a fetch is given.
   const loadSdk = (activity: WireActivity): Promise<LoadedSdk> =>
-    import('@anthropic-ai/sdk').then((module) => ({
+    Promise.all([import('@anthropic-ai/sdk'), options.fetch ? undefined : import('./http-transport.js')]).then(([module, transport]) => ({
       client: new module.default({
         apiKey: options.apiKey,
         baseURL: baseUrl,
         maxRetries: 0,
-        fetch: watchedFetch(options.fetch ?? globalThis.fetch, activity),
+        fetch: watchedFetch(options.fetch ?? transport!.sharedHttpFetch(), activity),
       }),
       errors: module,
     }));

@@ -15,7 +15,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import lockfile from 'proper-lockfile';
 import { isProcessAlive } from '../util/process.js';
 
 export interface SessionOwner {
@@ -86,6 +85,8 @@ export function liveOwner(sessionPath: string): SessionOwner | undefined {
 export async function lockSession(sessionPath: string): Promise<LockOutcome> {
   const path = ownerFile(sessionPath);
   let unlockMutex: (() => Promise<void>) | undefined;
+  // Loaded on first use, not at start-up (only resumed sessions are locked this way).
+  const { default: lockfile } = await import('proper-lockfile');
   try {
     unlockMutex = await lockfile.lock(path, {
       lockfilePath: `${path.replace(/\.json$/, '')}.lock`,

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { byCodeUnit, collectByName, extensionDirs, markdownFiles, readBoundedText, type ExtensionSource } from '../extensions/discovery.js';
-import { oneLine as collapse, parseYamlFields, splitFrontmatter, withoutNulls } from '../extensions/frontmatter.js';
+import { loadYamlParser, oneLine as collapse, parseYamlFields, splitFrontmatter, withoutNulls } from '../extensions/frontmatter.js';
 import { CLAUDE_TOOL_NAMES, mapToolNames as mapNames } from '../extensions/tool-list.js';
 import { BUILTIN_SUBAGENT_NAMES, BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
 import type { SubagentPermission, SubagentType, SubagentTypeSource } from './types.js';
@@ -188,6 +188,7 @@ async function loadDefinitionFile(file: string, source: ExtensionSource, notices
   const text = await readBoundedText(file, MAX_DEFINITION_FILE_BYTES, notices, notice);
   if (text === undefined) return undefined;
   // Agents have no `.agents/` folder, so every source is one a subagent type can have.
+  await loadYamlParser();
   const parsed = parseSubagentDefinition(text, file, source as SubagentTypeSource);
   notices.push(...parsed.notices);
   return parsed.type;

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadYamlParser } from '../../../src/extensions/frontmatter.js';
 import { extensionDirs } from '../../../src/extensions/discovery.js';
 import { loadCommands } from '../../../src/extensions/commands.js';
 import { loadSkills, parseSkill } from '../../../src/extensions/skills.js';
@@ -28,6 +29,9 @@ function put(path: string, text: string): string {
 const skill = (name: string, description: string, extra = ''): string => `---\nname: ${name}\ndescription: ${description}\n${extra}---\nBody of ${name}.\n`;
 const roots = () => ({ projectRoot, seekHome, home });
 
+
+// The parser is loaded on demand by the loaders; tests that parse directly load it first.
+beforeAll(loadYamlParser);
 describe('the discovery rule', () => {
   it('orders folders project over user, seek over Claude, .agents only for skills', () => {
     const dirs = (kind: 'agents' | 'skills' | 'commands') => extensionDirs(kind, roots()).map((d) => `${d.source} ${d.dir}`);

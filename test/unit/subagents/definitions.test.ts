@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadYamlParser } from '../../../src/extensions/frontmatter.js';
 import { BUILTIN_SUBAGENT_TYPES, READ_ONLY_SUBAGENT_TOOLS } from '../../../src/subagents/builtin-types.js';
 import {
   loadSubagentTypes,
@@ -42,6 +43,9 @@ const simple = (name: string, description = `${name} agent`): string => `---\nna
 
 const load = () => loadSubagentTypes({ projectRoot, seekHome, home });
 
+
+// The parser is loaded on demand by the loaders; tests that parse directly load it first.
+beforeAll(loadYamlParser);
 describe('built-in types', () => {
   it('are general-purpose, explore and plan, in that order', () => {
     expect(subagentTypeNames(BUILTIN_SUBAGENT_TYPES)).toEqual(['general-purpose', 'explore', 'plan']);
@@ -62,7 +66,7 @@ describe('built-in types', () => {
 });
 
 describe('parseSubagentDefinition', () => {
-  it('reads the seek format', () => {
+  it('reads the seek format', async () => {
     const text = [
       '---',
       'name: Reviewer',
@@ -83,7 +87,7 @@ describe('parseSubagentDefinition', () => {
       'Report bugs only.  ',
       '',
     ].join('\n');
-    const { type, notices } = parseSubagentDefinition(text, '/p/.seek/agents/reviewer.md', 'project');
+    const { type, notices } = await parseSubagentDefinition(text, '/p/.seek/agents/reviewer.md', 'project');
     expect(notices).toEqual([]);
     expect(type).toEqual({
       name: 'reviewer',
@@ -100,9 +104,9 @@ describe('parseSubagentDefinition', () => {
     });
   });
 
-  it('reads the Claude Code format', () => {
+  it('reads the Claude Code format', async () => {
     const text = '---\r\nname: code-searcher\r\ndescription: Finds code.\r\ntools: Read, Grep, Glob\r\npermissionMode: plan\r\nmodel: inherit\r\nmaxTurns: 12\r\n---\r\nSearch.\r\n';
-    const { type, notices } = parseSubagentDefinition(text, '/p/.claude/agents/cs.md', 'project-claude');
+    const { type, notices } = await parseSubagentDefinition(text, '/p/.claude/agents/cs.md', 'project-claude');
     expect(notices).toEqual([]);
     expect(type).toEqual({
       name: 'code-searcher',
@@ -116,53 +120,53 @@ describe('parseSubagentDefinition', () => {
     });
   });
 
-  it('defaults: permission inherit, no tools, no model', () => {
-    const { type } = parseSubagentDefinition('---\nname: a\ndescription: d\nmodel:\n---\n', '/a.md', 'user');
+  it('defaults: permission inherit, no tools, no model', async () => {
+    const { type } = await parseSubagentDefinition('---\nname: a\ndescription: d\nmodel:\n---\n', '/a.md', 'user');
     expect(type).toEqual({ name: 'a', description: 'd', source: 'user', file: '/a.md', instructions: '', permission: 'inherit' });
   });
 
-  it('maps Claude Code permission modes and reports unknown ones', () => {
-    const mode = (value: string) => parseSubagentDefinition(`---\nname: a\ndescription: d\npermissionMode: ${value}\n---\n`, '/a.md', 'user');
-    expect(mode('default').type?.permission).toBe('inherit');
-    expect(mode('acceptEdits').type?.permission).toBe('ask');
-    expect(mode('bypassPermissions').type?.permission).toBe('yolo');
-    expect(mode('dontAsk').type?.permission).toBe('deny');
-    expect(mode('sideways').type?.permission).toBe('inherit');
-    expect(mode('sideways').notices).toEqual(['subagent definition /a.md: permissionMode "sideways" is not known; using inherit']);
+  it('maps Claude Code permission modes and reports unknown ones', async () => {
+    const mode = async (value: string) => parseSubagentDefinition(`---\nname: a\ndescription: d\npermissionMode: ${value}\n---\n`, '/a.md', 'user');
+    expect((await mode('default')).type?.permission).toBe('inherit');
+    expect((await mode('acceptEdits')).type?.permission).toBe('ask');
+    expect((await mode('bypassPermissions')).type?.permission).toBe('yolo');
+    expect((await mode('dontAsk')).type?.permission).toBe('deny');
+    expect((await mode('sideways')).type?.permission).toBe('inherit');
+    expect((await mode('sideways')).notices).toEqual(['subagent definition /a.md: permissionMode "sideways" is not known; using inherit']);
   });
 
-  it('drops unknown tools with one notice, maps and deduplicates the rest in first-seen order', () => {
+  it('drops unknown tools with one notice, maps and deduplicates the rest in first-seen order', async () => {
     const text = '---\nname: a\ndescription: d\ntools: [Grep, WebFetch, read_file, Read, mcp__github__search, LS, Task]\n---\n';
-    const { type, notices } = parseSubagentDefinition(text, '/a.md', 'user');
+    const { type, notices } = await parseSubagentDefinition(text, '/a.md', 'user');
     expect(type?.tools).toEqual(['grep', 'read_file', 'list_dir', 'agent']);
     expect(notices).toEqual(['subagent definition /a.md: tools: dropped unknown tool(s) WebFetch, mcp__github__search']);
   });
 
-  it('strips argument patterns to the base tool, with a notice', () => {
+  it('strips argument patterns to the base tool, with a notice', async () => {
     const text = '---\nname: a\ndescription: d\ntools: Read, Bash(npm test:*), Bash(git add:*, git commit:*)\n---\n';
-    const { type, notices } = parseSubagentDefinition(text, '/a.md', 'user');
+    const { type, notices } = await parseSubagentDefinition(text, '/a.md', 'user');
     expect(type?.tools).toEqual(['read_file', 'bash']);
     expect(notices).toEqual([
       'subagent definition /a.md: tools: argument patterns are not applied, the whole tool is allowed: Bash(npm test:*), Bash(git add:*, git commit:*)',
     ]);
   });
 
-  it('disallowedTools without tools removes from every seek tool', () => {
+  it('disallowedTools without tools removes from every seek tool', async () => {
     const text = '---\nname: a\ndescription: d\ndisallowedTools: Write, Edit, MultiEdit, WebSearch\n---\n';
-    const { type, notices } = parseSubagentDefinition(text, '/a.md', 'user');
+    const { type, notices } = await parseSubagentDefinition(text, '/a.md', 'user');
     expect(type?.tools).toEqual(['read_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'todo_write', 'agent']);
     expect(notices).toEqual([]);
   });
 
-  it('disallowedTools with tools removes from that list', () => {
+  it('disallowedTools with tools removes from that list', async () => {
     const text = '---\nname: a\ndescription: d\ntools: [Read, Bash, Grep]\ndisallowedTools: [Bash(rm:*)]\n---\n';
-    const { type, notices } = parseSubagentDefinition(text, '/a.md', 'user');
+    const { type, notices } = await parseSubagentDefinition(text, '/a.md', 'user');
     expect(type?.tools).toEqual(['read_file', 'grep']);
     expect(notices).toEqual(['subagent definition /a.md: disallowedTools: argument patterns are not applied, the whole tool is removed: Bash(rm:*)']);
   });
 
-  it('collapses and caps the description at 200 characters', () => {
-    const { type } = parseSubagentDefinition(`---\nname: a\ndescription: "${'word '.repeat(100)}"\n---\n`, '/a.md', 'user');
+  it('collapses and caps the description at 200 characters', async () => {
+    const { type } = await parseSubagentDefinition(`---\nname: a\ndescription: "${'word '.repeat(100)}"\n---\n`, '/a.md', 'user');
     expect(type?.description).toHaveLength(200);
     expect(type?.description.endsWith('…')).toBe(true);
     expect(type?.description.startsWith('word word')).toBe(true);
@@ -180,21 +184,21 @@ describe('parseSubagentDefinition', () => {
     ['a fractional budget', '---\nname: a\ndescription: d\nbudget_tokens: 1.5\n---\n', 'budget_tokens: must be a positive integer; skipped'],
     ['a numeric tools field', '---\nname: a\ndescription: d\ntools: 3\n---\n', 'tools: must be a list or a comma-separated string; skipped'],
     ['a built-in name', '---\nname: Explore\ndescription: d\n---\n', 'name "explore" is a built-in type, which cannot be overridden; skipped'],
-  ])('skips a file with %s', (_label, text, what) => {
-    const { type, notices } = parseSubagentDefinition(text, '/x.md', 'project');
+  ])('skips a file with %s', async (_label, text, what) => {
+    const { type, notices } = await parseSubagentDefinition(text, '/x.md', 'project');
     expect(type).toBeUndefined();
     expect(notices).toEqual([`subagent definition /x.md: ${what}`]);
   });
 
-  it('skips an unknown permission', () => {
-    const { type, notices } = parseSubagentDefinition('---\nname: a\ndescription: d\npermission: root\n---\n', '/x.md', 'project');
+  it('skips an unknown permission', async () => {
+    const { type, notices } = await parseSubagentDefinition('---\nname: a\ndescription: d\npermission: root\n---\n', '/x.md', 'project');
     expect(type).toBeUndefined();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^subagent definition \/x\.md: permission: .*; skipped$/);
   });
 
-  it('reports YAML errors on one line', () => {
-    const { type, notices } = parseSubagentDefinition('---\nname: a\ndescription: [unclosed\n---\n', '/x.md', 'project');
+  it('reports YAML errors on one line', async () => {
+    const { type, notices } = await parseSubagentDefinition('---\nname: a\ndescription: [unclosed\n---\n', '/x.md', 'project');
     expect(type).toBeUndefined();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^subagent definition \/x\.md: invalid YAML frontmatter: .+; skipped$/);
