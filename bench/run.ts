@@ -13,7 +13,8 @@
  *    run divided by the 49 extra turns (this one also carries start-up noise), and (c) inside the
  *    loop of a warmed process (the session runs in this process; the first sessions warm V8 up);
  * 3. bytes of the first request's fixed part (system prompt + tool schemas);
- * 4. the share of each request's prompt bytes that repeats the previous request's prefix.
+ * 4. the share of each request's prompt bytes that repeats the previous request's prefix;
+ * 5. the 20-turn tool workload beside a minimal node:http agent loop (loop-workload/measure.ts).
  *
  * `BENCH_ONLY=say-hello` runs part 0 alone.
  */
@@ -22,6 +23,7 @@ import { SEEK_BIN, makeProject, runSeek } from '../test/support/seek-process.js'
 import { canonicalPrompt, commonPrefixBytes, ScriptedServer } from '../test/support/scripted-server/index.js';
 import { openSession } from '../src/runtime/session.js';
 import { sayHello } from './say-hello/measure.js';
+import { loopWorkload } from './loop-workload/measure.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 
@@ -141,6 +143,8 @@ try {
     await coldStart(server);
     console.log('');
     await perTurn(server);
+    console.log('');
+    await loopWorkload(server, 7);
   }
 } finally {
   await server.close();
