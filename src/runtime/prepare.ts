@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { toToolSchemas } from '../agent/tool-schema.js';
 import type { Tool } from '../agent/types.js';
 import { configureModels, createProvider, lookupModel } from '../providers/index.js';
 import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
@@ -38,7 +37,9 @@ import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
-import { McpManager, createMcpTools } from '../mcp/index.js';
+import { McpManager, createMcpToolSource, createMcpTools } from '../mcp/index.js';
+import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
+import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
 import { loadCommands, type CustomCommand } from '../extensions/commands.js';
 import { loadSkills, type Skill } from '../extensions/skills.js';
@@ -95,8 +96,12 @@ export interface PreparedSession {
   seekHome: string;
   stream: StreamFn;
   systemPrompt: string;
+  /** Every tool the model may call by name (declared or loaded on demand, see tools/on-demand.ts). */
   tools: Tool[];
+  /** What every request declares (a subset of `tools` unless SEEK_TOOLS=all). */
   toolSchemas: ToolSchema[];
+  /** Tools known only by name when called (MCP tools by their full names). */
+  resolveTool?: (name: string) => Tool | undefined;
   history: Message[];
   maxTurns: number;
   tracker: CostTracker;
@@ -262,6 +267,12 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // not declare the capability, so servers do not ask.
   const mcp = await McpManager.open({ projectRoot, seekHome: home, cwd: projectRoot, env: options.env, elicitation: options.interactive });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });
+  // Tools on demand (tools/on-demand.ts), the same rule for the session and every child: the
+  // common tools declared, the rest (and MCP's) behind tool_search and call_tool.
+  const all = declaresAll(options.env);
+  if (!all) mcp.via(TOOL_SEARCH, CALL_TOOL);
+  const declare = (list: Tool[], readOnly: boolean): ToolSet =>
+    declareTools(list, { all, sources: mcp.active && list.some((tool) => tool.name === 'mcp_call') ? [createMcpToolSource(mcp, { readOnlyOnly: readOnly })] : [] });
 
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
   const todos = createTodoStore();
@@ -287,6 +298,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     sandbox,
     saveRule,
     createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcp.active ? createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    declareTools: declare,
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
@@ -326,7 +338,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // Only with skills installed: a session without them pays nothing for the tool.
   if (skills.skills.length > 0) tools.push(createSkillTool({ skills: skills.skills, scope }));
   if (mcp.active) tools.push(...createMcpTools(mcp));
-  const toolSchemas = toToolSchemas(tools);
+  const toolSet = declare(tools, false);
+  const toolSchemas = toolSet.toolSchemas;
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
     notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
   }
@@ -413,8 +426,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     seekHome: home,
     stream,
     systemPrompt,
-    tools,
+    tools: toolSet.tools,
     toolSchemas,
+    ...(toolSet.resolveTool ? { resolveTool: toolSet.resolveTool } : {}),
     history,
     maxTurns: options.maxTurns,
     tracker,

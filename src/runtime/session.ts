@@ -265,6 +265,7 @@ export class AgentSession {
       system: this.prepared.systemPrompt,
       tools: this.prepared.tools,
       toolSchemas: this.prepared.toolSchemas,
+      ...(this.prepared.resolveTool ? { resolveTool: this.prepared.resolveTool } : {}),
       history: this.history,
       input: { role: 'user', content: text + modeReminder(this.policy.workflow) },
       maxTurns: this.prepared.maxTurns,

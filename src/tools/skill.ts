@@ -34,6 +34,7 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
   const byName = new Map(deps.skills.map((skill) => [skill.name, skill]));
   return {
     name: SKILL_TOOL_NAME,
+    summary: `skills ${deps.skills.map((skill) => skill.name).join(', ')}`,
     description: `Load a skill's instructions when a task fits one (an unknown name lists all):\n${skillCatalog(deps.skills)}`,
     schema,
     readOnly: true,
