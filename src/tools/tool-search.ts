@@ -3,9 +3,10 @@ import { toToolSchema } from '../agent/tool-schema.js';
 import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
 import type { Tool } from '../agent/types.js';
 
+// No property description: the tool's description says what the query is (every byte is in every request).
 const schema = z
   .object({
-    query: z.string().describe('Tool names, or words'),
+    query: z.string(),
   })
   .strict();
 
@@ -34,7 +35,7 @@ export function createToolSearchTool(deferred: readonly Tool[], sources: readonl
   const byName = new Map(deferred.map((tool) => [tool.name, tool]));
   return {
     name: TOOL_SEARCH,
-    description: `Load more tools' definitions to call via ${CALL_TOOL}: ${catalog(deferred, sources)}.`,
+    description: `Load more tools' definitions (query: names or words) to call via ${CALL_TOOL}: ${catalog(deferred, sources)}.`,
     schema,
     readOnly: true,
     async execute(args) {

@@ -85,7 +85,7 @@ describe('spawning subagents', () => {
       expect(request.messages).toEqual([{ role: 'user', content: expect.stringMatching(/^(one|two|three)$/) }]);
       // memory_recall is loaded on demand: declared are the read-only tools and the two fixed ones.
       expect(request.tools.map((tool) => tool.name)).toEqual(['read_file', 'glob', 'grep', 'list_dir', 'git', 'tool_search', 'call_tool']);
-      expect(catalog(request)).toMatch(/^Load more tools' definitions to call via call_tool: memory_recall \(project memory\)\.$/);
+      expect(catalog(request)).toMatch(/^Load more tools' definitions \(query: names or words\) to call via call_tool: memory_recall \(project memory\)\.$/);
     }
     expect(summary.subagents.map((child) => child.status)).toEqual(['completed', 'completed', 'completed']);
   });
