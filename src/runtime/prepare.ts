@@ -39,7 +39,7 @@ import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 import { McpManager, createMcpToolSource, createMcpTools } from '../mcp/index.js';
 import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
-import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
+import { CALL_TOOL, TOOL_SEARCH, unwrapProxyCall } from '../agent/tool-proxy.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
 import { loadCommands, type CustomCommand } from '../extensions/commands.js';
 import { loadSkills, type Skill } from '../extensions/skills.js';
@@ -390,8 +390,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     for (const text of resumed.notices) notices.push({ level: 'warn', text }); // repairs, a fork
     // An interrupted run left calls without results: answer them so the history is valid again,
     // except delegate_tasks calls with completed tasks on record, which the session finishes.
-    const resumable = (call: ToolCall): boolean => call.name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
-    pendingCalls.push(...resumed.danglingToolCalls.filter(resumable));
+    // A call made through call_tool is finished as the delegate_tasks call it stands for.
+    const resumable = (call: ToolCall): boolean => unwrapProxyCall(call).name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
+    pendingCalls.push(...resumed.danglingToolCalls.filter(resumable).map(unwrapProxyCall));
     for (const call of pendingCalls) {
       const done = journal.plansOfCall(call.id).reduce((sum, hash) => sum + journal.completed(hash).size, 0);
       notices.push({ level: 'info', text: `the interrupted delegate_tasks call continues before your next prompt (${done} completed task(s) are reused)` });
