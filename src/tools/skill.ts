@@ -30,11 +30,26 @@ export interface SkillToolDeps {
   scope?: ToolScope;
 }
 
+/** Most characters of skill names the catalog of tools on demand carries (see on-demand.ts). */
+const MAX_NAMES_CHARS = 300;
+
+/** The skills' names for the catalog of tools on demand, cut at MAX_NAMES_CHARS with `(+N more)`. */
+function skillNames(skills: readonly Skill[]): string {
+  const names: string[] = [];
+  let length = 0;
+  for (const skill of skills) {
+    if (length + skill.name.length > MAX_NAMES_CHARS) return `${names.join(', ')} (+${skills.length - names.length} more)`;
+    names.push(skill.name);
+    length += skill.name.length + 2;
+  }
+  return names.join(', ');
+}
+
 export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
   const byName = new Map(deps.skills.map((skill) => [skill.name, skill]));
   return {
     name: SKILL_TOOL_NAME,
-    summary: `skills ${deps.skills.map((skill) => skill.name).join(', ')}`,
+    summary: `skills ${skillNames(deps.skills)}`,
     description: `Load a skill's instructions when a task fits one (an unknown name lists all):\n${skillCatalog(deps.skills)}`,
     schema,
     readOnly: true,
