@@ -126,6 +126,26 @@ describe('MCP servers through the real seek', () => {
     expect(results(1)[0]).toContain('5');
   });
 
+  it('a call through call_tool goes by the MCP tool\'s own name: denied headless, allowed by its rule', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { everything: everything() });
+    const call = { toolCalls: [{ name: 'call_tool', arguments: { name: 'mcp__everything__get-sum', arguments: { a: 2, b: 3 } } }] };
+    server.enqueue(call, { text: 'denied' });
+    const denied = await runSeek(['-p', 'add'], { cwd: root, env: env(home) });
+    expect(denied.code).toBe(0);
+    expect(results(1)[0]).toMatch(/mcp__everything__get-sum.*--yolo/s);
+
+    server.reset();
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { allow: ['mcp__everything__*'] } }));
+    server.enqueue(call, { text: 'allowed' });
+    const allowed = await runSeek(['-p', 'add', '--output-format', 'stream-json'], { cwd: root, env: env(home) });
+    expect(allowed.code).toBe(0);
+    expect(results(1)[0]).toContain('5');
+    expect(allowed.stdout).toContain('"type":"tool_start","turn":1,"tool_call_id"');
+    expect(allowed.stdout).toContain('"name":"mcp__everything__get-sum"');
+    expect(allowed.stdout).not.toContain('"name":"call_tool"');
+  });
+
   it('headless (-p) declares no elicitation: a server offers no tool that would ask the user', async () => {
     const { root, home } = makeProject();
     writeMcp(join(home, 'mcp.json'), { everything: everything() });

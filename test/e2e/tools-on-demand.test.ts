@@ -4,7 +4,7 @@
  * proxy); a tool loaded with tool_search and called through call_tool runs as itself for
  * permissions, events and children; every request extends the previous one byte for byte.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalPrompt, ScriptedServer, type RecordedRequest } from '../support/scripted-server/index.js';
@@ -124,6 +124,18 @@ describe('tools on demand', () => {
     expect(planned.code).toBe(0);
     expect(existsSync(join(root, 'plan.txt'))).toBe(false);
     expect(toolMessages(server.requests[1]!)[0]!.content).toMatch(/plan/i);
+  });
+
+  it('hooks see the tool a proxied call runs: a pre_tool hook on bash denies call_tool {name: bash}', async () => {
+    const { root, home } = makeProject();
+    mkdirSync(join(root, '.seek'));
+    writeFileSync(join(root, '.seek/hooks.toml'), `[[pre_tool]]\nname = "no-bash"\ncommand = 'echo "no bash here"; exit 3'\nmatch = { tool = "bash" }\n`);
+    expect((await runSeek(['hooks', 'trust'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
+    server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'bash', arguments: { command: 'touch hooked' } } }] }, { text: 'stopped' });
+    const run = await runSeek(['-p', 'run it', '--yolo'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(root, 'hooked'))).toBe(false);
+    expect(toolMessages(server.requests[1]!)[0]!.content).toContain('no bash here');
   });
 
   it('a proxied call with wrong arguments gets the tool\'s parameters back, and an unknown name the list of tools', async () => {
