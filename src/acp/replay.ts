@@ -1,6 +1,7 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Message } from '../providers/types.js';
 import { isInjectedContext } from '../session/context.js';
+import { unwrapProxyCall } from '../agent/tool-proxy.js';
 import { textContent, toolKind, toolTitle } from './tool-calls.js';
 
 /** Where seek appends its mode reminder to a prompt (not the user's words). */
@@ -25,7 +26,8 @@ export function replayUpdates(history: readonly Message[]): SessionUpdate[] {
     } else if (message.role === 'assistant') {
       if (message.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: message.reasoning } });
       if (message.content) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.content } });
-      for (const call of message.toolCalls) {
+      // A call through call_tool shows as the tool it called, as it did live.
+      for (const call of message.toolCalls.map(unwrapProxyCall)) {
         const result = results.get(call.id);
         const args = parseArgs(call.arguments);
         updates.push({

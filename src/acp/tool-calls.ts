@@ -18,6 +18,7 @@ const KINDS: Readonly<Record<string, ToolKind>> = {
   grep: 'search',
   list_dir: 'search',
   mcp_search: 'search',
+  tool_search: 'search',
   memory_recall: 'search',
   todo_write: 'think',
   agent: 'think',

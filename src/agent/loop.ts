@@ -9,6 +9,7 @@ import type {
   UserMessage,
 } from '../providers/types.js';
 import { executeToolCalls } from './tool-dispatch.js';
+import { unwrapProxyCall } from './tool-proxy.js';
 import { RepeatedCallGuard } from './repeat-guard.js';
 import type { AfterToolCall, BeforeToolCall, CompactIfNeeded, EmitFn, LoopStopReason, Tool } from './types.js';
 
@@ -17,9 +18,13 @@ export interface LoopOptions {
   model: string;
   /** Byte-identical for the whole session (prefix caching): the caller builds it once. */
   system: string;
+  /** Every tool the model may call by name: the declared ones and those it loads on demand. */
   tools: readonly Tool[];
-  /** Derived once per session from `tools` (see tool-schema.ts) and passed by reference. */
+  /** The declared tools' schemas, derived once per session (see tool-schema.ts, on-demand.ts) and
+   * passed by reference; may be a subset of `tools`. */
   toolSchemas: readonly ToolSchema[];
+  /** Tools known by name only when called (see DispatchOptions.resolveTool). */
+  resolveTool?: (name: string) => Tool | undefined;
   /** The session's history. The loop only ever appends to it; it never rewrites an entry. */
   history: Message[];
   /** The new user message for this run, appended (and emitted) first. Absent to continue. */
@@ -148,7 +153,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       message.toolCalls.map((call) => ({
         role: 'tool',
         toolCallId: call.id,
-        toolName: call.name,
+        toolName: unwrapProxyCall(call).name,
         content: `Not run: ${repeated}`,
         isError: true,
       }));

@@ -1,6 +1,8 @@
 import type { ZodError } from 'zod';
 import type { ToolCall, ToolResultMessage } from '../providers/types.js';
 import { repairArguments } from './argument-repair.js';
+import { toToolSchema } from './tool-schema.js';
+import { unwrapProxyCall } from './tool-proxy.js';
 import type { AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
 
 export interface DispatchOptions {
@@ -12,6 +14,9 @@ export interface DispatchOptions {
   /** When set, asked per call for the working directory and root (they move into a worktree). */
   workspace?: () => { cwd: string; projectRoot: string };
   turn: number;
+  /** Tools known by name only when called (an MCP server's `mcp__<server>__<tool>`), asked when
+   * `tools` has no tool of that name. */
+  resolveTool?: (name: string) => Tool | undefined;
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
 }
@@ -32,12 +37,14 @@ type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCa
  * Consecutive read-only calls run concurrently; a mutating call runs alone, after everything
  * before it finished and before anything after it starts, so reads never race a write.
  * Invalid calls (unknown tool, arguments that are not JSON or fail the schema) get a corrective
- * error result; a throwing tool becomes an error result. Once the signal aborts, calls not yet
+ * error result; a throwing tool becomes an error result. A `call_tool` proxy call runs as the call
+ * it stands for (see tool-proxy.ts): every event and result carries the real name and arguments. Once the signal aborts, calls not yet
  * started are answered with an "interrupted" result so no call is left without a result.
  */
 export async function executeToolCalls(calls: readonly ToolCall[], options: DispatchOptions): Promise<DispatchResult> {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const prepared = calls.map((call) => prepare(call, byName));
+  const lookup = (name: string): Tool | undefined => byName.get(name) ?? options.resolveTool?.(name);
+  const prepared = calls.map((call) => prepare(call, lookup, byName));
   const results: ToolResultMessage[] = new Array(calls.length);
   const stop: StopFlag = { stopped: false };
 
@@ -77,8 +84,10 @@ function isReadOnly(entry: Prepared): boolean {
   return !entry.ok || entry.prepared.tool.readOnly;
 }
 
-function prepare(call: ToolCall, byName: ReadonlyMap<string, Tool>): Prepared {
-  const tool = byName.get(call.name);
+function prepare(modelCall: ToolCall, lookup: (name: string) => Tool | undefined, byName: ReadonlyMap<string, Tool>): Prepared {
+  const call = unwrapProxyCall(modelCall);
+  const proxied = call !== modelCall;
+  const tool = lookup(call.name);
   if (!tool) {
     const known = [...byName.keys()].join(', ');
     return { ok: false, call, error: `Unknown tool "${call.name}". Available tools: ${known}.` };
@@ -98,7 +107,9 @@ function prepare(call: ToolCall, byName: ReadonlyMap<string, Tool>): Prepared {
   if (!parsed.success) {
     const repaired = repairArguments(raw, parsed.error, tool.schema);
     if (repaired) return { ok: true, prepared: { call, tool, args: repaired.args, notes: repaired.notes } };
-    return { ok: false, call, error: `Invalid arguments for ${call.name}: ${describeIssues(parsed.error)}. Fix the arguments and call the tool again.` };
+    // Through the proxy the model may not have loaded the definition: it gets the parameters.
+    const parameters = proxied ? ` Its parameters: ${JSON.stringify(toToolSchema(tool).parameters)}` : '';
+    return { ok: false, call, error: `Invalid arguments for ${call.name}: ${describeIssues(parsed.error)}. Fix the arguments and call the tool again.${parameters}` };
   }
   return { ok: true, prepared: { call, tool, args: parsed.data } };
 }

@@ -98,6 +98,9 @@ export interface ToolContext {
 export interface Tool<Args = unknown> {
   readonly name: string;
   readonly description: string;
+  /** A few words for the catalog of tools loaded on demand (src/tools/on-demand.ts); tools that
+   * share one are listed together. Absent: the description's first sentence. */
+  readonly summary?: string;
   readonly schema: ZodType<Args>;
   /** Read-only calls run concurrently within a turn; the others run one at a time, in order. */
   readonly readOnly: boolean;

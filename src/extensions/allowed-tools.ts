@@ -56,7 +56,8 @@ export class ToolScope {
   /** Why this call is refused, or undefined when no active limit excludes it. `callName` is the
    * name rules see (`mcp__server__tool` for mcp_call). */
   refusal(toolName: string, callName: string): string | undefined {
-    if (toolName === 'skill') return undefined;
+    // Loading a skill or a tool's definition runs nothing: never refused.
+    if (toolName === 'skill' || toolName === 'tool_search') return undefined;
     for (const limit of this.limits) {
       if (allows(limit.tools, toolName, callName)) continue;
       const listed = limit.tools.length > 0 ? limit.tools.join(', ') : 'no tools';

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { isCostKnown } from '../cost/tracker.js';
 import type { Message } from '../providers/types.js';
+import { unwrapProxyCall } from '../agent/tool-proxy.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
 import { costFields, exitCodeFor, orchestrationObject, resultObject, usageObject } from './result.js';
 
@@ -112,7 +113,8 @@ export function publicMessage(message: Message): Record<string, unknown> {
         role: 'assistant',
         content: message.content,
         ...(message.reasoning ? { reasoning: message.reasoning } : {}),
-        tool_calls: message.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
+        // A call through call_tool is shown as the tool it called (as its tool events show it).
+        tool_calls: message.toolCalls.map(unwrapProxyCall).map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
         stop_reason: message.stopReason,
         ...(message.usage
           ? { usage: usageObject(message.usage), ...costFields(message.costUsd ?? 0, isCostKnown(message.costUsd, message.model ?? ''), 'cost_usd') }

@@ -2,6 +2,7 @@ import type { ToolResult } from '../agent/types.js';
 import { createAgentTool } from '../tools/agent.js';
 import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
 import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from '../tools/index.js';
+import { TOOL_SEARCH } from '../agent/tool-proxy.js';
 import { MEMORY_TOOL_NAMES } from '../tools/memory-tools.js';
 
 /**
@@ -25,6 +26,9 @@ export function seekToolNames(): readonly string[] {
     createDelegateTasksTool({ roles: [], maxConcurrent: 1, run: unused }).name,
     // tools/skill.ts's name, written out: that module's imports lead back here.
     'skill',
+    // Loading definitions is a call of its own; call_tool is not here: a call through it runs,
+    // and is matched, as the tool it calls (agent/tool-proxy.ts).
+    TOOL_SEARCH,
   ];
   known = Object.freeze([...new Set(names)].sort());
   return known;

@@ -58,7 +58,7 @@ export function qualifiedName(server: string, tool: string): string {
 /**
  * The session's MCP servers. Startable servers connect in parallel, in the background, from the
  * moment the manager opens: nothing waits for them before the first prompt. Tools are reached
- * through mcp_search / mcp_call (fixed schemas, so the request prefix never changes); a server
+ * tool_search / call_tool (or mcp_search / mcp_call; fixed schemas, so the request prefix never changes); a server
  * that becomes ready or fails is announced by a context message appended before the next prompt.
  */
 export class McpManager {
@@ -68,6 +68,8 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private readonly connectionOptions: Omit<ConnectionOptions, 'server'>;
   private elicitationHandler: ElicitationHandler | undefined;
+  /** The tools the model loads and calls MCP tools with, as messages name them (see via()). */
+  private reach = { search: 'mcp_search', call: 'mcp_call' };
 
   private constructor(
     private readonly configured: ConfiguredServer[],
@@ -167,6 +169,12 @@ export class McpManager {
   }
 
   /** The tool named `mcp__<server>__<tool>`, waiting for its server to finish starting. */
+  /** Names the tools the model reaches MCP tools through in announcements and errors: tool_search
+   * and call_tool when tools are on demand (src/mcp/deferred.ts), else mcp_search and mcp_call. */
+  via(search: string, call: string): void {
+    this.reach = { search, call };
+  }
+
   async find(name: string): Promise<QualifiedTool | { error: string }> {
     const server = [...this.connections.keys()].find((candidate) => name.startsWith(qualifiedName(candidate, '')));
     if (!server) return { error: `No MCP server for ${name}. Servers: ${this.serverNames.join(', ') || 'none'}.` };
@@ -175,7 +183,7 @@ export class McpManager {
     if (connection.state !== 'ready') return { error: `MCP server ${server} is not available: ${connection.error ?? connection.state}.` };
     const toolName = name.slice(qualifiedName(server, '').length);
     const info = connection.tools.find((tool) => tool.name === toolName);
-    if (!info) return { error: `MCP server ${server} has no tool ${toolName}. Use mcp_search to list its tools.` };
+    if (!info) return { error: `MCP server ${server} has no tool ${toolName}. Use ${this.reach.search} to list its tools.` };
     return { name, server, info, connection };
   }
 
@@ -268,7 +276,7 @@ export class McpManager {
     }
     this.pendingAnnouncements.clear();
     if (lines.length === 0) return [];
-    lines.push('Load a tool\'s parameters with mcp_search, then call it with mcp_call.');
+    lines.push(`Load a tool's parameters with ${this.reach.search}, then call it with ${this.reach.call}.`);
     return [injectedContext('mcp', lines.join('\n'))];
   }
 

@@ -28,27 +28,36 @@ export function createMcpSearchTool(manager: McpManager, options: McpToolOptions
     schema,
     readOnly: true,
     async execute(args) {
-      await manager.settle(SETTLE_MS);
-      const pending = manager.statuses().filter((status) => status.state === 'starting').map((status) => status.name);
-      const failed = manager.statuses().filter((status) => status.state === 'failed');
-      const notes = [
-        ...(pending.length > 0 ? [`Still starting: ${pending.join(', ')}; search again later.`] : []),
-        ...failed.map((status) => `Not available: ${status.name} (${status.error ?? 'failed'}).`),
-      ];
-      const tools = manager.tools().filter((tool) => !options.readOnlyOnly || tool.info.annotations?.readOnlyHint === true);
-      const query = args.query.trim().toLowerCase();
-      if (query === '' || query === '*') {
-        const lines = tools.slice(0, LIST_LIMIT).map((tool) => `${tool.name}: ${oneLine(tool.info.description)}`);
-        if (tools.length > LIST_LIMIT) lines.push(`… ${tools.length - LIST_LIMIT} more; search with words to narrow`);
-        return { content: [...(lines.length ? lines : ['No MCP tools are available.']), ...notes].join('\n') };
-      }
-      const ranked = rank(tools, query).slice(0, args.limit ?? DEFAULT_LIMIT);
-      if (ranked.length === 0) {
-        return { content: [`No MCP tool matches "${args.query}". Search with "" to list them all.`, ...notes].join('\n') };
-      }
-      return { content: [...ranked.map(definition), ...notes].join('\n\n') };
+      return { content: (await searchMcpTools(manager, options, args.query, args.limit ?? DEFAULT_LIMIT)).text };
     },
   };
+}
+
+/**
+ * The definitions of the MCP tools that match `query` ("" or "*" lists every tool in one line
+ * each), with notes on servers still starting or failed. `matched` is false when no tool matched.
+ * Shared by mcp_search and the generic tool_search (see deferred.ts).
+ */
+export async function searchMcpTools(manager: McpManager, options: McpToolOptions, rawQuery: string, limit: number): Promise<{ text: string; matched: boolean }> {
+  await manager.settle(SETTLE_MS);
+  const pending = manager.statuses().filter((status) => status.state === 'starting').map((status) => status.name);
+  const failed = manager.statuses().filter((status) => status.state === 'failed');
+  const notes = [
+    ...(pending.length > 0 ? [`Still starting: ${pending.join(', ')}; search again later.`] : []),
+    ...failed.map((status) => `Not available: ${status.name} (${status.error ?? 'failed'}).`),
+  ];
+  const tools = manager.tools().filter((tool) => !options.readOnlyOnly || tool.info.annotations?.readOnlyHint === true);
+  const query = rawQuery.trim().toLowerCase();
+  if (query === '' || query === '*') {
+    const lines = tools.slice(0, LIST_LIMIT).map((tool) => `${tool.name}: ${oneLine(tool.info.description)}`);
+    if (tools.length > LIST_LIMIT) lines.push(`… ${tools.length - LIST_LIMIT} more; search with words to narrow`);
+    return { text: [...(lines.length ? lines : ['No MCP tools are available.']), ...notes].join('\n'), matched: lines.length > 0 };
+  }
+  const ranked = rank(tools, query).slice(0, limit);
+  if (ranked.length === 0) {
+    return { text: [`No MCP tool matches "${rawQuery}". Search with "" to list them all.`, ...notes].join('\n'), matched: false };
+  }
+  return { text: [...ranked.map(definition), ...notes].join('\n\n'), matched: true };
 }
 
 /** Exact name first, then by how many query words appear in the name, then in the description. */

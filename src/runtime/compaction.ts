@@ -11,6 +11,7 @@ import type { CompactIfNeeded, Compaction } from '../agent/types.js';
 import type { HookRunner } from '../hooks/runner.js';
 import type { AssistantMessage, Message, ModelRequest, StreamFn, ToolSchema } from '../providers/types.js';
 import { compactionSummaryMessage } from '../session/format.js';
+import { unwrapProxyCall } from '../agent/tool-proxy.js';
 
 export interface Compactor {
   /** The loop hook: compacts when the last response used more than the threshold of the window. */
@@ -191,7 +192,7 @@ function renderMessage(message: Message): string {
   }
   const lines = ['[assistant]'];
   if (message.content.trim()) lines.push(message.content);
-  for (const call of message.toolCalls) lines.push(`[called ${call.name}(${clipEnd(call.arguments, TOOL_ARGS_CHARS)})]`);
+  for (const call of message.toolCalls.map(unwrapProxyCall)) lines.push(`[called ${call.name}(${clipEnd(call.arguments, TOOL_ARGS_CHARS)})]`);
   return lines.join('\n');
 }
 

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { toToolSchemas } from '../agent/tool-schema.js';
 import type { Tool } from '../agent/types.js';
 import { configureModels, createProvider, lookupModel } from '../providers/index.js';
 import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
@@ -38,8 +37,10 @@ import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
-import { McpManager, createMcpTools } from '../mcp/index.js';
+import { McpManager, createMcpToolSource, createMcpTools } from '../mcp/index.js';
 import type { ConfiguredServer } from '../mcp/config.js';
+import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
+import { CALL_TOOL, TOOL_SEARCH, unwrapProxyCall } from '../agent/tool-proxy.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
 import { loadCommands, type CustomCommand } from '../extensions/commands.js';
 import { loadSkills, type Skill } from '../extensions/skills.js';
@@ -98,8 +99,12 @@ export interface PreparedSession {
   seekHome: string;
   stream: StreamFn;
   systemPrompt: string;
+  /** Every tool the model may call by name (declared or loaded on demand, see tools/on-demand.ts). */
   tools: Tool[];
+  /** What every request declares (a subset of `tools` unless SEEK_TOOLS=all). */
   toolSchemas: ToolSchema[];
+  /** Tools known only by name when called (MCP tools by their full names). */
+  resolveTool?: (name: string) => Tool | undefined;
   history: Message[];
   maxTurns: number;
   tracker: CostTracker;
@@ -272,6 +277,12 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(options.mcpServers ? { sessionServers: options.mcpServers } : {}),
   });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });
+  // Tools on demand (tools/on-demand.ts), the same rule for the session and every child: the
+  // common tools declared, the rest (and MCP's) behind tool_search and call_tool.
+  const all = declaresAll(options.env);
+  if (!all) mcp.via(TOOL_SEARCH, CALL_TOOL);
+  const declare = (list: Tool[], readOnly: boolean): ToolSet =>
+    declareTools(list, { all, sources: mcp.active && list.some((tool) => tool.name === 'mcp_call') ? [createMcpToolSource(mcp, { readOnlyOnly: readOnly })] : [] });
 
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
   const todos = createTodoStore();
@@ -300,6 +311,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     sandbox,
     saveRule,
     createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcp.active ? createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    declareTools: declare,
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
@@ -339,7 +351,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // Only with skills installed: a session without them pays nothing for the tool.
   if (skills.skills.length > 0) tools.push(createSkillTool({ skills: skills.skills, scope }));
   if (mcp.active) tools.push(...createMcpTools(mcp));
-  const toolSchemas = toToolSchemas(tools);
+  const toolSet = declare(tools, false);
+  const toolSchemas = toolSet.toolSchemas;
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
     notices.push({ level: 'info', text: 'tool definitions changed since this session was saved; the prompt cache will miss once' });
   }
@@ -390,8 +403,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     for (const text of resumed.notices) notices.push({ level: 'warn', text }); // repairs, a fork
     // An interrupted run left calls without results: answer them so the history is valid again,
     // except delegate_tasks calls with completed tasks on record, which the session finishes.
-    const resumable = (call: ToolCall): boolean => call.name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
-    pendingCalls.push(...resumed.danglingToolCalls.filter(resumable));
+    // A call made through call_tool is finished as the delegate_tasks call it stands for.
+    const resumable = (call: ToolCall): boolean => unwrapProxyCall(call).name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
+    pendingCalls.push(...resumed.danglingToolCalls.filter(resumable).map(unwrapProxyCall));
     for (const call of pendingCalls) {
       const done = journal.plansOfCall(call.id).reduce((sum, hash) => sum + journal.completed(hash).size, 0);
       notices.push({ level: 'info', text: `the interrupted delegate_tasks call continues before your next prompt (${done} completed task(s) are reused)` });
@@ -426,8 +440,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     seekHome: home,
     stream,
     systemPrompt,
-    tools,
+    tools: toolSet.tools,
     toolSchemas,
+    ...(toolSet.resolveTool ? { resolveTool: toolSet.resolveTool } : {}),
     history,
     maxTurns: options.maxTurns,
     tracker,

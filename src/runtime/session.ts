@@ -31,6 +31,7 @@ import { applyMode } from './permissions.js';
 import type { CustomCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
+import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 
 export type { OpenSessionOptions } from './prepare.js';
@@ -251,6 +252,7 @@ export class AgentSession {
       system: this.prepared.systemPrompt,
       tools: this.prepared.tools,
       toolSchemas: this.prepared.toolSchemas,
+      ...(this.prepared.resolveTool ? { resolveTool: this.prepared.resolveTool } : {}),
       history: this.history,
       input: { role: 'user', content: text + modeReminder(this.policy.workflow) },
       maxTurns: this.prepared.maxTurns,
@@ -307,7 +309,10 @@ export class AgentSession {
     } else {
       this.record({ role: 'user', content: request });
       const call: ToolCall = { id: `run_${randomBytes(6).toString('hex')}`, name: 'delegate_tasks', arguments: JSON.stringify({ tasks: plan.tasks, goal: plan.goal }) };
-      this.record({ role: 'assistant', content: '', toolCalls: [call], stopReason: 'tool_calls' });
+      // In history as a call of a declared tool: through call_tool when delegate_tasks is on demand.
+      const declared = this.prepared.toolSchemas.some((tool) => tool.name === call.name);
+      const recorded: ToolCall = declared ? call : { id: call.id, name: CALL_TOOL, arguments: JSON.stringify({ name: call.name, arguments: { tasks: plan.tasks, goal: plan.goal } }) };
+      this.record({ role: 'assistant', content: '', toolCalls: [recorded], stopReason: 'tool_calls' });
       result = await this.delegateCalls.run(call, plan.tasks, plan.goal, signal);
     }
     await this.checkpoints?.atTurnEnd();

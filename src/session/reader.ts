@@ -22,6 +22,7 @@ import {
   type SessionEntry,
   type SessionHeader,
 } from './format.js';
+import { unwrapProxyCall } from '../agent/tool-proxy.js';
 import { repairHistory, type RepairReport } from './repair.js';
 
 /** An entry with its index (see format.ts: index = file line - 1, corrupt lines included). */
@@ -173,7 +174,7 @@ export function interruptedToolResults(calls: readonly ToolCall[]): ToolResultMe
   return calls.map((call) => ({
     role: 'tool',
     toolCallId: call.id,
-    toolName: call.name,
+    toolName: unwrapProxyCall(call).name,
     content: 'Interrupted: the session stopped before this tool call returned a result. It may or may not have run.',
     isError: true,
   }));

@@ -21,6 +21,8 @@ export interface ChildRunOptions {
   system: string;
   tools: Tool[];
   toolSchemas: ToolSchema[];
+  /** Tools known by name only when called (MCP's, see tools/on-demand.ts). */
+  resolveTool?: (name: string) => Tool | undefined;
   prompt: string;
   /** Messages before the prompt: the session's memory context (the same bytes, the same cache). */
   context?: readonly UserMessage[];
@@ -117,6 +119,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
       system: options.system,
       tools: options.tools,
       toolSchemas: options.toolSchemas,
+      ...(options.resolveTool ? { resolveTool: options.resolveTool } : {}),
       history,
       input: { role: 'user', content: options.prompt },
       maxTurns: options.maxTurns,

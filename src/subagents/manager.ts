@@ -5,7 +5,6 @@
  * ended into the `agent` tool's result. One manager per session serves every level of the tree.
  */
 import { hostname } from 'node:os';
-import { toToolSchemas } from '../agent/tool-schema.js';
 import type { AgentEvent, CompactIfNeeded, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import type { StreamFn, UserMessage } from '../providers/types.js';
 import type { SandboxLauncher } from '../sandbox/launcher.js';
@@ -18,6 +17,7 @@ import { newSessionId, toolsHash } from '../session/format.js';
 import { subagentKillRequestFile, subagentTranscriptFile } from '../config/paths.js';
 import { createToolGate, type AskFn, type ToolGateOptions } from '../runtime/tool-gate.js';
 import { createAgentTool } from '../tools/agent.js';
+import { declareTools, type ToolSet } from '../tools/on-demand.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { childModel, childPolicy, childSystemPrompt, childToolNames } from './child-setup.js';
 import { runChild, tokensOf, type ChildEnd } from './child-run.js';
@@ -71,6 +71,9 @@ export interface SubagentManagerOptions {
   /** Fresh instances of the core tools (agent excluded), in the fixed order. */
   /** Fresh tools for a child; `readOnly` for the read-only types (explore, plan). */
   createTools: (options: { readOnly: boolean }) => Tool[];
+  /** Which of a child's tools its requests declare and how it reaches the rest (the session's own
+   * rule, tools/on-demand.ts); the tools on demand without sources when absent. */
+  declareTools?: (tools: Tool[], readOnly: boolean) => ToolSet;
   /** The project's worktrees (git repositories only): `isolation: "worktree"` needs it. */
   worktrees?: WorktreeManager;
   /** Compaction for a child's model, when its context fills up. */
@@ -223,8 +226,10 @@ export class SubagentManager {
     const names = childToolNames(type, parent.toolNames, depth < this.options.settings.maxDepth);
     const tracker = new CostTracker();
     const childParent = (): SpawnParent => ({ subSid, depth, model: () => model, systemPrompt: system, policy, tracker, cwd, toolNames: names });
-    const tools = this.toolsFor(names, childParent, type.permission === 'plan');
-    const toolSchemas = toToolSchemas(tools);
+    const readOnly = type.permission === 'plan';
+    const declare = this.options.declareTools ?? ((list: Tool[]) => declareTools(list));
+    // Declared or on demand, the child's tools are its own (never more than the parent's).
+    const { tools, toolSchemas, resolveTool } = declare(this.toolsFor(names, childParent, readOnly), readOnly);
     const gate = createToolGate({
       policy,
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
@@ -298,6 +303,7 @@ export class SubagentManager {
         system,
         tools,
         toolSchemas,
+        ...(resolveTool ? { resolveTool } : {}),
         prompt: request.prompt,
         context: this.options.contextMessages?.() ?? [],
         cwd,

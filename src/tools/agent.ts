@@ -27,6 +27,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<z.infer<ReturnT
   const names = options.types.map((type) => type.name);
   return {
     name: 'agent',
+    summary: 'subagents',
     description: agentDescription(options),
     schema: agentSchema(names),
     readOnly: true,

@@ -18,13 +18,13 @@ const PIPE_DRAIN_MS = 250;
 
 const schema = z
   .object({
-    command: z.string().describe('Shell command'),
+    command: z.string(),
     timeout_ms: integerAtLeast(1).optional().describe(`Default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}`),
     run_in_background: z.boolean().optional().describe('Start detached, return at once'),
     unsandboxed: z
       .boolean()
       .optional()
-      .describe('Run outside the OS sandbox; always asks the user. Only after a sandboxed run failed for lack of network or writes outside the project'),
+      .describe('Skip the OS sandbox (asks the user): only after a sandboxed run failed for lack of network or writes outside the project'),
   })
   .strict();
 
@@ -45,9 +45,9 @@ export function createBashTool(): Tool<BashArgs> {
   return {
     name: 'bash',
     description:
-      'Run a bash command in the project dir; returns stdout+stderr and the exit code. ' +
-      'For servers/watchers use run_in_background and read its output file with read_file. ' +
-      'Commands run without approval execute in an OS sandbox (no network, writes only inside the project).',
+      'Run a bash command in the project dir; returns output and exit code. ' +
+      'Servers/watchers: run_in_background, then read_file its output file. ' +
+      'Unapproved commands run in an OS sandbox (no network, writes only in the project).',
     schema,
     readOnly: false,
     describe(args, ctx) {

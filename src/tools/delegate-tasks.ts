@@ -46,6 +46,7 @@ export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ t
     .strict();
   return {
     name: 'delegate_tasks',
+    summary: 'subagents',
     description: [
       'Run a multi-step job as role-typed subtasks, each a subagent with a fresh context; one result with every summary and per-task statistics.',
       'Roles: explorer (read-only), editor (changes code), reviewer (read-only; judges the diffs of the editors it depends on: approve or problems); subagent types work as roles too.',

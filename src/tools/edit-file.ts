@@ -16,10 +16,10 @@ const editSchema = z.object({
 
 const schema = z
   .object({
-    path: z.string().describe('File path'),
-    old_string: z.string().optional().describe('Text to replace'),
+    path: z.string(),
+    old_string: z.string().optional(),
     new_string: z.string().optional().describe('Replacement ("" deletes)'),
-    replace_all: z.boolean().optional().describe('Replace every occurrence'),
+    replace_all: z.boolean().optional(),
     // minItems dropped from the JSON schema (bytes on every request); validation keeps it.
     edits: z.array(editSchema).min(1).meta({ minItems: undefined }).optional().describe('Instead of old/new_string: edits applied in order, all or none'),
   })

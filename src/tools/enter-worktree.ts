@@ -23,6 +23,7 @@ export interface EnterWorktreeDeps {
 export function createEnterWorktreeTool(deps: EnterWorktreeDeps): Tool<EnterWorktreeArgs> {
   return {
     name: 'enter_worktree',
+    summary: 'git worktrees',
     description:
       'Create an isolated git worktree of this project and work in it: from now on your working directory, file tools and bash are inside the worktree, and the user\'s working tree is untouched. Leave it with exit_worktree.',
     schema,

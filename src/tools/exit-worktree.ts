@@ -29,6 +29,7 @@ export interface ExitWorktreeDeps {
 export function createExitWorktreeTool(deps: ExitWorktreeDeps): Tool<ExitWorktreeArgs> {
   return {
     name: 'exit_worktree',
+    summary: 'git worktrees',
     description: 'Leave a worktree made by enter_worktree and return to the project. Clean worktrees are removed; dirty ones are kept, discarded or merged as if_dirty says.',
     schema,
     readOnly: false,

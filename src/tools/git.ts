@@ -31,7 +31,7 @@ export type GitArgs = z.infer<typeof schema>;
 export function createGitTool(): Tool<GitArgs> {
   return {
     name: 'git',
-    description: 'Run a read-only git command (no writes, no config overrides). Output is capped at 500 lines.',
+    description: 'Run a read-only git command (no config overrides; output capped at 500 lines).',
     schema,
     readOnly: true,
     describe(args, ctx) {

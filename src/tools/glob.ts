@@ -12,7 +12,7 @@ export const GLOB_MAX_RESULTS = 500;
 const schema = z
   .object({
     pattern: z.string().describe('Glob, e.g. src/**/*.ts'),
-    path: z.string().optional().describe('Directory to search (default cwd)'),
+    path: z.string().optional().describe('Dir to search (default cwd)'),
   })
   .strict();
 
@@ -27,7 +27,7 @@ export type GlobArgs = z.infer<typeof schema>;
 export function createGlobTool(): Tool<GlobArgs> {
   return {
     name: 'glob',
-    description: 'Find files by glob pattern (gitignored files skipped). Returns paths relative to the searched dir, newest first.',
+    description: 'Find files by glob (gitignored ones skipped); paths relative to the searched dir, newest first.',
     schema,
     readOnly: true,
     describe(args, ctx) {

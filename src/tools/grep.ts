@@ -53,7 +53,7 @@ export function createGrepTool(deps: GrepToolDeps = {}): Tool<GrepArgs> {
   const timeoutMs = deps.timeoutMs ?? timeoutFromEnv();
   return {
     name: 'grep',
-    description: 'Search file contents with a regex (gitignored and binary files skipped). Output: path:line:text, context lines path-line-text.',
+    description: 'Search file contents by regex (gitignored and binary files skipped); prints path:line:text.',
     schema,
     readOnly: true,
     describe(args, ctx) {

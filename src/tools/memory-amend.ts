@@ -13,6 +13,7 @@ type AmendArgs = z.infer<typeof schema>;
 export function createMemoryAmendTool(memory: SessionMemory): Tool<AmendArgs> {
   return {
     name: 'memory_amend',
+    summary: 'project memory',
     description: "Append to an existing project-memory entry (a dated section after the original text, which is kept). The user is asked to confirm.",
     schema,
     readOnly: false,

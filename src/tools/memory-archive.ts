@@ -13,6 +13,7 @@ type ArchiveArgs = z.infer<typeof schema>;
 export function createMemoryArchiveTool(memory: SessionMemory): Tool<ArchiveArgs> {
   return {
     name: 'memory_archive',
+    summary: 'project memory',
     description: 'Archive a project-memory entry that no longer applies; it leaves the index and is kept in the archive with your reason. The user is asked to confirm.',
     schema,
     readOnly: false,

@@ -11,6 +11,7 @@ import { entryArgsSchema, errorResult, type EntryArgs } from './memory-args.js';
 export function createMemoryObserveTool(memory: SessionMemory): Tool<EntryArgs> {
   return {
     name: 'memory_observe',
+    summary: 'project memory',
     description:
       'Propose a lasting project decision for project memory without asking the user; a background check keeps it only if new and durable (no duplicates, temporary facts or user preferences).',
     schema: entryArgsSchema,

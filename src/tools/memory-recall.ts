@@ -24,6 +24,7 @@ const MAX_QUERY_HITS = 20;
 export function createMemoryRecallTool(memory: SessionMemory): Tool<RecallArgs> {
   return {
     name: 'memory_recall',
+    summary: 'project memory',
     description: 'Read project memory. name: the full entry (names are listed in the memory index). query: entries whose name, tagline, tags or content contain it. Give exactly one.',
     schema,
     readOnly: true,

@@ -9,6 +9,7 @@ import { entryArgsSchema, errorResult, memoryAction, type EntryArgs } from './me
 export function createMemoryRememberTool(memory: SessionMemory): Tool<EntryArgs> {
   return {
     name: 'memory_remember',
+    summary: 'project memory',
     description:
       'Save a project decision to memory (the user confirms) when asked to remember something; replaces an entry of the same name.',
     schema: entryArgsSchema,

@@ -21,7 +21,7 @@ export const READ_MAX_OUTPUT_CHARS = 32 * 1024;
 
 const schema = z
   .object({
-    path: z.string().describe('File path'),
+    path: z.string(),
     offset: integerAtLeast(1).optional().describe('First line (1-based)'),
     limit: integerAtLeast(1).optional().describe(`Max lines (default ${READ_DEFAULT_LIMIT})`),
   })

@@ -34,6 +34,9 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
   const byName = new Map(deps.skills.map((skill) => [skill.name, skill]));
   return {
     name: SKILL_TOOL_NAME,
+    // In the catalog of tools on demand, the skills by name and short description (skillCatalog's
+    // byte budget): each skill's name and description enter the context once, at session start.
+    summary: `skills, load one when a task fits: ${skillCatalog(deps.skills).split('\n').join(' | ')}`,
     description: `Load a skill's instructions when a task fits one (an unknown name lists all):\n${skillCatalog(deps.skills)}`,
     schema,
     readOnly: true,

@@ -28,6 +28,7 @@ export function createTodoWriteTool(deps: TodoWriteToolDeps = {}): Tool<TodoWrit
   const store = deps.store ?? createTodoStore();
   return {
     name: 'todo_write',
+    summary: 'task plan',
     description: 'Replace your todo list for multi-step work. Send the full list each time; at most one item in_progress.',
     schema,
     readOnly: false,

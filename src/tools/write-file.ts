@@ -10,8 +10,8 @@ import type { TextFileOverlay } from './file-overlay.js';
 
 const schema = z
   .object({
-    path: z.string().describe('File path'),
-    content: z.string().describe('Full new content'),
+    path: z.string(),
+    content: z.string().describe('Whole new content'),
   })
   .strict();
 
@@ -25,7 +25,7 @@ export type WriteFileArgs = z.infer<typeof schema>;
 export function createWriteFileTool(options: { files?: TextFileOverlay } = {}): Tool<WriteFileArgs> {
   return {
     name: 'write_file',
-    description: 'Create or overwrite a file with the given content (parent dirs are created). Prefer edit_file for changes to existing files.',
+    description: 'Create or overwrite a file (parent dirs are created). Prefer edit_file for existing files.',
     schema,
     readOnly: false,
     describe: (args, ctx) => describeWrite(args, ctx, options.files),

@@ -43,12 +43,13 @@ function toolNames(n: number): string[] {
 }
 
 describe('MCP servers through the real seek', () => {
-  it('loads a tool with mcp_search and calls it with mcp_call (server-everything over stdio)', async () => {
+  it('loads a tool with tool_search and calls it through call_tool, or with mcp_call (server-everything over stdio)', async () => {
     const { root, home } = makeProject();
     writeMcp(join(home, 'mcp.json'), { everything: everything() });
     server.enqueue(
-      { toolCalls: [{ name: 'mcp_search', arguments: { query: 'echo' } }] },
-      { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__echo', arguments: { message: 'hello from seek' } } }] },
+      { toolCalls: [{ name: 'tool_search', arguments: { query: 'echo' } }] },
+      { toolCalls: [{ name: 'call_tool', arguments: { name: 'mcp__everything__echo', arguments: { message: 'hello from seek' } } }] },
+      // mcp_call is no longer declared, but a call of it still runs (sessions and models that know it).
       { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__echo', arguments: { text: 'wrong name' } } }] },
       { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__get-env', arguments: {} } }] },
       { text: 'done' },
@@ -56,7 +57,10 @@ describe('MCP servers through the real seek', () => {
     const run = await runSeek(['-p', 'echo something', '--yolo'], { cwd: root, env: env(home, { SECRET_API_TOKEN: 'do-not-leak' }) });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(toolNames(0)).toEqual(expect.arrayContaining(['mcp_search', 'mcp_call']));
+    // MCP's tools are on demand like seek's own: the catalog names the servers.
+    expect(toolNames(0)).toEqual(expect.arrayContaining(['tool_search', 'call_tool']));
+    expect(toolNames(0)).not.toContain('mcp_search');
+    expect(JSON.stringify(server.requests[0]!.body.tools)).toContain('MCP servers everything (search by words)');
     expect(results(1)[0]).toContain('mcp__everything__echo');
     expect(results(1)[0]).toContain('"message"'); // the schema came with the search
     expect(results(2)[1]).toBe('Echo: hello from seek');
@@ -120,6 +124,26 @@ describe('MCP servers through the real seek', () => {
     const allowed = await runSeek(['-p', 'add'], { cwd: root, env: env(home) });
     expect(allowed.code).toBe(0);
     expect(results(1)[0]).toContain('5');
+  });
+
+  it('a call through call_tool goes by the MCP tool\'s own name: denied headless, allowed by its rule', async () => {
+    const { root, home } = makeProject();
+    writeMcp(join(home, 'mcp.json'), { everything: everything() });
+    const call = { toolCalls: [{ name: 'call_tool', arguments: { name: 'mcp__everything__get-sum', arguments: { a: 2, b: 3 } } }] };
+    server.enqueue(call, { text: 'denied' });
+    const denied = await runSeek(['-p', 'add'], { cwd: root, env: env(home) });
+    expect(denied.code).toBe(0);
+    expect(results(1)[0]).toMatch(/mcp__everything__get-sum.*--yolo/s);
+
+    server.reset();
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { allow: ['mcp__everything__*'] } }));
+    server.enqueue(call, { text: 'allowed' });
+    const allowed = await runSeek(['-p', 'add', '--output-format', 'stream-json'], { cwd: root, env: env(home) });
+    expect(allowed.code).toBe(0);
+    expect(results(1)[0]).toContain('5');
+    expect(allowed.stdout).toContain('"type":"tool_start","turn":1,"tool_call_id"');
+    expect(allowed.stdout).toContain('"name":"mcp__everything__get-sum"');
+    expect(allowed.stdout).not.toContain('"name":"call_tool"');
   });
 
   it('headless (-p) declares no elicitation: a server offers no tool that would ask the user', async () => {

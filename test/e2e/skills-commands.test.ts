@@ -50,6 +50,7 @@ describe('skills through the real seek', () => {
     expect(bare.code, bare.stderr).toBe(0);
     const baseline = suite.server.requests[0]!.raw.length;
     expect(toolNames(0)).not.toContain('skill');
+    expect(suite.server.requests[0]!.raw).not.toContain('skill');
 
     installMany(root, home, userHome);
     suite.server.reset();
@@ -64,7 +65,9 @@ describe('skills through the real seek', () => {
 
     // The catalog names every skill; no body is in the first request; commands cost nothing.
     const first = suite.server.requests[0]!.raw;
-    expect(toolNames(0)).toContain('skill');
+    // skill is loaded on demand: the catalog of tools (tool_search) names it and every skill.
+    const searchTool = suite.server.requests[0]!.body.tools.find((tool: WireMessage) => tool.function.name === 'tool_search');
+    expect(searchTool.function.description).toMatch(/\bskill \(skills, load one when a task fits: .*\brelease: /);
     for (const name of ['release', 'changelog', 'i18n-user', 'dependency-upgrade-user']) expect(first).toContain(name);
     expect(first).not.toContain(SKILL_BODY_MARKER);
     expect(first).not.toContain('routine');

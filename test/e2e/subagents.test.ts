@@ -239,7 +239,9 @@ describe('subagents end to end', () => {
     expect(request.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(request.messages[1]!.content).toBe('find it');
     expect(request.system).not.toContain('# Subagent'); // it talks as the main agent now
-    expect(request.tools).toContain('agent');
+    // A session again: agent is reachable through the catalog of tools on demand.
+    const searchTool = (server.requests[0]!.body.tools as Array<{ function: { name: string; description: string } }>).find((tool) => tool.function.name === 'tool_search');
+    expect(searchTool?.function.description).toMatch(/\bagent\b/);
     expect(request.messages[2]!.content).toBe('The answer is in README.md.');
     expect(indexLines(home).map((e) => e.event)).toEqual(['started', 'completed', 'promoted']);
   });

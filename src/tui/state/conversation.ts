@@ -2,6 +2,7 @@ import type { Message } from '../../providers/types.js';
 import type { SessionEvent } from '../../runtime/events.js';
 import type { ConversationItem } from '../types.js';
 import { keyArgument } from './key-argument.js';
+import { unwrapProxyCall } from '../../agent/tool-proxy.js';
 import { isInjectedContext } from '../../session/context.js';
 
 /**
@@ -172,7 +173,8 @@ export function itemsFromHistory(messages: readonly Message[]): ConversationItem
       if (message.content.trim() || message.reasoning) {
         items.push({ kind: 'assistant', id: `h${n++}`, turn: 0, text: message.content, reasoning: message.reasoning ?? '', streaming: false });
       }
-      for (const call of message.toolCalls) {
+      // A call through call_tool shows as the tool it called, as it did live.
+      for (const call of message.toolCalls.map(unwrapProxyCall)) {
         const result = results.get(call.id);
         items.push({
           kind: 'tool',

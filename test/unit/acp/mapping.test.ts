@@ -42,4 +42,13 @@ describe('acp mapping', () => {
     expect(updates[2]).toMatchObject({ toolCallId: 'c1', kind: 'execute', status: 'completed', title: 'bash ls' });
     expect(updates[3]).toMatchObject({ toolCallId: 'c2', kind: 'read', status: 'failed' });
   });
+
+  it('replays a call made through call_tool as the tool it called', () => {
+    const updates = replayUpdates([
+      { role: 'user', content: 'list' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'p1', name: 'call_tool', arguments: '{"name":"bash","arguments":{"command":"ls"}}' }], stopReason: 'tool_calls' },
+      { role: 'tool', toolCallId: 'p1', toolName: 'bash', content: 'a', isError: false },
+    ]);
+    expect(updates[1]).toMatchObject({ sessionUpdate: 'tool_call', toolCallId: 'p1', kind: 'execute', title: 'bash ls', rawInput: { command: 'ls' }, status: 'completed' });
+  });
 });

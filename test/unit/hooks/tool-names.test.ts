@@ -32,7 +32,8 @@ describe('known tool names', () => {
     // A skill installed, so the session registers the `skill` tool too.
     const p = project({ 'README.md': '# demo\n', '.seek/skills/demo/SKILL.md': '---\nname: demo\ndescription: a demo\n---\nDo it.\n' });
     const prepared = await open(p);
-    const registered = prepared.tools.map((tool) => tool.name).sort();
+    // call_tool is the proxy: a call through it runs (and is matched by hooks) as the tool it names.
+    const registered = prepared.tools.map((tool) => tool.name).filter((name) => name !== 'call_tool').sort();
     await new AgentSession(prepared).close();
     expect(seekToolNames()).toEqual(registered);
     expect(registered).toEqual(expect.arrayContaining(['bash', 'write_file', 'enter_worktree', 'agent', 'delegate_tasks', 'memory_recall']));

@@ -174,7 +174,8 @@ describe('memory in a session', () => {
     const child = stream.requests.find((r) => r.system.includes('\n# Subagent\n'))!;
     expect(child.messages[0]).toEqual(parent);
     expect(child.messages.at(-1)).toEqual({ role: 'user', content: 'look around' });
-    expect(child.tools.map((t) => t.name)).toContain('memory_recall');
+    // memory_recall is loaded on demand: the child's catalog (tool_search) lists it.
+    expect(child.tools.find((t) => t.name === 'tool_search')?.description).toContain('memory_recall');
     const start = events.find((e) => e.type === 'subagent_start');
     const transcript = await readSession(start?.type === 'subagent_start' ? start.transcriptPath! : '');
     expect(transcript.messages.slice(0, 2)).toEqual([parent, { role: 'user', content: 'look around' }]);

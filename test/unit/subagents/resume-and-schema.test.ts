@@ -15,7 +15,9 @@ describe('agent tool schema', () => {
     const schemas: string[] = [];
     for (let launch = 0; launch < 2; launch++) {
       const stream = routedStream(() => ({ text: 'hi' }));
-      const session = await openSession({ cwd: root, env: { SEEK_HOME: home, DEEPSEEK_API_KEY: 't' }, interactive: false, maxTurns: 5, stream });
+      // Every tool declared, so the first request carries the agent tool's schema (on demand it
+      // comes from the same toToolSchema as a tool_search result).
+      const session = await openSession({ cwd: root, env: { SEEK_HOME: home, DEEPSEEK_API_KEY: 't', SEEK_TOOLS: 'all' }, interactive: false, maxTurns: 5, stream });
       await session.prompt('hello');
       await session.close();
       schemas.push(JSON.stringify(stream.requests[0]!.tools.find((tool) => tool.name === 'agent')));

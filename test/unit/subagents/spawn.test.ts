@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSession, type AgentSession } from '../../../src/runtime/session.js';
 import type { SessionEvent } from '../../../src/runtime/events.js';
-import type { ToolResultMessage } from '../../../src/providers/types.js';
+import type { ModelRequest, ToolResultMessage } from '../../../src/providers/types.js';
 import { makeProject } from '../../support/seek-process.js';
 import { routedStream, type FakeReply, type RouteInfo } from '../../support/fake-stream.js';
 
@@ -49,6 +49,9 @@ const agentCall = (prompt: string, type = 'explore', extra: Record<string, unkno
   arguments: { description: `task ${prompt}`, prompt, subagent_type: type, ...extra },
 });
 
+/** The catalog of tools a request reaches on demand (tool_search's description). */
+const catalog = (request: ModelRequest): string => request.tools.find((tool) => tool.name === 'tool_search')?.description ?? '';
+
 function toolResults(info: RouteInfo): ToolResultMessage[] {
   return info.request.messages.filter((message): message is ToolResultMessage => message.role === 'tool');
 }
@@ -80,7 +83,9 @@ describe('spawning subagents', () => {
     for (const request of childFirst) {
       expect(request.system.startsWith(parentRequests[0]!.system)).toBe(true);
       expect(request.messages).toEqual([{ role: 'user', content: expect.stringMatching(/^(one|two|three)$/) }]);
-      expect(request.tools.map((tool) => tool.name)).toEqual(['read_file', 'glob', 'grep', 'list_dir', 'git', 'memory_recall']);
+      // memory_recall is loaded on demand: declared are the read-only tools and the two fixed ones.
+      expect(request.tools.map((tool) => tool.name)).toEqual(['read_file', 'glob', 'grep', 'list_dir', 'git', 'tool_search', 'call_tool']);
+      expect(catalog(request)).toMatch(/^Load more tools' definitions \(query: names or words\) to call via call_tool: memory_recall \(project memory\)\.$/);
     }
     expect(summary.subagents.map((child) => child.status)).toEqual(['completed', 'completed', 'completed']);
   });
@@ -211,10 +216,9 @@ describe('spawning subagents', () => {
     const shallow = await setup({ route: (info) => (info.child ? { text: 'x' } : info.turn === 0 ? { toolCalls: [agentCall('a', 'general-purpose')] } : { text: 'ok' }) });
     await shallow.session.prompt('go');
     const shallowChild = shallow.stream.requests.find((r) => r.system.includes('\n# Subagent\n'))!;
-    expect(shallowChild.tools.map((t) => t.name)).toEqual([
-      'read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git',
-      'memory_observe', 'memory_remember', 'memory_recall', 'memory_amend', 'memory_archive',
-    ]);
+    expect(shallowChild.tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'tool_search', 'call_tool']);
+    expect(catalog(shallowChild)).toContain('memory_observe, memory_remember, memory_recall, memory_amend, memory_archive (project memory)');
+    expect(catalog(shallowChild)).not.toMatch(/\bagent\b/);
 
     const deep = await setup({
       config: { subagents: { max_depth: 2 } },
@@ -227,8 +231,8 @@ describe('spawning subagents', () => {
     const summary = await deep.session.prompt('go');
     const outer = deep.stream.requests.find((r) => r.messages[0]?.role === 'user' && r.messages[0].content === 'outer')!;
     const inner = deep.stream.requests.find((r) => r.messages[0]?.role === 'user' && r.messages[0].content === 'inner')!;
-    expect(outer.tools.map((t) => t.name)).toContain('agent');
-    expect(inner.tools.map((t) => t.name)).not.toContain('agent');
+    expect(catalog(outer)).toMatch(/\bagent\b/);
+    expect(catalog(inner)).not.toMatch(/\bagent\b/);
     // Three levels of spend, each response $0.001: parent 2, outer 2, inner 1.
     expect(summary.costUsd).toBeCloseTo(0.005, 9);
     expect(summary.subagents.map((c) => c.status)).toEqual(['completed', 'completed']);

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { toToolSchema } from '../agent/tool-schema.js';
+import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
+import type { Tool } from '../agent/types.js';
+
+// No property description: the tool's description says what the query is (every byte is in every request).
+const schema = z
+  .object({
+    query: z.string(),
+  })
+  .strict();
+
+/** Most definitions a search by words returns (names always return theirs). */
+const DEFAULT_LIMIT = 5;
+
+/** Tools that are not seek's own, found by name or words (an MCP server's). See on-demand.ts. */
+export interface DeferredToolSource {
+  /** The source's entry in the catalog ("MCP servers github, fs"). */
+  readonly catalog: string;
+  /** Tools the source stands for that the catalog does not list; still callable by name. */
+  readonly replaces: readonly string[];
+  /** Definitions of the tools that match, as text, or undefined when none does. */
+  search(query: string, limit: number): Promise<string | undefined>;
+  /** The tool of that name, when this source has it. */
+  resolve(name: string): Tool | undefined;
+}
+
+/**
+ * tool_search: loads tools on demand. Its description is the catalog of the tools not declared
+ * (fixed at session start, so the request prefix never changes); a call returns their full
+ * definitions (name, description, JSON Schema parameters) as a tool result, which joins the
+ * history append-only. The model then calls them through call_tool, or by name.
+ */
+export function createToolSearchTool(deferred: readonly Tool[], sources: readonly DeferredToolSource[]): Tool<z.infer<typeof schema>> {
+  const byName = new Map(deferred.map((tool) => [tool.name, tool]));
+  return {
+    name: TOOL_SEARCH,
+    description: `Load more tools' definitions (query: names or words) to call via ${CALL_TOOL}: ${catalog(deferred, sources)}.`,
+    schema,
+    readOnly: true,
+    async execute(args) {
+      const words = args.query.split(/[\s,]+/).filter(Boolean);
+      const named = words.filter((word) => byName.has(word));
+      const rest = words.filter((word) => !byName.has(word));
+      const limit = DEFAULT_LIMIT;
+      const found: string[] = named.map((name) => definition(byName.get(name)!));
+      // No words at all: every definition (the model asked for the lot).
+      if (named.length === 0) found.push(...(rest.length === 0 ? deferred : rank(deferred, rest).slice(0, limit)).map(definition));
+      if (named.length === 0 || rest.length > 0) {
+        for (const source of sources) {
+          const text = await source.search(rest.join(' '), limit);
+          if (text) found.push(text);
+        }
+      }
+      if (found.length === 0) return { content: `No tool matches "${args.query}". Tools: ${catalog(deferred, sources)}.`, isError: true };
+      return {
+        content: [...found, `Call them with ${CALL_TOOL} {"name", "arguments"}.`].join('\n\n'),
+        display: { kind: 'text', text: `loaded ${named.length > 0 ? named.join(', ') : `tools for "${args.query}"`}` },
+      };
+    },
+  };
+}
+
+/** Tools that share a summary are listed together, in the order given. */
+function catalog(deferred: readonly Tool[], sources: readonly DeferredToolSource[]): string {
+  const groups = new Map<string, string[]>();
+  for (const tool of deferred) {
+    const summary = tool.summary ?? firstSentence(tool.description);
+    groups.set(summary, [...(groups.get(summary) ?? []), tool.name]);
+  }
+  const entries = [...groups].map(([summary, names]) => `${names.join(', ')} (${summary})`);
+  return [...entries, ...sources.map((source) => source.catalog)].join('; ');
+}
+
+function firstSentence(text: string): string {
+  const first = text.split(/(?<=\.)\s|\n/)[0] ?? '';
+  return first.replace(/\.$/, '').slice(0, 60);
+}
+
+/** Tools whose name has the most words first, then those whose description has them. */
+function rank(tools: readonly Tool[], words: readonly string[]): Tool[] {
+  const lower = words.map((word) => word.toLowerCase());
+  const scored = tools.map((tool) => {
+    const name = tool.name.toLowerCase();
+    const text = `${tool.summary ?? ''} ${tool.description}`.toLowerCase();
+    const score = lower.reduce((sum, word) => sum + (name.includes(word) ? 10 : text.includes(word) ? 1 : 0), 0);
+    return { tool, score };
+  });
+  return scored.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score).map((entry) => entry.tool);
+}
+
+/** The definition as the tools array would have carried it. */
+function definition(tool: Tool): string {
+  return JSON.stringify(toToolSchema(tool));
+}
