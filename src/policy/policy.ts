@@ -219,7 +219,7 @@ export class PermissionPolicy {
   #preApproved = false;
   #rules: PolicyRule[];
   #readRoots: string[] = [];
-  readonly #sandbox: SandboxAvailability;
+  #sandbox: SandboxAvailability;
   readonly #listeners = new Set<() => void>();
 
   constructor(options: PolicyOptions) {
@@ -233,6 +233,13 @@ export class PermissionPolicy {
 
   get sandbox(): SandboxAvailability {
     return this.#sandbox;
+  }
+
+  /** Sets the machine's sandbox availability when detection finished after the policy was made (a
+   * headless session detects on first need, runtime/permissions.ts); before any decision that
+   * depends on it, so children, made later, inherit the settled value. */
+  settleSandbox(sandbox: SandboxAvailability): void {
+    this.#sandbox = sandbox;
   }
 
   get root(): string {

@@ -10,7 +10,7 @@ import { loadPermissionRules, type LoadedPermissions } from '../policy/config-ru
 import { addConfigRule } from '../policy/config-write.js';
 import { formatRule } from '../policy/rules.js';
 import type { SavedRuleScope } from './tool-gate.js';
-import type { PolicyRule } from '../policy/types.js';
+import type { PolicyRule, SandboxAvailability } from '../policy/types.js';
 import { detectSandboxAsync, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
 
 export interface SessionPermissions {
@@ -20,7 +20,15 @@ export interface SessionPermissions {
   notices: string[];
   /** The config files' rules, as loaded (for `seek permissions list`). */
   permissions: LoadedPermissions;
+  /** Resolves once `policy.sandbox` and `sandbox.status` hold the detected status: at once unless
+   * `deferSandbox`, else it starts detection on its first call. Await it before any policy decision
+   * or launch (the session does, before every tool call and spawn). */
+  sandboxReady: () => Promise<void>;
 }
+
+/** What the policy and launcher hold until a deferred detection finished (never decided on: every
+ * decision waits for `sandboxReady`). */
+const UNDETECTED: SandboxStatus = Object.freeze({ available: false, mechanism: 'none', reason: 'sandbox detection has not finished' });
 
 /** One detection per process (the answer does not change while seek runs), started as early as
  * possible so its two bwrap runs overlap the rest of start-up. */
@@ -65,6 +73,10 @@ export async function setUpPermissions(options: {
   yolo?: boolean;
   auto?: boolean;
   plan?: boolean;
+  /** Detect the OS sandbox on first need (`sandboxReady`) instead of now: a headless session that
+   * runs no tool never spawns the two bwrap probes, and its first request does not wait for them.
+   * Interactive sessions detect at start: they say at once when there is no sandbox. */
+  deferSandbox?: boolean;
 }): Promise<SessionPermissions> {
   const settings = sandboxSettingsFrom(options.config, options.configFile);
   const loaded = await loadPermissionRules({
@@ -74,7 +86,7 @@ export async function setUpPermissions(options: {
     userConfigFile: options.configFile,
   });
   const home = options.env.HOME ?? homedir();
-  const status = await detected(options.env, options.config, options.configFile);
+  const status = options.deferSandbox ? UNDETECTED : await detected(options.env, options.config, options.configFile);
   const sandbox = new SandboxLauncher({
     settings: { ...settings, denyRead: [...settings.denyRead, ...deniedReadPaths(loaded.rules, home)] },
     status,
@@ -90,12 +102,20 @@ export async function setUpPermissions(options: {
     ...(options.plan || (loaded.defaultMode === 'plan' && !options.yolo && !options.auto) ? { plan: true } : {}),
     ...(loaded.defaultMode !== undefined && loaded.defaultMode !== 'plan' ? { defaultPreference: loaded.defaultMode } : {}),
     rules: loaded.rules,
-    sandbox: status.available ? { available: true } : { available: false, ...(status.reason ? { reason: status.reason } : {}) },
+    sandbox: availability(status),
   });
+  let settled: Promise<void> | undefined;
+  const sandboxReady = (): Promise<void> =>
+    (settled ??= options.deferSandbox
+      ? detected(options.env, options.config, options.configFile).then((found) => {
+          sandbox.settle(found);
+          policy.settleSandbox(availability(found));
+        })
+      : Promise.resolve());
   const notices: string[] = [...loaded.notices];
   // Interactive: said once at start. Headless: each refusal it causes says why on stderr (with
   // the fix), so a script that never needed the sandbox keeps a clean stderr. Yolo sandboxes nothing.
-  if (!status.available && options.interactive && policy.preference !== 'yolo') {
+  if (!options.deferSandbox && !status.available && options.interactive && policy.preference !== 'yolo') {
     notices.push(
       `No OS sandbox: ${status.reason ?? 'unknown reason'}. Commands that would run sandboxed (read-only inspectors, auto mode, plan steps, config allow rules) are asked before they run.` +
         `${status.fix ? ` To fix: ${status.fix}.` : ''} Details: seek sandbox check.`,
@@ -103,7 +123,11 @@ export async function setUpPermissions(options: {
   }
   // Headless scripts keep a clean stderr: --help and the README say the same for them.
   if (policy.preference === 'yolo' && options.interactive) notices.push('yolo: every action runs without asking, and commands run outside the OS sandbox.');
-  return { policy, sandbox, notices, permissions: loaded };
+  return { policy, sandbox, notices, permissions: loaded, sandboxReady };
+}
+
+function availability(status: SandboxStatus): SandboxAvailability {
+  return status.available ? { available: true } : { available: false, ...(status.reason ? { reason: status.reason } : {}) };
 }
 
 /** Saves an "always" answer's rule to the chosen config file, in seek's rule syntax. */

@@ -110,6 +110,9 @@ export interface PreparedSession {
   tracker: CostTracker;
   policy: PermissionPolicy;
   gate: ToolGate;
+  /** Resolves once `policy.sandbox` (and the launcher) hold the detected OS sandbox; headless
+   * sessions detect on its first call. Awaited before every tool call and spawn. */
+  sandboxReady: () => Promise<void>;
   hooks: HookRunner | undefined;
   todos: TodoStore;
   writer: SessionWriter | undefined;
@@ -166,7 +169,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   if (flagged && !inGit) throw new Error(`--worktree needs a git repository; ${projectRoot} is not one`);
   const config = await readConfig(home);
   configureModels(config.models); // prices and windows set in config win over the catalog
-  startSandboxDetection(options.env, config, configFile(home)); // overlaps the rest of start-up
+  // Interactive sessions detect the OS sandbox at start (overlapping the rest of start-up) and say
+  // when there is none; headless ones on their first tool call (`sandboxReady`).
+  if (options.interactive) startSandboxDetection(options.env, config, configFile(home));
   // Hooks fail closed: an unusable hooks file stops seek here (HooksConfigError, exit status 2),
   // before a session starts or a model is called.
   const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
@@ -212,11 +217,12 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     config,
     env: options.env,
     interactive: options.interactive,
+    deferSandbox: !options.interactive,
     ...(options.yolo ? { yolo: true } : {}),
     ...(options.auto ? { auto: true } : {}),
     ...(options.plan ? { plan: true } : {}),
   });
-  const { policy, sandbox } = permissions;
+  const { policy, sandbox, sandboxReady } = permissions;
   for (const text of permissions.notices) notices.push({ level: 'warn', text });
   // Memory: the decay pass and the context this session injects are settled before the first prompt.
   const memory = await wireMemory({
@@ -448,6 +454,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     tracker,
     policy,
     gate,
+    sandboxReady,
     hooks,
     todos,
     writer,

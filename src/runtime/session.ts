@@ -63,8 +63,16 @@ export class AgentSession {
   /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it. */
   private readonly beforeToolCall: BeforeToolCall = async (call) => {
     await this.checkpoints?.beforeTool();
+    await this.prepared.sandboxReady();
     return this.prepared.gate.before(call);
   };
+  /** Before anything that can run a tool or spawn a child outside the loop's own calls (a
+   * command's `!cmd`, a hook, an interrupted delegate_tasks call, a plan): the turn-start
+   * checkpoint is in, and the policy knows the OS sandbox. */
+  private async beforeAction(): Promise<void> {
+    await this.checkpoints?.beforeTool();
+    await this.prepared.sandboxReady();
+  }
   private startAnnounced = false;
   private closed = false;
 
@@ -210,7 +218,7 @@ export class AgentSession {
     // the snapshot overlaps the first request, and everything of the turn that could change the
     // tree (a command's `!cmd`, a hook, a tool call, an interrupted call finished) waits for it.
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, text);
-    if (text.startsWith('/')) await this.checkpoints?.beforeTool();
+    if (text.startsWith('/')) await this.beforeAction();
     const run = await commandTurn(text, this.prepared, signal);
     if (run && 'error' in run) {
       await this.checkpoints?.atTurnEnd();
@@ -232,7 +240,7 @@ export class AgentSession {
   private async runPrompt(text: string, signal: AbortSignal, mark: RunMark): Promise<RunSummary> {
     if (this.hooks) await this.checkpoints?.beforeTool();
     await this.hooks?.prePrompt(text);
-    if (this.delegateCalls.pending) await this.checkpoints?.beforeTool();
+    if (this.delegateCalls.pending) await this.beforeAction();
     await this.delegateCalls.finishInterrupted(signal);
     if (this.delegateCalls.pending) {
       // Cancelled while finishing an interrupted call: the prompt must not follow an unanswered call.
@@ -301,7 +309,7 @@ export class AgentSession {
     const mark = this.mark();
     const request = `Run the plan in ${plan.source}. Goal: ${plan.goal}`;
     await this.checkpoints?.atTurnStart(this.prepared.workspace.root, request);
-    await this.checkpoints?.beforeTool();
+    await this.beforeAction();
     await this.hooks?.prePrompt(request);
     let result: ToolResult | undefined;
     if (this.delegateCalls.pending) {

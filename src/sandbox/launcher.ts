@@ -24,7 +24,7 @@ export interface SandboxLauncherOptions {
  * children (each call names its own root: a child's worktree confines that child's writes).
  */
 export class SandboxLauncher {
-  readonly status: SandboxStatus;
+  #status: SandboxStatus;
   readonly settings: SandboxSettings;
   readonly #options: SandboxLauncherOptions;
   #hidden: string[] | undefined;
@@ -32,8 +32,18 @@ export class SandboxLauncher {
 
   constructor(options: SandboxLauncherOptions) {
     this.#options = options;
-    this.status = options.status;
+    this.#status = options.status;
     this.settings = options.settings;
+  }
+
+  get status(): SandboxStatus {
+    return this.#status;
+  }
+
+  /** The detected status, when detection finished after the launcher was made (a headless
+   * session detects on first need, runtime/permissions.ts); before any command is launched. */
+  settle(status: SandboxStatus): void {
+    this.#status = status;
   }
 
   get available(): boolean {

@@ -72,6 +72,29 @@ describe.skipIf(!hasSandbox)('--auto: edits and commands inside the project with
     expect(results[4]).toMatch(/outside the project .* is not allowed in this mode/);
   });
 
+  it('headless: a run that calls no tool starts no bwrap; the first command of one that does is sandboxed', async () => {
+    const { root, home } = makeProject();
+    // bubblewrap behind a script that logs each start (the first argument) and runs the real one.
+    const log = join(home, 'bwrap.log');
+    const wrapper = join(home, 'bwrap');
+    const real = execFileSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim();
+    writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    const withWrapper = env(home, { SEEK_SANDBOX_BWRAP: wrapper });
+
+    server.enqueue({ text: 'hello' });
+    const quiet = await runSeek(['-p', 'say hello', '--auto'], { cwd: root, env: withWrapper });
+    expect(quiet.code).toBe(0);
+    expect(existsSync(log)).toBe(false);
+
+    server.enqueue(bash('touch made-here && echo planted > ../planted.txt'), { text: 'done' });
+    const run = await runSeek(['-p', 'build it', '--auto'], { cwd: root, env: withWrapper });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(root, 'made-here'))).toBe(true);
+    expect(existsSync(join(root, '..', 'planted.txt'))).toBe(false);
+    // The version, the probe, then the command itself.
+    expect(readFileSync(log, 'utf8').trim().split('\n').slice(2)).toHaveLength(1);
+  });
+
   it('a command asking to leave the sandbox is denied headless, and the model is told why', async () => {
     const { root, home } = makeProject();
     server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch escaped', unsandboxed: true } }] }, { text: 'ok' });
