@@ -3,12 +3,17 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { projectHooksFile, trustedProjectsFile } from '../config/paths.js';
-import { parseHooksToml } from './parse.js';
 import { checkCommandFiles, commandFiles, sha256Hex } from './scripts.js';
 import { formatProblem } from './problems.js';
 import type { HookDef } from './types.js';
 
 export { sha256Hex } from './scripts.js';
+
+/** The hooks.toml parser (and its TOML library), loaded when a hooks file is read: the permission
+ * rules read trust records on every start, and need no parser for that. */
+async function hooksParser(): Promise<typeof import('./parse.js').parseHooksToml> {
+  return (await import('./parse.js')).parseHooksToml;
+}
 
 /**
  * Trust for project hooks (seek-spec 2.4): a project's `.seek/hooks.toml` runs only when the sha256
@@ -72,7 +77,7 @@ export async function isTrusted(seekHome: string, projectRoot: string): Promise<
   }
   const record = await trustRecord(seekHome, projectRoot);
   if (record?.sha256 !== sha256Hex(bytes)) return false;
-  const parsed = parseHooksToml(bytes.toString('utf8'), projectHooksFile(projectRoot), 'project');
+  const parsed = (await hooksParser())(bytes.toString('utf8'), projectHooksFile(projectRoot), 'project');
   for (const hook of parsed.hooks) {
     if (!(await checkCommandFiles(hook.command, projectRoot, record.files ?? {})).trusted) return false;
   }
@@ -100,7 +105,7 @@ export async function trustProject(seekHome: string, projectRoot: string, now: D
   } catch {
     throw new Error(`no project hooks file at ${hooksFile}`);
   }
-  const parsed = parseHooksToml(bytes.toString('utf8'), hooksFile, 'project');
+  const parsed = (await hooksParser())(bytes.toString('utf8'), hooksFile, 'project');
   if (parsed.problems.length > 0) {
     throw new Error(`not trusted: ${hooksFile} has errors\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
   }

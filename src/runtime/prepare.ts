@@ -6,7 +6,9 @@ import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
-import { createHookRunner, hooksStartupError, loadHooks, type HookRunner } from '../hooks/index.js';
+import type { HookRunner } from '../hooks/runner.js';
+import { hooksStartupError } from '../hooks/problems.js';
+import { loadSessionHooks, startHookRunner } from '../hooks/session-hooks.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import { SessionWriter } from '../session/writer.js';
 import { continueChoice, findSession } from '../session/list.js';
@@ -174,7 +176,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   if (options.interactive) startSandboxDetection(options.env, config, configFile(home));
   // Hooks fail closed: an unusable hooks file stops seek here (HooksConfigError, exit status 2),
   // before a session starts or a model is called.
-  const loadedHooks = await loadHooks({ seekHome: home, projectRoot });
+  const loadedHooks = await loadSessionHooks({ seekHome: home, projectRoot });
   const hooksError = hooksStartupError(loadedHooks);
   if (hooksError) throw hooksError;
   const notices: Notice[] = [];
@@ -244,7 +246,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   for (const text of loadedHooks.notices) notices.push({ level: 'warn', text });
   const hooks =
     loadedHooks.hooks.length > 0
-      ? createHookRunner({
+      ? await startHookRunner({
           hooks: loadedHooks,
           seekHome: home,
           env: { sessionId: id, projectId: pid, projectPath: projectRoot, version: SEEK_VERSION },

@@ -240,6 +240,16 @@ describe('sessions, hooks and the prefix cache', () => {
     expect(audit).toContain('"denied":true');
   });
 
+  it('runs the hooks of a user hooks.toml when the project has none (hooks load only when a file exists)', async () => {
+    const { root, home } = makeProject();
+    writeFileSync(join(home, 'hooks.toml'), `[[pre_tool]]\nname = "no-bash"\ncommand = 'echo "no bash for this user"; exit 3'\nmatch = { tool = "bash" }\n`);
+    server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch hooked' } }] }, { text: 'the hook stopped me' });
+    const run = await runSeek(['-p', 'run it', '--yolo'], { cwd: root, env: deepseekEnv(home) });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(root, 'hooked'))).toBe(false);
+    expect(server.requests[1]!.body.messages.at(-1).content).toContain('no bash for this user');
+  });
+
   it('sends byte-identical system prompt and tools, and an append-only history, over a 10-turn session', async () => {
     const { root, home } = makeProject({ 'README.md': '# demo\n', 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
     for (let i = 0; i < 9; i++) {
