@@ -179,11 +179,17 @@ const manifestSchema = z.looseObject({
 
 export type ProjectManifest = z.infer<typeof manifestSchema>;
 
+/** How stale `last_seen` may get before a run rewrites the manifest for it alone: it is a day's
+ * precision, so most runs in a project read the manifest and write nothing. */
+export const MANIFEST_REFRESH_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Records that seek ran in this project: writes `projects/<pid>/manifest.json`, keeping
  * `first_seen` from an existing valid manifest and updating `abs_path` (the project may have moved,
  * keeping its id through the pointer file) and `last_seen`. A corrupt manifest is replaced. The
- * write is atomic (temp file + rename), so a concurrent seek never reads half a manifest.
+ * write is atomic (temp file + rename), so a concurrent seek never reads half a manifest. A valid
+ * manifest with the same `abs_path` and a `last_seen` less than MANIFEST_REFRESH_MS old is left as
+ * it is (and returned): a run that changes nothing else rewrites nothing.
  */
 export async function ensureProjectManifest(
   home: string,
@@ -198,6 +204,8 @@ export async function ensureProjectManifest(
   try {
     const existing = manifestSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     if (existing.success) {
+      const seenAgo = now.getTime() - Date.parse(existing.data.last_seen);
+      if (existing.data.abs_path === resolve(root) && existing.data.project_id === pid && seenAgo >= 0 && seenAgo < MANIFEST_REFRESH_MS) return existing.data;
       firstSeen = existing.data.first_seen;
       preserved = existing.data;
     }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,22 @@ describe('ensureProjectManifest', () => {
       first_seen: '2025-01-01T00:00:00.000Z',
       last_seen: '2025-02-01T00:00:00.000Z',
     });
+  });
+
+  it('writes nothing when the manifest is current: same path, last_seen under a day old', async () => {
+    const home = join(base, 'home-current');
+    const pid = 'cccccccccccccccc';
+    await ensureProjectManifest(home, pid, '/here', new Date('2025-01-01T00:00:00Z'));
+    const written = readFileSync(manifestFile(home, pid), 'utf8');
+    const mtime = statSync(manifestFile(home, pid)).mtimeMs;
+    const again = await ensureProjectManifest(home, pid, '/here', new Date('2025-01-01T23:00:00Z'));
+    expect(again.last_seen).toBe('2025-01-01T00:00:00.000Z');
+    expect(readFileSync(manifestFile(home, pid), 'utf8')).toBe(written);
+    expect(statSync(manifestFile(home, pid)).mtimeMs).toBe(mtime);
+    // A day later, or from another place, it is rewritten.
+    expect((await ensureProjectManifest(home, pid, '/here', new Date('2025-01-02T00:00:00Z'))).last_seen).toBe('2025-01-02T00:00:00.000Z');
+    expect((await ensureProjectManifest(home, pid, '/moved', new Date('2025-01-02T00:01:00Z'))).abs_path).toBe('/moved');
+    expect(JSON.parse(readFileSync(manifestFile(home, pid), 'utf8'))).toMatchObject({ abs_path: '/moved', first_seen: '2025-01-01T00:00:00.000Z', last_seen: '2025-01-02T00:01:00.000Z' });
   });
 
   it('replaces a corrupt manifest', async () => {
