@@ -8,7 +8,6 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { dreamStateFile } from '../config/paths.js';
 import type { StreamFn } from '../providers/types.js';
-import { dream, describeDream, writeDream } from './dream.js';
 import type { SideCallResult } from './side-call.js';
 
 export interface DreamState {
@@ -64,6 +63,8 @@ export async function maybeAutoDream(options: AutoDreamOptions): Promise<{ done:
   await writeDreamState(options.seekHome, { schema_version: 1, sessions_since_dream: 0, last_dream_at: now.toISOString() });
   const done = (async () => {
     try {
+      // The dream machinery loads only when a dream is due (every session counts, few dream).
+      const { dream, describeDream, writeDream } = await import('./dream.js');
       const preview = await dream({ seekHome: options.seekHome, stream: options.stream, model: options.model, now, signal: options.signal });
       if (preview.call) options.bill(preview.call);
       if (preview.before === preview.after) {

@@ -6,10 +6,8 @@
  */
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { roleCatalog } from '../orchestrator/roles.js';
-import { buildPlan, PlanError } from '../orchestrator/plan.js';
-import { runPlan, type ChangeTracking, type ChildRequest } from '../orchestrator/orchestrator.js';
-import { formatResult } from '../orchestrator/result.js';
-import { reviewRequest, type PlanReviewRequest, type ReviewPlanFn } from '../orchestrator/review.js';
+import type { ChangeTracking, ChildRequest } from '../orchestrator/orchestrator.js';
+import type { PlanReviewRequest, ReviewPlanFn } from '../orchestrator/review.js';
 import type { SessionJournal } from '../orchestrator/journal.js';
 import type { OrchestrationEvent, OrchestrationSummary, Plan, TaskSpec } from '../orchestrator/types.js';
 import type { SpawnParent, SubagentManager } from '../subagents/manager.js';
@@ -52,6 +50,13 @@ export class Orchestration {
 
   /** Validates, reviews (when asked to), runs and formats. Never throws. */
   async run(specs: readonly TaskSpec[], ctx: ToolContext, goal?: string): Promise<OrchestrationRun> {
+    // The orchestrator loads with the first plan: most sessions never delegate.
+    const [{ buildPlan, PlanError }, { runPlan }, { formatResult }, { reviewRequest }] = await Promise.all([
+      import('../orchestrator/plan.js'),
+      import('../orchestrator/orchestrator.js'),
+      import('../orchestrator/result.js'),
+      import('../orchestrator/review.js'),
+    ]);
     let plan: Plan;
     try {
       plan = buildPlan(specs, this.catalog.resolve, this.catalog.names, goal);

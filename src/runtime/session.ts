@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Message, StreamFn, ToolCall } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration } from './orchestration.js';
-import { distill, DistillError, type DistillResult } from '../memory/distill.js';
+import type { DistillResult } from '../memory/distill.js';
 import type { EntryInput } from '../memory/entry.js';
 import { rememberEntry } from '../memory/operations.js';
 import type { SessionMemory } from '../memory/session-memory.js';
@@ -132,6 +132,7 @@ export class AgentSession {
    * session like any turn. Saves nothing: the caller has the user review them (`rememberDistilled`).
    */
   async distill(signal: AbortSignal): Promise<DistillResult> {
+    const { distill, DistillError } = await import('../memory/distill.js'); // loaded by /distill only
     const memory = this.prepared.memory.memory;
     if (!memory) throw new DistillError('memory is off in this session (SEEK_MEMORY=0 or memory.enabled false)');
     const result = await distill({
@@ -148,7 +149,7 @@ export class AgentSession {
   /** Saves a candidate the user approved in the distill review. */
   async rememberDistilled(candidate: EntryInput): Promise<void> {
     const memory = this.prepared.memory.memory;
-    if (!memory) throw new DistillError('memory is off in this session');
+    if (!memory) throw new (await import('../memory/distill.js')).DistillError('memory is off in this session');
     await rememberEntry(memory.store, candidate, { sessionId: this.id });
   }
 
