@@ -10,8 +10,8 @@ import { WorktreeError } from './errors.js';
 export { formatAge } from '../util/age.js';
 export { parseDuration } from '../util/duration.js';
 import type { GitClient } from './git.js';
-import { pruneDiscarded } from './rescue.js';
-import { commonGitDir, createdAtFromId, mayHaveSeekRefs, readWorktreesDir, type WorktreeDirs, type WorktreeMeta } from './store.js';
+import { DISCARDED_PREFIX, pruneDiscarded } from './rescue.js';
+import { commonGitDir, createdAtFromId, mayHaveRefs, readWorktreesDir, type WorktreeDirs, type WorktreeMeta } from './store.js';
 import type { WorktreeListing } from './types.js';
 
 export const ANCHOR_PREFIX = 'refs/seek/worktrees/';
@@ -165,7 +165,9 @@ export interface HousekeepingReport {
 export async function housekeep(git: GitClient, root: string, dirs: WorktreeDirs, now: Date, maxMs: number): Promise<HousekeepingReport> {
   const report: HousekeepingReport = { skipped: false, pruned: 0, problems: [], timedOut: false };
   const gitDir = commonGitDir(root);
-  if (!gitDir || (!mayHaveSeekRefs(gitDir) && !hasEntries(dirs.dir))) return { ...report, skipped: true };
+  // Only worktree anchors and discarded refs matter here: checkpoint refs (refs/seek/checkpoints/,
+  // written by every saved session) must not make every start run git.
+  if (!gitDir || (!mayHaveRefs(gitDir, [ANCHOR_PREFIX, DISCARDED_PREFIX]) && !hasEntries(dirs.dir))) return { ...report, skipped: true };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), maxMs);
   const bounded = git.withSignal(controller.signal);

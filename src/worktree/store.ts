@@ -153,13 +153,15 @@ export function commonGitDir(root: string): string | undefined {
 }
 
 /**
- * Whether the repository may hold refs under `refs/seek/`: a loose `refs/seek` directory, a
- * packed ref, or a ref backend seek cannot read cheaply (reftable: answers yes, so git decides).
+ * Whether the repository may hold refs under one of `prefixes` (`refs/seek/worktrees/`, …): a
+ * loose directory of one, a packed ref, or a ref backend seek cannot read cheaply (reftable:
+ * answers yes, so git decides).
  */
-export function mayHaveSeekRefs(gitDir: string): boolean {
-  if (existsSync(join(gitDir, 'refs', 'seek')) || existsSync(join(gitDir, 'reftable'))) return true;
+export function mayHaveRefs(gitDir: string, prefixes: readonly string[]): boolean {
+  if (existsSync(join(gitDir, 'reftable')) || prefixes.some((prefix) => existsSync(join(gitDir, prefix)))) return true;
   try {
-    return readFileSync(join(gitDir, 'packed-refs'), 'utf8').includes(' refs/seek/');
+    const packed = readFileSync(join(gitDir, 'packed-refs'), 'utf8');
+    return prefixes.some((prefix) => packed.includes(` ${prefix}`));
   } catch {
     return false;
   }

@@ -106,6 +106,12 @@ describe('list, housekeeping, remove', () => {
     const report = await manager.housekeep();
     expect(report).toEqual({ skipped: true, pruned: 0, problems: [], timedOut: false });
     expect(gitCalls).toBe(0);
+    // Checkpoint refs (every saved session writes some) are no reason to run git, loose or packed.
+    git(root, 'update-ref', 'refs/seek/checkpoints/20250610-120000-abcdef/1', head(root));
+    expect(await manager.housekeep()).toMatchObject({ skipped: true });
+    git(root, 'pack-refs', '--all');
+    expect(await manager.housekeep()).toMatchObject({ skipped: true });
+    expect(gitCalls).toBe(0);
 
     git(root, 'update-ref', `refs/seek/discarded/${stamp(new Date(now.getTime() - 49 * HOUR))}`, head(root));
     git(root, 'update-ref', `refs/seek/discarded/${stamp(new Date(now.getTime() - 47 * HOUR))}`, head(root));
