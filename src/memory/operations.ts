@@ -231,9 +231,11 @@ export async function runDecay(
   store: MemoryStore,
   options: { halfLifeDays: number; write: boolean },
 ): Promise<DecayReport & { entries: MemoryEntry[] }> {
-  if (!options.write) {
-    const now = store.now();
-    const result = decayPass((await store.load()).entries, now, options.halfLifeDays);
+  // A pass that changes nothing (the usual case: no entries, or none due) is settled on a plain
+  // read: no lock taken, nothing written. Only a pass with changes runs again under the lock.
+  const now = store.now();
+  const result = decayPass((await store.load()).entries, now, options.halfLifeDays);
+  if (!options.write || !result.changed) {
     const gone = new Set(result.archive.map((item) => item.name));
     const notice = describeDecay(result.changes);
     return { changes: result.changes, entries: result.entries.filter((entry) => !gone.has(entry.name)), ...(notice ? { notice } : {}) };

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { withMemoryLock } from '../../../src/memory/lock.js';
 import { describe, expect, it } from 'vitest';
 import { decayScore } from '../../../src/memory/decay.js';
 import { recallEntry, rememberEntry, runDecay, setPinned } from '../../../src/memory/operations.js';
@@ -67,5 +68,19 @@ describe('forgetting (decay pass)', () => {
     expect(preview.changes.map((c) => c.kind)).toEqual(['revived']);
     expect(readFileSync(store.file, 'utf8')).toBe(text);
     expect((await runDecay(store, { halfLifeDays: 90, write: true })).changes.map((c) => c.kind)).toEqual(['revived']);
+  });
+
+  it('a pass with nothing to change takes no lock and writes nothing (a start that changes nothing)', async () => {
+    const { store, advance } = tempStore();
+    // No memory at all: no file, no directory, no lock.
+    expect((await pass(store)).changes).toEqual([]);
+    expect(existsSync(store.dir)).toBe(false);
+    await rememberEntry(store, entry('fresh'));
+    advance(1);
+    const mtime = statSync(store.file).mtimeMs;
+    // Held by someone else: a pass that would need the lock would wait for it, and time out.
+    const held = withMemoryLock(store.dir, () => pass(store), 200);
+    await expect(held).resolves.toMatchObject({ changes: [], entries: [expect.objectContaining({ name: 'fresh' })] });
+    expect(statSync(store.file).mtimeMs).toBe(mtime);
   });
 });
