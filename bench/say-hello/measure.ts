@@ -8,6 +8,9 @@
  * - exit after reply: the response's last byte written to process exit;
  * - max RSS: the process's peak resident set (reported by a preload, max-rss.mjs, in every runner).
  *
+ * seek runs `--no-save`, then the same with stdin an idle open pipe, then saved (the default: a
+ * session file and the turn's checkpoint of the git tree, which overlaps the request).
+ *
  * `BENCH_BEFORE_BIN=/path/to/old/bin/seek.js` adds another build (a copy of an earlier dist/) to
  * the same rounds, so before and after are measured side by side. Also printed: the first
  * request's bytes, split into tool schemas, system prompt and messages.
@@ -79,6 +82,8 @@ export async function sayHello(server: ScriptedServer, rounds: number): Promise<
   const { root, home } = makeProject();
   const env = { PATH: process.env.PATH, HOME: home, SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench', DEEPSEEK_BASE_URL: server.url, NO_COLOR: '1' };
   const seekArgs = (bin: string) => () => [bin, '-p', 'say hello', '--no-save'];
+  // The default: the session is saved and its turn checkpointed (the snapshot overlaps the request).
+  const savedArgs = (bin: string) => () => [bin, '-p', 'say hello'];
   const requestFile = join(tempDir('seek-bench-'), 'first-request.json');
   const before = process.env.BENCH_BEFORE_BIN;
   const runners: Runner[] = [
@@ -87,6 +92,8 @@ export async function sayHello(server: ScriptedServer, rounds: number): Promise<
     ...(before ? [{ label: 'seek before', args: seekArgs(before) }] : []),
     { label: 'seek, idle stdin pipe', args: seekArgs(SEEK_BIN), idleStdin: true },
     ...(before ? [{ label: 'seek before, idle stdin', args: seekArgs(before), idleStdin: true }] : []),
+    { label: 'seek, saved', args: savedArgs(SEEK_BIN) },
+    ...(before ? [{ label: 'seek before, saved', args: savedArgs(before) }] : []),
   ];
 
   // A warm-up run of this seek, whose first request becomes the minimal client's request.
