@@ -39,7 +39,7 @@ import type { OrchestrationEvent } from '../orchestrator/types.js';
 import { Orchestration } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
-import { McpManager, createMcpToolSource, createMcpTools } from '../mcp/index.js';
+import { McpManager } from '../mcp/index.js';
 import type { ConfiguredServer } from '../mcp/config.js';
 import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
 import { CALL_TOOL, TOOL_SEARCH, unwrapProxyCall } from '../agent/tool-proxy.js';
@@ -285,12 +285,14 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(options.mcpServers ? { sessionServers: options.mcpServers } : {}),
   });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });
+  // The MCP tools (and their code) exist only when a server will run.
+  const mcpTools = mcp.active ? await import('../mcp/tools.js') : undefined;
   // Tools on demand (tools/on-demand.ts), the same rule for the session and every child: the
   // common tools declared, the rest (and MCP's) behind tool_search and call_tool.
   const all = declaresAll(options.env);
   if (!all) mcp.via(TOOL_SEARCH, CALL_TOOL);
   const declare = (list: Tool[], readOnly: boolean): ToolSet =>
-    declareTools(list, { all, sources: mcp.active && list.some((tool) => tool.name === 'mcp_call') ? [createMcpToolSource(mcp, { readOnlyOnly: readOnly })] : [] });
+    declareTools(list, { all, sources: mcpTools && list.some((tool) => tool.name === 'mcp_call') ? [mcpTools.createMcpToolSource(mcp, { readOnlyOnly: readOnly })] : [] });
 
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
   const todos = createTodoStore();
@@ -318,7 +320,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(ask ? { ask } : {}),
     sandbox,
     saveRule,
-    createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcp.active ? createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
     declareTools: declare,
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
@@ -358,7 +360,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   tools.push(orchestration.tool());
   // Only with skills installed: a session without them pays nothing for the tool.
   if (skills.skills.length > 0) tools.push(createSkillTool({ skills: skills.skills, scope }));
-  if (mcp.active) tools.push(...createMcpTools(mcp));
+  if (mcpTools) tools.push(...mcpTools.createMcpTools(mcp));
   const toolSet = declare(tools, false);
   const toolSchemas = toolSet.toolSchemas;
   if (resumed && resumed.header.tools_hash !== toolsHash(toolSchemas)) {
