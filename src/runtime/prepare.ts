@@ -35,7 +35,7 @@ import type { SubagentEvent } from '../subagents/types.js';
 import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
 import type { ReviewPlanFn } from '../orchestrator/review.js';
 import type { OrchestrationEvent } from '../orchestrator/types.js';
-import { Orchestration } from './orchestration.js';
+import { Orchestration, type PlanDispatch } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 import { McpManager, createMcpTools } from '../mcp/index.js';
@@ -73,6 +73,8 @@ export interface OpenSessionOptions {
   /** Work in this existing seek worktree (the terminal UI's `/clear` inside one); wins over
    * `worktree`. Ignored, with a notice, when it is gone. */
   continueInWorktree?: string;
+  /** `seek run --queue`: plan tasks run on fleet workers instead of as local children. */
+  dispatch?: PlanDispatch;
 }
 
 export interface Notice {
@@ -318,6 +320,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     sink: orchestrationSink,
     ...(options.reviewPlan ? { reviewPlan: options.reviewPlan } : {}),
     shouldReview: () => policy.mode === 'ask',
+    ...(options.dispatch ? { dispatch: options.dispatch } : {}),
   });
   tools.push(orchestration.tool());
   // Only with skills installed: a session without them pays nothing for the tool.

