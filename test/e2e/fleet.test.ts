@@ -38,7 +38,7 @@ const firstPrompt = (requests: RecordedRequest[], task: string): string =>
   view(requests.find((r) => view(r).task === task && view(r).turn === 0)!).prompt.replace(/\b[0-9a-f]{12,40}\b/g, 'SHA');
 
 let redis: RedisHandle;
-let workers: WorkerProcess[] = [];
+const workers: WorkerProcess[] = [];
 beforeAll(async () => {
   redis = await startRedis({ appendonly: true });
 });
