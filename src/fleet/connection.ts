@@ -4,6 +4,7 @@
  * stalled-job checks, retry backoff) that tests shorten through the environment. An unreachable
  * Redis is a FleetError saying how to start one.
  */
+import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 
 /** One queue serves a fleet; its name is namespaced so the Redis can be shared. */
@@ -60,10 +61,25 @@ export function redact(url: string): string {
   return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 }
 
-/** A client for BullMQ (no per-request retry limit, as its blocking commands need). */
+/** A client for our own bookkeeping (no per-request retry limit, as BullMQ's clients have). */
 export function redisClient(url: string): Redis {
   parseQueueUrl(url);
   return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, enableOfflineQueue: true });
+}
+
+/** Connection options for BullMQ's own clients (options, not a client: BullMQ then closes them). */
+export function connectionOptions(url: string): RedisOptions {
+  const parsed = parseQueueUrl(url);
+  const db = Number(parsed.pathname.replace(/^\//, ''));
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(parsed.port || 6379),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+    ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+    ...(Number.isInteger(db) && db > 0 ? { db } : {}),
+    ...(parsed.protocol === 'rediss:' ? { tls: { servername: parsed.hostname } } : {}),
+    maxRetriesPerRequest: null,
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import { git } from './git.js';
-import { fleetTimings, QUEUE_NAME, redisClient } from './connection.js';
+import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { assertNoSecrets, jobIdOf, resultSchema, type FleetJob, type FleetResult } from './payload.js';
 import { attemptErrors, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
 
@@ -44,8 +44,8 @@ export class FleetDispatcher implements PlanDispatch {
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly options: DispatcherOptions) {
-    this.queue = new Queue(QUEUE_NAME, { connection: redisClient(options.url) });
-    this.events = new QueueEvents(QUEUE_NAME, { connection: redisClient(options.url) });
+    this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
+    this.events = new QueueEvents(QUEUE_NAME, { connection: connectionOptions(options.url) });
   }
 
   async ready(): Promise<void> {

@@ -13,7 +13,7 @@ import { openSession } from '../runtime/session.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { Checkouts } from './checkout.js';
-import { fleetTimings, QUEUE_NAME, redisClient } from './connection.js';
+import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
 import { addUsage, capReached, recordAttemptError, runSpend } from './spend.js';
 
@@ -125,7 +125,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   };
 
   const worker = new Worker(QUEUE_NAME, processor, {
-    connection: redisClient(options.url),
+    connection: connectionOptions(options.url),
     concurrency: options.concurrency,
     lockDuration: timings.lockMs,
     stalledInterval: timings.stalledMs,

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { runSeek } from '../support/seek-process.js';
-import { makeRepository, startWorker, type WorkerProcess } from '../support/fleet.js';
+import { Queue } from 'bullmq';
+import { makeRepository, startWorker, until, type WorkerProcess } from '../support/fleet.js';
 import { startRedis, type RedisHandle } from '../support/redis-server.js';
 import { tempDir } from '../support/temp-dirs.js';
 
@@ -88,6 +89,7 @@ describe('seek run --queue', () => {
     const local = project();
     writeFileSync(join(local.root, 'plan.yaml'), GRAPH);
     const localRun = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json'], { cwd: local.root, env: coordinatorEnv(local.home), timeoutMs: 60_000 });
+    expect(localRun.stdout + localRun.stderr).toContain('"status":"completed"');
     expect(localRun.code).toBe(0);
     const localRequests = [...suite.server.requests];
     suite.server.reset();
@@ -124,6 +126,125 @@ describe('seek run --queue', () => {
     expect(git(fleet.bare, 'for-each-ref', '--format=%(refname)', 'refs/heads/seek/fleet').split('\n').filter(Boolean)).toHaveLength(3);
     expect(await redisDump()).not.toContain(API_KEY);
   }, 180_000);
+});
+
+describe('fleet faults and limits', () => {
+  it('retries on another worker when one is killed mid-task; the killed attempt\'s model call is still counted', async () => {
+    await startWorkers(3);
+    let hung = false;
+    route((req) => {
+      if (req.task !== 'e') return { text: 'unexpected' };
+      if (req.turn === 0) return write('fixed.txt', 'fixed\n');
+      if (!hung) {
+        hung = true;
+        return { hang: true }; // the first attempt never gets its second answer
+      }
+      return { text: 'wrote fixed.txt' };
+    });
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: Fix it\ntasks:\n  - {id: e, role: editor, task: Write fixed.txt}\n');
+    const run = runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', '--queue', redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    await until('the first attempt to wait for its second answer', () => hung && suite.server.requests.filter((r) => view(r).task === 'e').length === 2);
+    const queue = new Queue('seek-fleet', { connection: { host: '127.0.0.1', port: redis.port } });
+    const [active] = await queue.getActive();
+    const owner = String((active!.progress as { worker: string }).worker).split(':').pop();
+    const victim = workers.find((worker) => String(worker.child.pid) === owner)!;
+    await victim.stop('SIGKILL');
+    const done = await run;
+    await queue.close();
+    expect(done.code).toBe(0);
+    const task = JSON.parse(done.stdout).orchestrations[0].tasks[0];
+    // Three model calls billed: the killed attempt's first, and the retry's two.
+    expect(task).toMatchObject({ id: 'e', status: 'completed', model_calls: 3, usage: { input_tokens: 3000, output_tokens: 300 } });
+    expect(readFileSync(join(root, 'fixed.txt'), 'utf8')).toBe('fixed\n');
+    const finisher = workers.find((worker) => worker !== victim && /job \S+ completed/.test(worker.log()));
+    expect(finisher).toBeDefined();
+    expect(finisher!.log()).toMatch(/attempt 2: checking out/);
+  }, 120_000);
+
+  it('reports a job that failed three times with every attempt\'s error', async () => {
+    await startWorkers(2);
+    route(() => ({ httpError: { status: 400, message: 'the model refuses this task' } }));
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: Fail\ntasks:\n  - {id: x, role: explorer, task: Look around}\n');
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('x explorer failed reason=job_failed');
+    const line = run.stdout.split('\n').find((l) => l.includes('failed after 3 attempts'))!;
+    expect(line).toBeDefined();
+    for (const attempt of [1, 2, 3]) expect(line).toMatch(new RegExp(`attempt ${attempt} on [^|]*model_error`));
+  }, 120_000);
+
+  it('starts no new job once the dollar cap is reached', async () => {
+    await startWorkers(1);
+    route((req) => ({ text: `finding of ${req.task}` }));
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: Three looks\ntasks:\n  - {id: a, role: explorer, task: Look one}\n  - {id: b, role: explorer, task: Look two}\n  - {id: c, role: explorer, task: Look three}\n');
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', '--queue', redis.url, '--max-cost', '0.0000001'], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+    expect(run.code).toBe(1);
+    expect(suite.server.requests.map((r) => view(r).task)).toEqual(['a']);
+    const tasks = JSON.parse(run.stdout).orchestrations[0].tasks;
+    expect(tasks.map((t: { status: string; reason?: string }) => [t.status, t.reason])).toEqual([['completed', undefined], ['failed', 'budget_exceeded'], ['skipped', undefined]]);
+    expect(JSON.parse(run.stdout).result).toContain("the run's dollar cap is reached");
+  }, 60_000);
+
+  it('refuses a job of another seek version with a clear message; an unreachable Redis says how to start one', async () => {
+    await startWorkers(1);
+    const queue = new Queue('seek-fleet', { connection: { host: '127.0.0.1', port: redis.port } });
+    const job = await queue.add('x', {
+      seekVersion: '0.0.1-old', runId: 'r', taskId: 'x', role: 'explorer', prompt: 'p', writes: false,
+      repo: { url: '/nonexistent' }, resultBranch: 'b', mode: 'yolo', limits: { maxTurns: 5 },
+    }, { attempts: 3 });
+    const failed = await until('the job to fail', async () => ((await job.getState()) === 'failed' ? queue.getJob(job.id!) : undefined));
+    await queue.close();
+    expect(failed!.failedReason).toMatch(/made by seek 0\.0\.1-old and this worker runs seek \d+\.\d+\.\d+.*same seek version/);
+    expect(failed!.attemptsMade).toBe(1); // refused, not retried
+    const [worker] = workers.splice(0);
+    expect(await worker!.stop('SIGTERM')).toBe(0); // a graceful stop
+    expect(worker!.log()).toMatch(/stopping: no new jobs[^]*stopped\n$/);
+
+    const closed = `redis://127.0.0.1:${redis.port + 1}`;
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: g\ntasks:\n  - {id: x, role: explorer, task: Look}\n');
+    const run = await runSeek(['run', 'plan.yaml', '--queue', closed], { cwd: root, env: coordinatorEnv(home) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^seek: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ .*Start one with `redis-server --port \d+ --appendonly yes`/);
+    expect(suite.server.requests).toHaveLength(0);
+  }, 60_000);
+
+  it('resumes a killed coordinator: finished jobs are reused, the running one is waited for, none is redone', async () => {
+    await startWorkers(2);
+    route((req) => {
+      if (req.task === 'b') return req.turn === 0 ? write('b.txt', 'b\n') : { text: 'wrote b.txt', delayMs: 500 };
+      return { text: `finding of ${req.task}` };
+    });
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: Resume\ntasks:\n  - {id: a, role: explorer, task: Look}\n  - {id: b, role: editor, task: Write b.txt}\n  - {id: c, role: explorer, task: Check}\n');
+    let sessionId = '';
+    const killed = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'stream-json', '--queue', redis.url], {
+      cwd: root,
+      env: coordinatorEnv(home),
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        let buffer = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          sessionId ||= /"session_id":"([^"]+)"/.exec(buffer)?.[1] ?? '';
+        });
+        void until('b to be running on a worker', () => suite.server.requests.some((r) => view(r).task === 'b')).then(() => child.kill('SIGKILL'));
+      },
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    expect(sessionId).not.toBe('');
+    const resumed = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', '--queue', redis.url, '--resume', sessionId], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    const count = (task: string) => suite.server.requests.filter((r) => view(r).task === task).length;
+    expect([count('a'), count('b'), count('c')]).toEqual([1, 2, 1]);
+    const tasks = JSON.parse(resumed.stdout).orchestrations[0].tasks;
+    expect(tasks.map((t: { id: string; status: string; reused?: boolean }) => [t.id, t.status, t.reused === true])).toEqual([['a', 'completed', true], ['b', 'completed', false], ['c', 'completed', false]]);
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b\n');
+  }, 120_000);
 });
 
 /** Every value in the test Redis, as text. */

@@ -74,3 +74,14 @@ export function makeRepository(files: Record<string, string> = {}): { bare: stri
   execFileSync('git', ['push', '-q', 'origin', 'main'], { cwd: clone, stdio: 'ignore' });
   return { bare, clone };
 }
+
+/** Polls `probe` (state: Redis, files, server requests) until it returns a value, or fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
