@@ -18,6 +18,7 @@ export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   mcp: async () => (await import('./commands/mcp.js')).createMcpCommand(),
   rewind: async () => (await import('./commands/rewind.js')).createRewindCommand(),
   gc: async () => (await import('./commands/gc.js')).createGcCommand(),
+  batch: async () => (await import('./commands/batch.js')).createBatchCommand(),
   worker: async () => (await import('./commands/worker.js')).createWorkerCommand(),
 };
 

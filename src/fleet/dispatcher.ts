@@ -10,188 +10,107 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue, QueueEvents, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { ChildRequest } from '../orchestrator/orchestrator.js';
 import type { DispatchContext, PlanDispatch } from '../runtime/orchestration.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import { git } from './git.js';
-import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
-import { assertNoSecrets, jobIdOf, resultSchema, type FleetJob, type FleetResult } from './payload.js';
-import { attemptErrors, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
+import { ZERO_SPEND, type FleetJobs } from './jobs.js';
+import { jobIdOf, type FleetJob, type FleetResult } from './payload.js';
+import type { Spend } from './spend.js';
 
 export interface DispatcherOptions {
-  url: string;
-  redis: Redis;
+  jobs: FleetJobs;
   /** Where workers fetch the plan's repository from and push editors' commits to. */
   repoUrl: string;
   mode: FleetJob['mode'];
   maxTurns: number;
   limits: { costCapUsd?: number; tokenCap?: number };
-  /** At most this many of the run's jobs queued or running at once. */
-  maxJobs?: number;
-  env: Readonly<Record<string, string | undefined>>;
 }
 
 export class FleetDispatcher implements PlanDispatch {
   /** The coordinator's session id, set once its session is open (job ids start with it). */
   sessionId = 'unsaved';
-  readonly queue: Queue;
-  readonly events: QueueEvents;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
 
-  constructor(private readonly options: DispatcherOptions) {
-    this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
-    this.events = new QueueEvents(QUEUE_NAME, { connection: connectionOptions(options.url) });
-  }
-
-  async ready(): Promise<void> {
-    await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
-  }
+  constructor(private readonly options: DispatcherOptions) {}
 
   async runChild(request: ChildRequest, context: DispatchContext): Promise<ChildReport> {
     const { task } = request;
     const runId = `${this.sessionId}.${context.callId}`;
     const jobId = jobIdOf(runId, `${context.plan.hash}.${task.id}`);
-    let job: Job | undefined = await this.queue.getJob(jobId);
-    if (job && (await job.getState()) === 'failed') {
-      await job.remove();
-      await Promise.all([resetJobSpend(this.options.redis, jobId), resetAttemptErrors(this.options.redis, jobId)]);
-      job = undefined;
+    const data = async (): Promise<FleetJob> => {
+      let base: string | undefined;
+      if (context.worktrees) {
+        // The tree's HEAD (earlier editors merged in) is where the job starts; workers fetch it.
+        base = (await git(context.tree, ['rev-parse', 'HEAD'])).trim();
+        await git(context.tree, ['push', '--quiet', '--force', this.options.repoUrl, `${base}:refs/seek/fleet/${jobId}`]);
+      }
+      return {
+        seekVersion: SEEK_VERSION,
+        runId,
+        taskId: task.id,
+        role: task.role,
+        prompt: request.prompt,
+        writes: task.kind === 'writer',
+        repo: { url: this.options.repoUrl, ...(base ? { base } : {}) },
+        resultBranch: `seek/fleet/${jobId}`,
+        mode: this.options.mode,
+        limits: { maxTurns: this.options.maxTurns, ...this.options.limits },
+      };
+    };
+    let outcome;
+    try {
+      outcome = await this.options.jobs.run(jobId, runId, data, request.signal);
+    } catch (error) {
+      return failure('spawn_error', `could not queue the job: ${(error as Error).message}`, ZERO_SPEND);
     }
-    let release: (() => void) | undefined;
-    if (!job) {
-      const cap = capReached(await runSpend(this.options.redis, runId), this.options.limits);
-      if (cap) return failure('budget_exceeded', cap, ZERO);
-      release = await this.slot(request.signal);
-      if (!release) return failure('canceled', 'the run was cancelled before the job was queued', ZERO);
-      try {
-        job = await this.submit(request, context, runId, jobId);
-      } catch (error) {
-        release();
-        return failure('spawn_error', `could not queue the job: ${(error as Error).message}`, ZERO);
+    switch (outcome.kind) {
+      case 'capped':
+        return failure('budget_exceeded', outcome.why, ZERO_SPEND);
+      case 'canceled':
+        return failure('canceled', `the coordinator stopped waiting; job ${jobId} goes on in the fleet`, outcome.spend);
+      case 'failed': {
+        const { errors } = outcome;
+        return failure('job_failed', `job ${jobId} failed after ${errors.length} attempt${errors.length === 1 ? '' : 's'}: ${errors.join(' | ')}`, outcome.spend);
+      }
+      case 'completed': {
+        const { result, spend } = outcome;
+        const worktree = result.commit && context.worktrees ? await this.materialize(result, context) : undefined;
+        return {
+          result: { content: result.summary ?? '' },
+          status: 'completed',
+          ...(result.summary !== undefined ? { summary: result.summary } : {}),
+          ...figures(result, spend),
+          ...(worktree ? { worktree } : {}),
+        };
       }
     }
-    try {
-      return await this.outcome(job, request, context);
-    } finally {
-      release?.();
-    }
-  }
-
-  private async submit(request: ChildRequest, context: DispatchContext, runId: string, jobId: string): Promise<Job> {
-    const { task } = request;
-    let base: string | undefined;
-    if (context.worktrees) {
-      // The tree's HEAD (earlier editors merged in) is where the job starts; workers fetch it.
-      base = (await git(context.tree, ['rev-parse', 'HEAD'])).trim();
-      await git(context.tree, ['push', '--quiet', '--force', this.options.repoUrl, `${base}:refs/seek/fleet/${jobId}`]);
-    }
-    const data: FleetJob = {
-      seekVersion: SEEK_VERSION,
-      runId,
-      taskId: task.id,
-      role: task.role,
-      prompt: request.prompt,
-      writes: task.kind === 'writer',
-      repo: { url: this.options.repoUrl, ...(base ? { base } : {}) },
-      resultBranch: `seek/fleet/${jobId}`,
-      mode: this.options.mode,
-      limits: { maxTurns: this.options.maxTurns, ...this.options.limits },
-    };
-    assertNoSecrets(data);
-    const timings = fleetTimings(this.options.env);
-    return this.queue.add(task.id, data, {
-      jobId,
-      attempts: timings.attempts,
-      backoff: { type: 'fixed', delay: timings.backoffMs },
-      removeOnComplete: { age: 7 * 24 * 3600 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    });
-  }
-
-  /** Waits for the job; a cancelled coordinator stops waiting (the job goes on, a resume finds it). */
-  private async outcome(job: Job, request: ChildRequest, context: DispatchContext): Promise<ChildReport> {
-    const jobId = job.id!;
-    const aborted = new Promise<'aborted'>((resolve) => {
-      if (request.signal.aborted) resolve('aborted');
-      request.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    });
-    const finished = job.waitUntilFinished(this.events).then(
-      (value: unknown) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error: error as Error }),
-    );
-    const ended = await Promise.race([finished, aborted]);
-    const spend = await jobSpend(this.options.redis, jobId);
-    if (ended === 'aborted') return failure('canceled', `the coordinator stopped waiting; job ${jobId} goes on in the fleet`, spend);
-    if (!ended.ok) {
-      const errors = await attemptErrors(this.options.redis, jobId);
-      const fresh = await this.queue.getJob(jobId);
-      const last = fresh?.failedReason ?? ended.error.message;
-      if (!errors.some((line) => line.endsWith(last))) errors.push(last);
-      return failure('job_failed', `job ${jobId} failed after ${errors.length} attempt${errors.length === 1 ? '' : 's'}: ${errors.join(' | ')}`, spend);
-    }
-    const result = resultSchema.parse(ended.value);
-    const worktree = result.commit && context.worktrees ? await this.materialize(result, context) : undefined;
-    return {
-      result: { content: result.summary ?? '' },
-      status: 'completed',
-      ...(result.summary !== undefined ? { summary: result.summary } : {}),
-      ...figures(result, spend),
-      ...(worktree ? { worktree } : {}),
-    };
   }
 
   /** The editor's commit as a local seek worktree at the job's base, for the orchestrator's merge. */
   private async materialize(result: FleetResult, context: DispatchContext): Promise<WorktreeInfo> {
-    const commit = result.commit!;
     const worktree = await context.worktrees!.create({ base: result.base, baseDir: context.tree });
-    const inTree = (args: string[]): Promise<string> => git(worktree.path, args);
-    if (commit.pushed) {
-      await inTree(['fetch', '--quiet', this.options.repoUrl, `refs/heads/${commit.branch}`]);
-    } else {
-      const dir = await mkdtemp(join(tmpdir(), 'seek-bundle-'));
-      try {
-        await writeFile(join(dir, 'job.bundle'), Buffer.from(commit.bundle ?? '', 'base64'));
-        await inTree(['fetch', '--quiet', join(dir, 'job.bundle'), `refs/seek/bundle/${commit.branch}`]);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
-    await inTree(['reset', '--quiet', '--hard', commit.sha]);
+    await fetchResult(worktree.path, this.options.repoUrl, result.commit!);
+    await git(worktree.path, ['reset', '--quiet', '--hard', result.commit!.sha]);
     return worktree;
-  }
-
-  /** A place among the run's `maxJobs` queued or running jobs; undefined when cancelled first. */
-  private async slot(signal: AbortSignal): Promise<(() => void) | undefined> {
-    const limit = this.options.maxJobs ?? Number.POSITIVE_INFINITY;
-    while (this.active >= limit) {
-      if (signal.aborted) return undefined;
-      await new Promise<void>((resolve) => {
-        this.waiting.push(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    }
-    if (signal.aborted) return undefined;
-    this.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.active--;
-      this.waiting.shift()?.();
-    };
   }
 }
 
-const ZERO: Spend = { costUsd: 0, prompt: 0, completion: 0, cacheHit: 0, modelCalls: 0 };
+/** Brings a job's commit into the repository at `dir`: from its pushed branch, or its bundle. */
+export async function fetchResult(dir: string, repoUrl: string, commit: NonNullable<FleetResult['commit']>): Promise<void> {
+  if (commit.pushed) {
+    await git(dir, ['fetch', '--quiet', repoUrl, `refs/heads/${commit.branch}`]);
+    return;
+  }
+  const temp = await mkdtemp(join(tmpdir(), 'seek-bundle-'));
+  try {
+    await writeFile(join(temp, 'job.bundle'), Buffer.from(commit.bundle ?? '', 'base64'));
+    await git(dir, ['fetch', '--quiet', join(temp, 'job.bundle'), `refs/seek/bundle/${commit.branch}`]);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
 
 /** The successful attempt's figures, with the job's cost and tokens over every attempt (a killed
  * worker's calls were counted in Redis as they happened). */

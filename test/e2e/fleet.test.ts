@@ -247,6 +247,38 @@ describe('fleet faults and limits', () => {
   }, 120_000);
 });
 
+describe('seek batch', () => {
+  it('runs one job per repository over five repositories: five branches, a bundle where the push is refused, progress and a JSON report', async () => {
+    await startWorkers(3);
+    route((req) => (req.turn === 0 ? write('NOTES.md', `notes by ${req.task}\n`) : { text: `wrote NOTES.md for ${req.task}` }));
+    const repos = Array.from({ length: 5 }, () => makeRepository().bare);
+    git(repos[4]!, 'branch', 'seek', 'main'); // refs/heads/seek blocks refs/heads/seek/batch/…: the push fails
+    const list = join(tempDir('seek-batch-'), 'repos.txt');
+    writeFileSync(list, `# the five\n${repos.join('\n')}\n`);
+    const home = tempDir('seek-coordinator-');
+    const run = await runSeek(['batch', '--queue', redis.url, '--repos', list, '--prompt', 'Write NOTES.md', '--yolo'], { cwd: home, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.status).toBe('completed');
+    expect(report.repos.map((r: { repo: string }) => r.repo)).toEqual(repos);
+    const branch = `seek/batch/${report.batch_id}`;
+    report.repos.forEach((row: { status: string; branch: string; pushed: boolean }, index: number) => {
+      expect(row).toMatchObject({ status: 'completed', branch, pushed: index < 4 });
+    });
+    for (const [index, bare] of repos.slice(0, 4).entries()) expect(git(bare, 'show', `${branch}:NOTES.md`)).toBe(`notes by r${index + 1}\n`);
+    // The refused repository's commit is in the report as a bundle.
+    const bundle = join(tempDir('seek-bundle-'), 'r5.bundle');
+    writeFileSync(bundle, Buffer.from(report.repos[4].bundle_base64, 'base64'));
+    const check = makeRepository().clone;
+    git(check, 'fetch', '-q', repos[4]!, 'main'); // the bundle's prerequisite, the base commit
+    git(check, 'fetch', '-q', bundle, `refs/seek/bundle/${branch}`);
+    expect(git(check, 'show', 'FETCH_HEAD:NOTES.md')).toBe('notes by r5\n');
+    expect(report.totals).toMatchObject({ repos: 5, completed: 5, failed: 0 });
+    expect(run.stderr).toMatch(/running on \S+/);
+    expect(run.stderr.match(/  completed on \S+ \$[0-9.]+ → seek\/batch\//g)).toHaveLength(5);
+  }, 120_000);
+});
+
 /** Every value in the test Redis, as text. */
 async function redisDump(): Promise<string> {
   const client = redis.client;

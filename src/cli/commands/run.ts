@@ -144,25 +144,19 @@ interface Fleet {
 async function openFleet(options: RunOptions): Promise<Fleet | string> {
   const { connectChecked, FleetError } = await import('../../fleet/connection.js');
   const { FleetDispatcher } = await import('../../fleet/dispatcher.js');
+  const { FleetJobs } = await import('../../fleet/jobs.js');
   const repoUrl = options.repo ?? originUrl(findProjectRoot(process.cwd()));
   if (!repoUrl) return '--queue needs the repository workers fetch and push to: give --repo URL, or add an origin remote';
   try {
     const redis = await connectChecked(options.queue!);
-    const dispatcher = new FleetDispatcher({
-      url: options.queue!,
-      redis,
-      repoUrl,
-      mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask',
-      maxTurns: options.maxTurns,
-      limits: { ...(options.maxCost ? { costCapUsd: options.maxCost } : {}), ...(options.maxTokens ? { tokenCap: options.maxTokens } : {}) },
-      ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}),
-      env: process.env,
-    });
-    await dispatcher.ready();
+    const limits = { ...(options.maxCost ? { costCapUsd: options.maxCost } : {}), ...(options.maxTokens ? { tokenCap: options.maxTokens } : {}) };
+    const jobs = new FleetJobs({ url: options.queue!, redis, limits, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}), env: process.env });
+    await jobs.ready();
+    const dispatcher = new FleetDispatcher({ jobs, repoUrl, mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask', maxTurns: options.maxTurns, limits });
     return {
       dispatcher,
       close: async () => {
-        await dispatcher.close();
+        await jobs.close();
         await redis.quit().catch(() => undefined);
       },
     };

@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { findProjectRoot, seekHome } from '../../config/paths.js';
+import { roleCatalog } from '../../orchestrator/roles.js';
+import { loadSubagentTypes } from '../../subagents/definitions.js';
+import type { BatchReport, BatchRow } from '../../fleet/batch.js';
+
+interface BatchOptions {
+  queue: string;
+  repos: string;
+  prompt?: string;
+  plan?: string;
+  role: string;
+  yolo?: boolean;
+  auto?: boolean;
+  maxTurns: number;
+  maxJobs?: number;
+  maxCost?: number;
+  maxTokens?: number;
+}
+
+function positive(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+
+/**
+ * `seek batch --queue URL --repos FILE --prompt TEXT`: one fleet job per repository listed in FILE
+ * (one URL or path a line; blank lines and `#` comments skipped), each the same task in `--role`
+ * (default editor) at the repository's default branch; an editor's changes become a commit on
+ * `seek/batch/<id>` pushed to that repository. Progress goes to stderr (a live table in a
+ * terminal, a line per change otherwise); the JSON report goes to stdout at the end. Exit 0 when
+ * every job completed, 1 otherwise or when Redis cannot be reached, 2 for bad usage.
+ */
+export function createBatchCommand(): Command {
+  return new Command('batch')
+    .description('run one fleet job per repository (seek worker processes do the work)')
+    .requiredOption('--queue <url>', 'the Redis of the fleet: redis://[user:pass@]host:port, rediss:// for TLS')
+    .requiredOption('--repos <file>', 'repositories, one URL or path a line')
+    .option('--prompt <text>', 'the task every repository gets')
+    .option('--plan <file>', 'a plan per repository (not supported yet: use --prompt)')
+    .option('--role <role>', 'the role the task runs in', 'editor')
+    .option('--yolo', 'the jobs allow every action without asking')
+    .option('--auto', 'the jobs edit and run sandboxed commands inside their checkout without asking')
+    .option('--max-turns <n>', 'turn budget of each job', (v) => Math.ceil(positive(v)), 200)
+    .option('--max-jobs <n>', 'at most this many jobs queued or running at once', (v) => Math.ceil(positive(v)))
+    .option('--max-cost <usd>', 'no new job starts once the batch has spent this many dollars', positive)
+    .option('--max-tokens <n>', 'no new job starts once the batch has used this many tokens', (v) => Math.ceil(positive(v)))
+    .action(async (options: BatchOptions) => {
+      process.exitCode = await runBatchCommand(options);
+    });
+}
+
+async function runBatchCommand(options: BatchOptions): Promise<number> {
+  const fail = (text: string, code = 1): number => (process.stderr.write(`seek: ${text}\n`), code);
+  if (options.plan) return fail('batch --plan is not supported yet; give the task with --prompt', 2);
+  if (!options.prompt?.trim()) return fail('batch needs the task: --prompt TEXT', 2);
+  let repos: string[];
+  try {
+    repos = (await readFile(options.repos, 'utf8')).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  } catch (error) {
+    return fail(`cannot read ${options.repos}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (repos.length === 0) return fail(`${options.repos} lists no repository`, 2);
+  const projectRoot = findProjectRoot(process.cwd());
+  const { types } = await loadSubagentTypes({ projectRoot, seekHome: seekHome(process.env), ...(process.env.HOME ? { home: process.env.HOME } : {}) });
+  const catalog = roleCatalog(types);
+  const role = catalog.resolve(options.role);
+  if (!role) return fail(`unknown role "${options.role}" (roles: ${catalog.names.join(', ')})`, 2);
+
+  const { connectChecked, FleetError } = await import('../../fleet/connection.js');
+  const { FleetJobs } = await import('../../fleet/jobs.js');
+  const { runBatch, newBatchId } = await import('../../fleet/batch.js');
+  let redis;
+  try {
+    redis = await connectChecked(options.queue);
+  } catch (error) {
+    if (error instanceof FleetError) return fail(error.message);
+    throw error;
+  }
+  const limits = { ...(options.maxCost ? { costCapUsd: options.maxCost } : {}), ...(options.maxTokens ? { tokenCap: options.maxTokens } : {}) };
+  const jobs = new FleetJobs({ url: options.queue, redis, limits, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}), env: process.env });
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const batchId = newBatchId();
+  const table = progressTable(batchId, Boolean(process.stderr.isTTY));
+  try {
+    await jobs.ready();
+    const report = await runBatch(
+      { jobs, repos, task: options.prompt, role, mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask', maxTurns: options.maxTurns, limits, signal: controller.signal, onUpdate: table },
+      batchId,
+    );
+    process.stdout.write(`${JSON.stringify(reportObject(report), null, 2)}\n`);
+    return report.status === 'completed' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await jobs.close();
+    await redis.quit().catch(() => undefined);
+  }
+}
+
+/** Progress on stderr: the whole table redrawn in a terminal; otherwise one line per row change. */
+function progressTable(batchId: string, tty: boolean): (rows: readonly BatchRow[]) => void {
+  let drawn = 0;
+  const last = new Map<number, string>();
+  return (rows) => {
+    if (tty) {
+      const lines = [`batch ${batchId}: ${rows.filter((row) => row.state === 'completed').length}/${rows.length} done`, ...rows.map(rowLine)];
+      process.stderr.write(`${drawn > 0 ? `\x1b[${drawn}A\x1b[J` : ''}${lines.join('\n')}\n`);
+      drawn = lines.length;
+      return;
+    }
+    for (const row of rows) {
+      const line = rowLine(row);
+      if (last.get(row.index) === line) continue;
+      last.set(row.index, line);
+      process.stderr.write(`batch ${batchId}: ${line}\n`);
+    }
+  };
+}
+
+function rowLine(row: BatchRow): string {
+  const where = row.worker ? ` on ${row.worker}` : '';
+  const cost = row.costUsd > 0 ? ` $${row.costUsd.toFixed(4)}` : '';
+  const end = row.state === 'completed' && row.branch ? ` → ${row.branch}${row.pushed ? '' : ' (bundle)'}` : row.state === 'failed' || row.state === 'capped' ? ` — ${(row.errors ?? []).at(-1) ?? ''}` : '';
+  return `${row.repo}  ${row.state}${where}${row.attempts && row.attempts > 1 ? ` attempt ${row.attempts}` : ''}${cost}${end}`;
+}
+
+/** The JSON report: snake_case like seek's other JSON output. */
+function reportObject(report: BatchReport): Record<string, unknown> {
+  const total = report.rows.reduce((sum, row) => sum + row.costUsd, 0);
+  return {
+    batch_id: report.batchId,
+    status: report.status,
+    repos: report.rows.map((row) => ({
+      repo: row.repo,
+      job_id: row.jobId,
+      status: row.state,
+      ...(row.worker ? { worker: row.worker } : {}),
+      ...(row.attempts ? { attempts: row.attempts } : {}),
+      ...(row.branch ? { branch: row.branch, commit: row.commit, pushed: row.pushed } : {}),
+      ...(row.pushError ? { push_error: row.pushError } : {}),
+      ...(row.bundleBase64 ? { bundle_base64: row.bundleBase64 } : {}),
+      ...(row.summary !== undefined ? { summary: row.summary } : {}),
+      ...(row.errors ? { errors: row.errors } : {}),
+      total_cost_usd: row.costUsd,
+      usage: { input_tokens: row.tokens.prompt, output_tokens: row.tokens.completion, cache_read_input_tokens: row.tokens.cacheHit },
+    })),
+    totals: {
+      repos: report.rows.length,
+      completed: report.rows.filter((row) => row.state === 'completed').length,
+      failed: report.rows.filter((row) => row.state !== 'completed').length,
+      total_cost_usd: total,
+    },
+  };
+}
