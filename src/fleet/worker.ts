@@ -62,17 +62,22 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     if (!parsed.success) throw new UnrecoverableError(`malformed job (is the coordinator another seek version?): ${parsed.error.issues[0]?.message ?? ''}`);
     const data = parsed.data;
     if (data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(data.seekVersion));
-    const cap = capReached(await runSpend(options.redis, data.runId), data.limits);
+    const spent = await runSpend(options.redis, data.runId);
+    const cap = capReached(spent, data.limits);
     if (cap) throw new UnrecoverableError(`not started: ${cap}`);
+    // What is left of the run's token cap bounds this job like a child's own budget would.
+    const budgetTokens = data.limits.tokenCap === undefined ? undefined : data.limits.tokenCap - spent.prompt - spent.completion;
     const progress = (phase: JobProgressInfo['phase']): Promise<void> => job.updateProgress({ worker: name, phase, attempt } satisfies JobProgressInfo);
     await progress('checkout');
     options.log(`job ${job.id} (${data.taskId}, ${data.role}) attempt ${attempt}: checking out`);
     const checkout = await checkouts.prepare(data.repo.url, data.repo.base, job.id!, attempt);
     try {
       await progress('running');
-      const report = await runTask(data, checkout.dir, job.id!, signal);
+      const report = await runTask(data, checkout.dir, job.id!, signal, budgetTokens);
       if (report.status !== 'completed') {
         const hint = report.result.content.split('\n')[0] ?? '';
+        // Out of budget: another attempt would only spend more.
+        if (report.reason === 'budget_exceeded') throw new UnrecoverableError(`task ${data.taskId} failed (budget_exceeded): ${hint}`);
         throw new Error(`task ${data.taskId} ${report.status}${report.reason ? ` (${report.reason})` : ''}: ${hint}`);
       }
       await progress('publishing');
@@ -96,7 +101,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   };
 
   /** A session in the checkout, this machine's provider settings, the coordinator's mode. */
-  const runTask = async (data: FleetJob, cwd: string, jobId: string, signal: AbortSignal): Promise<ChildReport> => {
+  const runTask = async (data: FleetJob, cwd: string, jobId: string, signal: AbortSignal, budgetTokens: number | undefined): Promise<ChildReport> => {
     const session = await openSession({
       cwd,
       env: options.env,
@@ -116,7 +121,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       );
     });
     try {
-      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt }, signal);
+      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
     } finally {
       unsubscribe();
       await session.close().catch(() => undefined);

@@ -55,6 +55,9 @@ export interface SingleTask {
   id: string;
   role: string;
   prompt: string;
+  /** A token budget tighter than the role's (what is left of a fleet run's token cap): the child
+   * gets the usual wrap-up notice near it and stops at it. */
+  budgetTokens?: number;
 }
 
 export interface OrchestrationRun {
@@ -132,7 +135,9 @@ export class Orchestration {
     const role = this.catalog.resolve(task.role);
     if (!role) throw new Error(`unknown role "${task.role}" (roles here: ${this.catalog.names.join(', ')})`);
     const planTask: PlanTask = { id: task.id, index: 0, task: task.prompt, role: task.role, kind: role.kind, reviews: role.reviews, dependsOn: [] };
-    return this.runLocal({ task: planTask, role, prompt: task.prompt, isolate: false, signal: ctx.signal }, ctx);
+    const budget = task.budgetTokens;
+    const type = budget === undefined ? role.type : { ...role.type, budgetTokens: Math.min(role.type.budgetTokens ?? budget, budget) };
+    return this.runLocal({ task: planTask, role: { ...role, type }, prompt: task.prompt, isolate: false, signal: ctx.signal }, ctx);
   }
 
   /** A dispatched task; what it spent elsewhere joins the session's bill as a local child's does. */

@@ -58,7 +58,8 @@ describe('fleet faults and limits', () => {
     writeFileSync(join(root, 'plan.yaml'), 'goal: Fail\ntasks:\n  - {id: x, role: explorer, task: Look around}\n');
     const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('x explorer failed reason=job_failed');
+    expect(run.stdout).toMatch(/^x explorer completed .*\ny explorer failed reason=budget_exceeded/m);
+    expect(run.stdout).toContain("the run's token cap is reached (2200 tokens of 1200)");
     const line = run.stdout.split('\n').find((l) => l.includes('failed after 3 attempts'))!;
     expect(line).toBeDefined();
     for (const attempt of [1, 2, 3]) expect(line).toMatch(new RegExp(`attempt ${attempt} on [^|]*model_error`));
@@ -75,6 +76,20 @@ describe('fleet faults and limits', () => {
     const tasks = JSON.parse(run.stdout).orchestrations[0].tasks;
     expect(tasks.map((t: { status: string; reason?: string }) => [t.status, t.reason])).toEqual([['completed', undefined], ['failed', 'budget_exceeded'], ['skipped', undefined]]);
     expect(JSON.parse(run.stdout).result).toContain("the run's dollar cap is reached");
+  }, 60_000);
+
+  it('bounds a running job by what is left of the token cap: the child is told to wrap up, and the next job does not start', async () => {
+    await startWorkers(1);
+    route((req) => (req.turn === 0 ? { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } : { text: 'done' }));
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: Tokens\ntasks:\n  - {id: x, role: explorer, task: Read the README}\n  - {id: y, role: explorer, task: Never}\n');
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url, '--max-tokens', '1200'], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+    expect(run.code).toBe(1);
+    const requests = suite.server.requests.map(view);
+    expect(requests.map((r) => r.task)).toEqual(['x', 'x']); // y never started
+    expect(JSON.stringify(suite.server.requests[1]!.body.messages)).toContain('of your 1200 token budget. Stop investigating');
+    expect(run.stdout).toMatch(/^x explorer completed .*\ny explorer failed reason=budget_exceeded/m);
+    expect(run.stdout).toContain("the run's token cap is reached (2200 tokens of 1200)");
   }, 60_000);
 
   it('refuses a job of another seek version with a clear message; an unreachable Redis says how to start one', async () => {
