@@ -39,13 +39,22 @@ export class Checkouts {
 
   /** A fresh worktree for one attempt of `jobId` at `base` (default: the repository's HEAD). */
   async prepare(url: string, base: string | undefined, jobId: string, attempt: number): Promise<Checkout> {
-    const mirror = await this.updateMirror(url);
+    // A commit the mirror already holds needs no fetch; a ref or the default branch does.
+    const known = base !== undefined && /^[0-9a-f]{40}$/.test(base) && (await this.holds(url, base));
+    const mirror = known ? this.mirrorOf(url) : await this.updateMirror(url);
     const sha = (await git(mirror, ['rev-parse', '--verify', `${base ?? 'HEAD'}^{commit}`])).trim();
     const dir = join(this.workdir, 'jobs', `${jobId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${attempt}`);
     await this.remove({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
     await mkdir(join(this.workdir, 'jobs'), { recursive: true });
     await git(mirror, ['worktree', 'add', '--detach', dir, sha]);
     return { dir, mirror, base: sha };
+  }
+
+  private async holds(url: string, sha: string): Promise<boolean> {
+    const mirror = this.mirrorOf(url);
+    if (!existsSync(join(mirror, 'HEAD'))) return false;
+    await this.mirrorLocks.get(mirror)?.catch(() => undefined);
+    return (await tryGit(mirror, ['cat-file', '-e', `${sha}^{commit}`])).code === 0;
   }
 
   private async updateMirror(url: string): Promise<string> {
