@@ -27,6 +27,8 @@ export interface DispatcherOptions {
   mode: FleetJob['mode'];
   maxTurns: number;
   limits: { costCapUsd?: number; tokenCap?: number };
+  /** Counts spend (and caps) under this run instead of the plan's own (a batch of plans). */
+  runGroup?: string;
 }
 
 export class FleetDispatcher implements PlanDispatch {
@@ -37,8 +39,9 @@ export class FleetDispatcher implements PlanDispatch {
 
   async runChild(request: ChildRequest, context: DispatchContext): Promise<ChildReport> {
     const { task } = request;
-    const runId = `${this.sessionId}.${context.callId}`;
-    const jobId = jobIdOf(runId, `${context.plan.hash}.${task.id}`);
+    const own = `${this.sessionId}.${context.callId}`;
+    const runId = this.options.runGroup ?? own;
+    const jobId = jobIdOf(this.options.runGroup ? `${this.options.runGroup}.${own}` : own, `${context.plan.hash}.${task.id}`);
     const data = async (): Promise<FleetJob> => {
       let base: string | undefined;
       if (context.worktrees) {

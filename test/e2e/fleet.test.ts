@@ -157,6 +157,31 @@ describe('seek batch', () => {
   }, 120_000);
 });
 
+describe('seek batch --plan', () => {
+  it('runs the plan for every repository on the fleet and pushes each result branch', async () => {
+    await startWorkers(2);
+    route((req) => {
+      if (req.task === 'add') return req.turn === 0 ? write('PLAN.md', 'planned\n') : { text: 'wrote PLAN.md' };
+      return { text: `finding of ${req.task}` };
+    });
+    const repos = [makeRepository().bare, makeRepository().bare];
+    const dir = tempDir('seek-batch-plan-');
+    writeFileSync(join(dir, 'repos.txt'), `${repos.join('\n')}\n`);
+    writeFileSync(join(dir, 'plan.yaml'), 'goal: Plan everywhere\ntasks:\n  - {id: look, role: explorer, task: Look}\n  - {id: add, role: editor, task: Write PLAN.md}\n');
+    const run = await runSeek(['batch', '--queue', fleet.redis.url, '--repos', 'repos.txt', '--plan', 'plan.yaml', '--yolo'], { cwd: dir, env: coordinatorEnv(dir), timeoutMs: 90_000 });
+    expect(run.stderr).not.toContain('failed');
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    const branch = `seek/batch/${report.batch_id}`;
+    expect(report.repos.map((r: { status: string; branch: string; pushed: boolean }) => [r.status, r.branch, r.pushed])).toEqual([['completed', branch, true], ['completed', branch, true]]);
+    for (const bare of repos) {
+      expect(git(bare, 'show', `${branch}:PLAN.md`)).toBe('planned\n');
+      expect(git(bare, 'log', '--format=%s', '-1', branch)).toMatch(/^seek: merge worktree /); // merged back as a local plan merges
+    }
+    expect(suite.server.requests.filter((r) => view(r).task === 'look')).toHaveLength(2);
+  }, 120_000);
+});
+
 /** Every value in the test Redis, as text. */
 async function redisDump(): Promise<string> {
   const client = fleet.redis.client;
