@@ -28,8 +28,11 @@ export interface Published {
 }
 
 export class Checkouts {
-  /** Mirror updates of one repository run one at a time (a clone must not race a fetch). */
+  /** Mirror updates of one repository run one at a time (a clone must not race a fetch): the one
+   * running, and the one that will run after it, which every job arriving meanwhile shares (it
+   * starts after they arrived, so it brings what they need; a burst of jobs costs two fetches). */
   private readonly mirrorLocks = new Map<string, Promise<unknown>>();
+  private readonly nextUpdate = new Map<string, Promise<void>>();
 
   constructor(readonly workdir: string) {}
 
@@ -59,8 +62,14 @@ export class Checkouts {
 
   private async updateMirror(url: string): Promise<string> {
     const mirror = this.mirrorOf(url);
+    const queued = this.nextUpdate.get(mirror);
+    if (queued) {
+      await queued;
+      return mirror;
+    }
     const previous = this.mirrorLocks.get(mirror) ?? Promise.resolve();
     const update = previous.catch(() => undefined).then(async () => {
+      this.nextUpdate.delete(mirror); // running now: later arrivals queue the next one
       if (existsSync(join(mirror, 'HEAD'))) {
         await git(mirror, ['fetch', '--prune', '--quiet', 'origin']);
       } else {
@@ -71,6 +80,7 @@ export class Checkouts {
       await git(mirror, ['worktree', 'prune']);
     });
     this.mirrorLocks.set(mirror, update);
+    this.nextUpdate.set(mirror, update);
     await update;
     return mirror;
   }
