@@ -33,6 +33,7 @@ export class Checkouts {
    * starts after they arrived, so it brings what they need; a burst of jobs costs two fetches). */
   private readonly mirrorLocks = new Map<string, Promise<unknown>>();
   private readonly nextUpdate = new Map<string, Promise<void>>();
+  private readonly pruned = new Set<string>();
 
   constructor(readonly workdir: string) {}
 
@@ -47,7 +48,7 @@ export class Checkouts {
     const mirror = known ? this.mirrorOf(url) : await this.updateMirror(url);
     const sha = (await git(mirror, ['rev-parse', '--verify', `${base ?? 'HEAD'}^{commit}`])).trim();
     const dir = join(this.workdir, 'jobs', `${jobId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${attempt}`);
-    await this.remove({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
+    if (existsSync(dir)) await this.remove({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
     await mkdir(join(this.workdir, 'jobs'), { recursive: true });
     await git(mirror, ['worktree', 'add', '--detach', dir, sha]);
     return { dir, mirror, base: sha };
@@ -77,7 +78,11 @@ export class Checkouts {
         await rm(mirror, { recursive: true, force: true });
         await git(this.workdir, ['clone', '--mirror', '--quiet', url, mirror]);
       }
-      await git(mirror, ['worktree', 'prune']);
+      // Once per process: forget worktrees of a killed worker that used this workdir before.
+      if (!this.pruned.has(mirror)) {
+        this.pruned.add(mirror);
+        await git(mirror, ['worktree', 'prune']);
+      }
     });
     this.mirrorLocks.set(mirror, update);
     this.nextUpdate.set(mirror, update);
@@ -115,7 +120,7 @@ export class Checkouts {
 
   /** Removes an attempt's worktree (never throws). */
   async remove(checkout: Checkout): Promise<void> {
-    await tryGit(checkout.mirror, ['worktree', 'remove', '--force', checkout.dir]);
+    if ((await tryGit(checkout.mirror, ['worktree', 'remove', '--force', checkout.dir])).code === 0) return;
     await rm(checkout.dir, { recursive: true, force: true });
     await tryGit(checkout.mirror, ['worktree', 'prune']);
   }

@@ -1,7 +1,7 @@
 /**
  * The coordinator's side of `seek run --queue`: the orchestrator schedules the plan as it does
  * locally and hands each task that is ready here. A task becomes one BullMQ job whose id is fixed
- * by the session, the plan's call and hash and the task id, so a resumed coordinator finds the
+ * by the session, the plan's hash and the task id, so a resumed coordinator finds the
  * jobs of its interrupted run in Redis (finished ones give their result, running and waiting ones
  * are waited for, nothing is done twice); only a job that failed is submitted again. The base
  * commit is the plan tree's HEAD, pushed to the job's repository under refs/seek/fleet/<job>. An
@@ -39,10 +39,13 @@ export class FleetDispatcher implements PlanDispatch {
 
   async runChild(request: ChildRequest, context: DispatchContext): Promise<ChildReport> {
     const { task } = request;
-    const own = `${this.sessionId}.${context.callId}`;
+    // The session and the plan name the run: running or resuming the same plan in the same session
+    // finds its jobs (and its spend) again, whichever call runs it.
+    const own = `${this.sessionId}.${context.plan.hash}`;
     const runId = this.options.runGroup ?? own;
-    const jobId = jobIdOf(this.options.runGroup ? `${this.options.runGroup}.${own}` : own, `${context.plan.hash}.${task.id}`);
+    const jobId = jobIdOf(this.options.runGroup ? `${this.options.runGroup}.${own}` : own, task.id);
     const data = async (): Promise<FleetJob> => {
+      context.recordJob(task.id, jobId);
       let base: string | undefined;
       if (context.worktrees) {
         // The tree's HEAD (earlier editors merged in) is where the job starts; workers fetch it.

@@ -38,6 +38,8 @@ export interface DispatchContext {
   /** The tree the plan works on (editors' changes merge into it). */
   tree: string;
   worktrees?: WorktreeManager;
+  /** Records in the session that a task went to the fleet as this job (before it is queued). */
+  recordJob(taskId: string, jobId: string): void;
 }
 
 /**
@@ -107,9 +109,19 @@ export class Orchestration {
         return rejected(`the edited plan is invalid, nothing was run: ${error.message}`);
       }
     }
-    const { worktrees, dispatch } = this.options;
+    const { worktrees, dispatch, journal } = this.options;
+    const submitted = journal.fleetJobsOf(plan.hash);
+    if (!dispatch && submitted.length > 0) {
+      return rejected(`this plan's tasks went to a fleet in this session (${submitted.length} job${submitted.length === 1 ? '' : 's'}, e.g. ${submitted[0]}); run or resume it with the same --queue, or the work would be done twice`);
+    }
     if (dispatch && worktrees) plan = { ...plan, concurrentWriters: plan.tasks.some((task) => task.kind === 'writer') };
-    const context: DispatchContext = { plan, callId: ctx.callId, tree: ctx.projectRoot, ...(worktrees ? { worktrees } : {}) };
+    const context: DispatchContext = {
+      plan,
+      callId: ctx.callId,
+      tree: ctx.projectRoot,
+      ...(worktrees ? { worktrees } : {}),
+      recordJob: (taskId, jobId) => journal.recordFleetJob(plan.hash, taskId, jobId),
+    };
     const summary = await runPlan(plan, ctx.callId, ctx.signal, {
       catalog: this.catalog,
       runChild: (request: ChildRequest) => (dispatch ? this.runRemote(dispatch, request, context) : this.runLocal(request, ctx)),
