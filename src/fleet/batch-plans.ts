@@ -69,7 +69,7 @@ export async function runBatchPlans(options: BatchPlanOptions, batchId: string):
           return;
         }
       } finally {
-        await session.close().catch(() => undefined);
+        await session.close({ keepBackgroundJobs: true }).catch(() => undefined); // other plans of the batch run beside it
       }
       const sha = (await git(dir, ['rev-parse', 'HEAD'])).trim();
       const push = await tryGit(dir, ['push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${branch}`]);

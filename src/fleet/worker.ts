@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openSession } from '../runtime/session.js';
+import { killBackgroundJobs } from '../tools/index.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { Checkouts } from './checkout.js';
@@ -44,6 +45,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   const name = `${hostname()}:${process.pid}`;
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
+  let running = 0; // sessions open in this process
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
     const jobId = job.id!;
     const attempt = job.attemptsStarted;
@@ -110,6 +112,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       save: true,
       ...(data.mode === 'yolo' ? { yolo: true } : data.mode === 'auto' ? { auto: true } : {}),
     });
+    running++;
     const counting: Array<Promise<void>> = [];
     const unsubscribe = session.subscribe((event) => {
       if (event.type !== 'subagent_event' || event.event.type !== 'usage') return;
@@ -124,7 +127,9 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
     } finally {
       unsubscribe();
-      await session.close().catch(() => undefined);
+      // Background commands are process-wide: they end when no other job of this worker runs.
+      await session.close({ keepBackgroundJobs: true }).catch(() => undefined);
+      if (--running === 0) killBackgroundJobs();
       await Promise.all(counting);
     }
   };

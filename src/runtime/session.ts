@@ -395,11 +395,12 @@ export class AgentSession {
   readonly closingNotes: string[] = [];
 
   /** `handOver`: the next session works in this one's worktree, so it is neither reported nor
-   * removed here. */
-  async close(options: { handOver?: boolean } = {}): Promise<void> {
+   * removed here. `keepBackgroundJobs`: other sessions of this process (a fleet worker's other
+   * jobs) may own background commands, which are process-wide; the caller ends them. */
+  async close(options: { handOver?: boolean; keepBackgroundJobs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    killBackgroundJobs();
+    if (!options.keepBackgroundJobs) killBackgroundJobs();
     await this.prepared.mcp.close();
     const { worktrees, workspace } = this.prepared;
     // A session that never started has no file to resume: its empty worktree goes too.

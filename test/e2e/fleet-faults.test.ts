@@ -112,6 +112,9 @@ describe('fleet faults and limits', () => {
     const run = await runSeek(['run', 'plan.yaml', '--queue', closed], { cwd: root, env: coordinatorEnv(home) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^seek: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ .*Start one with `redis-server --port \d+ --appendonly yes`/);
+    const refused = await runSeek(['worker', '--queue', closed], { cwd: root, env: coordinatorEnv(home) });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^seek: cannot reach Redis at .*Start one with `redis-server/);
     expect(suite.server.requests).toHaveLength(0);
   }, 60_000);
 
@@ -133,6 +136,19 @@ describe('fleet durability and sharing', () => {
     expect(done.code).toBe(0);
     expect(suite.server.requests.map((r) => view(r).task)).toEqual(['a', 'b']);
   }, 120_000);
+
+  it('keeps at most --max-jobs of the run queued or running at once', async () => {
+    await startWorkers(3);
+    route((req) => ({ text: `finding of ${req.task}`, delayMs: 200 }));
+    const { root, home } = project();
+    writeFileSync(join(root, 'plan.yaml'), 'goal: One at a time\ntasks:\n  - {id: a, role: explorer, task: One, depends_on: []}\n  - {id: b, role: explorer, task: Two, depends_on: []}\n  - {id: c, role: explorer, task: Three, depends_on: []}\n');
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url, '--max-jobs', '1'], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const requests = [...suite.server.requests].sort((x, y) => x.receivedAt - y.receivedAt);
+    expect(requests).toHaveLength(3);
+    // Three idle workers, yet each job started only after the previous one was answered.
+    for (let i = 1; i < 3; i++) expect(requests[i]!.receivedAt).toBeGreaterThanOrEqual(requests[i - 1]!.respondedAt!);
+  }, 60_000);
 
   it('shares a rate limit across workers: jobs start no faster than the limit allows', async () => {
     await startWorkers(0);
