@@ -6,7 +6,7 @@ import { checkPlanFile, PlanFileError, readPlanFile } from '../../orchestrator/p
 import { roleCatalog } from '../../orchestrator/roles.js';
 import type { TaskSpec } from '../../orchestrator/types.js';
 import { loadSubagentTypes } from '../../subagents/definitions.js';
-import type { BatchReport, BatchRow } from '../../fleet/batch.js';
+import { batchProgress, batchReportObject } from '../../frontends/batch-progress.js';
 
 interface BatchOptions {
   queue: string;
@@ -103,7 +103,7 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const batchId = newBatchId();
-  const table = progressTable(batchId, Boolean(process.stderr.isTTY));
+  const table = batchProgress((text) => void process.stderr.write(text), batchId, Boolean(process.stderr.isTTY));
   try {
     await jobs.ready();
     const mode = options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask';
@@ -111,7 +111,7 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
     const report = plan
       ? await runBatchPlans({ ...common, plan, workdir: join(seekHome(process.env), 'fleet-batch'), env: process.env }, batchId)
       : await runBatch({ ...common, task: options.prompt!, role }, batchId);
-    process.stdout.write(`${JSON.stringify(reportObject(report), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(batchReportObject(report), null, 2)}\n`);
     return report.status === 'completed' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSignal);
@@ -119,60 +119,4 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
     await jobs.close();
     await redis.quit().catch(() => undefined);
   }
-}
-
-/** Progress on stderr: the whole table redrawn in a terminal; otherwise one line per row change. */
-function progressTable(batchId: string, tty: boolean): (rows: readonly BatchRow[]) => void {
-  let drawn = 0;
-  const last = new Map<number, string>();
-  return (rows) => {
-    if (tty) {
-      const lines = [`batch ${batchId}: ${rows.filter((row) => row.state === 'completed').length}/${rows.length} done`, ...rows.map(rowLine)];
-      process.stderr.write(`${drawn > 0 ? `\x1b[${drawn}A\x1b[J` : ''}${lines.join('\n')}\n`);
-      drawn = lines.length;
-      return;
-    }
-    for (const row of rows) {
-      const line = rowLine(row);
-      if (last.get(row.index) === line) continue;
-      last.set(row.index, line);
-      process.stderr.write(`batch ${batchId}: ${line}\n`);
-    }
-  };
-}
-
-function rowLine(row: BatchRow): string {
-  const where = row.worker ? ` on ${row.worker}` : '';
-  const cost = row.costUsd > 0 ? ` $${row.costUsd.toFixed(4)}` : '';
-  const end = row.state === 'completed' && row.branch ? ` → ${row.branch}${row.pushed ? '' : ' (bundle)'}` : row.state === 'failed' || row.state === 'capped' ? ` — ${(row.errors ?? []).at(-1) ?? ''}` : '';
-  return `${row.repo}  ${row.state}${where}${row.attempts && row.attempts > 1 ? ` attempt ${row.attempts}` : ''}${cost}${end}`;
-}
-
-/** The JSON report: snake_case like seek's other JSON output. */
-function reportObject(report: BatchReport): Record<string, unknown> {
-  const total = report.rows.reduce((sum, row) => sum + row.costUsd, 0);
-  return {
-    batch_id: report.batchId,
-    status: report.status,
-    repos: report.rows.map((row) => ({
-      repo: row.repo,
-      job_id: row.jobId,
-      status: row.state,
-      ...(row.worker ? { worker: row.worker } : {}),
-      ...(row.attempts ? { attempts: row.attempts } : {}),
-      ...(row.branch ? { branch: row.branch, commit: row.commit, pushed: row.pushed } : {}),
-      ...(row.pushError ? { push_error: row.pushError } : {}),
-      ...(row.bundleBase64 ? { bundle_base64: row.bundleBase64 } : {}),
-      ...(row.summary !== undefined ? { summary: row.summary } : {}),
-      ...(row.errors ? { errors: row.errors } : {}),
-      total_cost_usd: row.costUsd,
-      usage: { input_tokens: row.tokens.prompt, output_tokens: row.tokens.completion, cache_read_input_tokens: row.tokens.cacheHit },
-    })),
-    totals: {
-      repos: report.rows.length,
-      completed: report.rows.filter((row) => row.state === 'completed').length,
-      failed: report.rows.filter((row) => row.state !== 'completed').length,
-      total_cost_usd: total,
-    },
-  };
 }
