@@ -34,6 +34,7 @@ export interface DispatcherOptions {
 export class FleetDispatcher implements PlanDispatch {
   /** The coordinator's session id, set once its session is open (job ids start with it). */
   sessionId = 'unsaved';
+  private fetching: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DispatcherOptions) {}
 
@@ -94,12 +95,18 @@ export class FleetDispatcher implements PlanDispatch {
     }
   }
 
-  /** The editor's commit as a local seek worktree at the job's base, for the orchestrator's merge. */
+  /** The editor's commit as a local seek worktree at the job's base, for the orchestrator's merge.
+   * One fetch at a time: worktrees share the object store, and concurrent fetches into one
+   * repository can fail ("did not send all necessary objects"). */
   private async materialize(result: FleetResult, context: DispatchContext): Promise<WorktreeInfo> {
-    const worktree = await context.worktrees!.create({ base: result.base, baseDir: context.tree });
-    await fetchResult(worktree.path, this.options.repoUrl, result.commit!);
-    await git(worktree.path, ['reset', '--quiet', '--hard', result.commit!.sha]);
-    return worktree;
+    const turn = this.fetching.then(async () => {
+      const worktree = await context.worktrees!.create({ base: result.base, baseDir: context.tree });
+      await fetchResult(worktree.path, this.options.repoUrl, result.commit!);
+      await git(worktree.path, ['reset', '--quiet', '--hard', result.commit!.sha]);
+      return worktree;
+    });
+    this.fetching = turn.catch(() => undefined);
+    return turn;
   }
 }
 
