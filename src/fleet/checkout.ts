@@ -34,6 +34,7 @@ export class Checkouts {
   private readonly mirrorLocks = new Map<string, Promise<unknown>>();
   private readonly nextUpdate = new Map<string, Promise<void>>();
   private readonly pruned = new Set<string>();
+  private readonly worktreeTurns = new Map<string, Promise<unknown>>();
 
   constructor(readonly workdir: string) {}
 
@@ -50,8 +51,16 @@ export class Checkouts {
     const dir = join(this.workdir, 'jobs', `${jobId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${attempt}`);
     if (existsSync(dir)) await this.remove({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
     await mkdir(join(this.workdir, 'jobs'), { recursive: true });
-    await git(mirror, ['worktree', 'add', '--detach', dir, sha]);
+    await this.serially(mirror, () => git(mirror, ['worktree', 'add', '--detach', dir, sha]));
     return { dir, mirror, base: sha };
+  }
+
+  /** Worktree additions and removals of one mirror one at a time: concurrent ones (jobs of one
+   * repository on a worker with several slots) race on the mirror's shared files. */
+  private serially<T>(mirror: string, step: () => Promise<T>): Promise<T> {
+    const turn = (this.worktreeTurns.get(mirror) ?? Promise.resolve()).then(step);
+    this.worktreeTurns.set(mirror, turn.catch(() => undefined));
+    return turn;
   }
 
   private async holds(url: string, sha: string): Promise<boolean> {
@@ -120,8 +129,10 @@ export class Checkouts {
 
   /** Removes an attempt's worktree (never throws). */
   async remove(checkout: Checkout): Promise<void> {
-    if ((await tryGit(checkout.mirror, ['worktree', 'remove', '--force', checkout.dir])).code === 0) return;
-    await rm(checkout.dir, { recursive: true, force: true });
-    await tryGit(checkout.mirror, ['worktree', 'prune']);
+    await this.serially(checkout.mirror, async () => {
+      if ((await tryGit(checkout.mirror, ['worktree', 'remove', '--force', checkout.dir])).code === 0) return;
+      await rm(checkout.dir, { recursive: true, force: true });
+      await tryGit(checkout.mirror, ['worktree', 'prune']);
+    });
   }
 }
