@@ -2,10 +2,11 @@
  * `seek batch --plan`: the same plan run for every repository, its tasks on the fleet. Each
  * repository is cloned under the coordinator's workdir onto branch `seek/batch/<batch id>`, the
  * plan runs there as `seek run --queue` runs it (a session of its own, editors' commits merged in
- * plan order), and the branch is pushed back to the repository. Spend and caps count for the whole
- * batch. Rows report each repository's plan as it runs and ends.
+ * plan order), and the branch is pushed back to the repository; the clone is then removed (one
+ * whose plan failed or whose push was refused stays, and the report says where). Spend and caps
+ * count for the whole batch. Rows report each repository's plan as it runs and ends.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TaskSpec } from '../orchestrator/types.js';
 import { openSession } from '../runtime/session.js';
@@ -65,7 +66,7 @@ export async function runBatchPlans(options: BatchPlanOptions, batchId: string):
           summary: summary.finalText,
         });
         if (summary.reason !== 'completed') {
-          Object.assign(row, { state: 'failed', errors: [summary.errorMessage ?? summary.reason] });
+          Object.assign(row, { state: 'failed', errors: [`${summary.errorMessage ?? summary.reason} (the clone stays in ${dir})`] });
           return;
         }
       } finally {
@@ -75,6 +76,7 @@ export async function runBatchPlans(options: BatchPlanOptions, batchId: string):
       const push = await tryGit(dir, ['push', '--quiet', '--force', 'origin', `HEAD:refs/heads/${branch}`]);
       Object.assign(row, { state: 'completed', branch, commit: sha, pushed: push.code === 0 });
       if (push.code !== 0) row.pushError = `${push.stderr.trim().split('\n').at(-1) ?? 'push failed'} (the work is on ${branch} in ${dir})`;
+      else await rm(dir, { recursive: true, force: true }); // pushed: the clone has served (a failed one stays to look at)
     } catch (error) {
       Object.assign(row, { state: 'failed', errors: [(error as Error).message] });
     } finally {

@@ -5,7 +5,7 @@
  * merges, statistics) and the queue never holds a key; a killed coordinator resumes without
  * redoing work; a batch over five repositories gives five branches.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/scripted-server/index.js';
@@ -185,6 +185,7 @@ describe('seek batch --plan', () => {
       expect(git(bare, 'log', '--format=%s', '-1', branch)).toMatch(/^seek: merge worktree /); // merged back as a local plan merges
     }
     expect(suite.server.requests.filter((r) => view(r).task === 'look')).toHaveLength(2);
+    expect(readdirSync(join(dir, 'fleet-batch', report.batch_id))).toEqual([]); // pushed clones are removed
   }, 120_000);
 });
 
