@@ -3,7 +3,7 @@
 // A folder may import only from its own layer and the layers before it; src/util is a shared leaf.
 import tseslint from 'typescript-eslint';
 
-const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions'];
+const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions', 'fleet'];
 const FRONTENDS = ['frontends', 'tui', 'acp'];
 const CLI = ['cli'];
 

@@ -19,6 +19,8 @@ export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
   rewind: async () => (await import('./commands/rewind.js')).createRewindCommand(),
   gc: async () => (await import('./commands/gc.js')).createGcCommand(),
   acp: async () => (await import('./commands/acp.js')).createAcpCommand(),
+  batch: async () => (await import('./commands/batch.js')).createBatchCommand(),
+  worker: async () => (await import('./commands/worker.js')).createWorkerCommand(),
 };
 
 /** Single-dash long flags the original seek accepted (`-resume SID`, `-list`, …), mapped to

@@ -34,6 +34,9 @@ Subcommands:
   seek distill [--session SID] [--json]                   propose project decisions from a session, for review
   seek -dream [--write]                                   distil your traits across projects into soul.md
   seek run PLAN.yaml [--yolo] [--output-format F]         run a declared plan (goal + role-typed tasks)
+       [--queue redis://…]                                its tasks on fleet workers
+  seek worker --queue redis://HOST:PORT [--concurrency N]  a fleet worker: runs queued tasks with this machine's keys
+  seek batch --queue … --repos FILE --prompt T | --plan P  one job (or plan) per repository, on the fleet
   seek sandbox check [--json]                             the OS sandbox here: what works, or why not and how to fix it
   seek permissions list | check TOOL ARG | trust          permission rules from config files, and which one decides
   seek acp [--model M] [--auto|--plan|--yolo]             serve an editor over the Agent Client Protocol (Zed agent_servers)

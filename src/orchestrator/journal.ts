@@ -10,6 +10,8 @@ import type { Journal } from './orchestrator.js';
 import type { TaskRecord } from './types.js';
 
 export const JOURNAL_EVENT = 'orchestration_task';
+/** A task submitted to a fleet (`seek run --queue`): `{plan_hash, task_id, job_id}`. */
+export const FLEET_JOB_EVENT = 'fleet_job';
 
 const recordSchema = z.looseObject({
   id: z.string(),
@@ -22,6 +24,7 @@ const recordSchema = z.looseObject({
   costUsd: z.number(),
 });
 const dataSchema = z.looseObject({ plan_hash: z.string(), call_id: z.string(), record: recordSchema });
+const fleetJobSchema = z.looseObject({ plan_hash: z.string(), task_id: z.string(), job_id: z.string() });
 
 /** Where new journal events go (the session writer, once it exists). */
 export type JournalSink = { append?: (entry: { type: 'event'; name: string; data: unknown }) => void };
@@ -30,12 +33,18 @@ export class SessionJournal implements Journal {
   private readonly byPlan = new Map<string, Map<string, TaskRecord>>();
   /** The `delegate_tasks` call each plan last ran under (resume answers that call). */
   private readonly callOf = new Map<string, string>();
+  /** Fleet jobs by the plan (hash) they belong to. */
+  private readonly fleetJobs = new Map<string, string[]>();
 
   constructor(
     earlier: readonly SessionEntry[],
     private readonly sink: JournalSink,
   ) {
     for (const entry of earlier) {
+      if (entry.type === 'event' && entry.name === FLEET_JOB_EVENT) {
+        const job = fleetJobSchema.safeParse(entry.data);
+        if (job.success) this.rememberJob(job.data.plan_hash, job.data.job_id);
+      }
       if (entry.type !== 'event' || entry.name !== JOURNAL_EVENT) continue;
       const parsed = dataSchema.safeParse(entry.data);
       if (parsed.success) this.remember(parsed.data.plan_hash, parsed.data.call_id, parsed.data.record as TaskRecord);
@@ -54,6 +63,24 @@ export class SessionJournal implements Journal {
   record(planHash: string, callId: string, record: TaskRecord): void {
     this.remember(planHash, callId, record);
     this.sink.append?.({ type: 'event', name: JOURNAL_EVENT, data: { plan_hash: planHash, call_id: callId, record } });
+  }
+
+  /** Records that a task of the plan went to the fleet as `jobId` (running the plan again must go there too). */
+  recordFleetJob(planHash: string, taskId: string, jobId: string): void {
+    if (this.fleetJobs.get(planHash)?.includes(jobId)) return;
+    this.rememberJob(planHash, jobId);
+    this.sink.append?.({ type: 'event', name: FLEET_JOB_EVENT, data: { plan_hash: planHash, task_id: taskId, job_id: jobId } });
+  }
+
+  /** The fleet jobs of a plan in this session (empty for a plan run only in-process). */
+  fleetJobsOf(planHash: string): readonly string[] {
+    return this.fleetJobs.get(planHash) ?? [];
+  }
+
+  private rememberJob(planHash: string, jobId: string): void {
+    const jobs = this.fleetJobs.get(planHash) ?? [];
+    jobs.push(jobId);
+    this.fleetJobs.set(planHash, jobs);
   }
 
   private remember(planHash: string, callId: string, record: TaskRecord): void {

@@ -5,12 +5,13 @@
  * journals completed tasks in the session file, and formats the result.
  */
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { CostTracker } from '../cost/tracker.js';
 import { roleCatalog } from '../orchestrator/roles.js';
 import type { ChangeTracking, ChildRequest } from '../orchestrator/orchestrator.js';
 import type { PlanReviewRequest, ReviewPlanFn } from '../orchestrator/review.js';
 import type { SessionJournal } from '../orchestrator/journal.js';
-import type { OrchestrationEvent, OrchestrationSummary, Plan, TaskSpec } from '../orchestrator/types.js';
-import type { SpawnParent, SubagentManager } from '../subagents/manager.js';
+import type { OrchestrationEvent, OrchestrationSummary, Plan, PlanTask, TaskSpec } from '../orchestrator/types.js';
+import type { ChildReport, SpawnParent, SubagentManager } from '../subagents/manager.js';
 import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 
@@ -24,6 +25,39 @@ export interface OrchestrationOptions {
   /** Asked before a plan runs, when `shouldReview()` says so (interactive ask mode). */
   reviewPlan?: ReviewPlanFn;
   shouldReview: () => boolean;
+  /** Runs tasks elsewhere (a fleet of workers, `seek run --queue`) instead of as local children. */
+  dispatch?: PlanDispatch;
+}
+
+/** Where a dispatched task runs and what it works on. */
+export interface DispatchContext {
+  plan: Plan;
+  callId: string;
+  /** The tree the plan works on (editors' changes merge into it). */
+  tree: string;
+  worktrees?: WorktreeManager;
+  /** Records in the session that a task went to the fleet as this job (before it is queued). */
+  recordJob(taskId: string, jobId: string): void;
+}
+
+/**
+ * Runs plan tasks somewhere else with the scheduler unchanged: dependencies, results passed on,
+ * reviewers' diffs and merges in plan order stay the orchestrator's. An editor's changes come
+ * back as a local seek worktree (`report.worktree`, kept) that is diffed and merged like a local
+ * editor's; with a dispatcher every editor is isolated (its work happens on another checkout).
+ */
+export interface PlanDispatch {
+  runChild(request: ChildRequest, context: DispatchContext): Promise<ChildReport>;
+}
+
+/** One task run directly (a fleet worker's job): its text is already the full task prompt. */
+export interface SingleTask {
+  id: string;
+  role: string;
+  prompt: string;
+  /** A token budget tighter than the role's (what is left of a fleet run's token cap): the child
+   * gets the usual wrap-up notice near it and stops at it. */
+  budgetTokens?: number;
 }
 
 export interface OrchestrationRun {
@@ -80,23 +114,22 @@ export class Orchestration {
         return rejected(`the edited plan is invalid, nothing was run: ${error.message}`);
       }
     }
-    const { subagents, worktrees } = this.options;
+    const { worktrees, dispatch, journal } = this.options;
+    const submitted = journal.fleetJobsOf(plan.hash);
+    if (!dispatch && submitted.length > 0) {
+      return rejected(`this plan's tasks went to a fleet in this session (${submitted.length} job${submitted.length === 1 ? '' : 's'}, e.g. ${submitted[0]}); run or resume it with the same --queue, or the work would be done twice`);
+    }
+    if (dispatch && worktrees) plan = { ...plan, concurrentWriters: plan.tasks.some((task) => task.kind === 'writer') };
+    const context: DispatchContext = {
+      plan,
+      callId: ctx.callId,
+      tree: ctx.projectRoot,
+      ...(worktrees ? { worktrees } : {}),
+      recordJob: (taskId, jobId) => journal.recordFleetJob(plan.hash, taskId, jobId),
+    };
     const summary = await runPlan(plan, ctx.callId, ctx.signal, {
       catalog: this.catalog,
-      runChild: (request: ChildRequest) =>
-        subagents.run(
-          {
-            description: `${request.task.id}: ${headline(request.task.task)}`,
-            prompt: request.prompt,
-            type: request.role.type,
-            isolation: request.isolate ? 'worktree' : 'none',
-            waitForSlot: true,
-            keepWorktree: request.isolate,
-            label: request.task.id,
-          },
-          this.options.parent(),
-          { ...ctx, signal: request.signal },
-        ),
+      runChild: (request: ChildRequest) => (dispatch ? this.runRemote(dispatch, request, context) : this.runLocal(request, ctx)),
       ...(worktrees ? { changes: treeTracking(worktrees, ctx.projectRoot) } : {}),
       journal: this.options.journal,
       emit: (event) => {
@@ -108,6 +141,48 @@ export class Orchestration {
       },
     });
     return { result: { content: formatResult(summary), isError: summary.status === 'failed' || summary.status === 'canceled' }, summary };
+  }
+
+  /**
+   * Runs one task as a plan task runs here (its role's type, tools, permission and budget), in
+   * the working tree: a fleet worker's job, whose prompt the coordinator's orchestrator built.
+   * Throws when the role is unknown.
+   */
+  async runTask(task: SingleTask, ctx: ToolContext): Promise<ChildReport> {
+    const role = this.catalog.resolve(task.role);
+    if (!role) throw new Error(`unknown role "${task.role}" (roles here: ${this.catalog.names.join(', ')})`);
+    const planTask: PlanTask = { id: task.id, index: 0, task: task.prompt, role: task.role, kind: role.kind, reviews: role.reviews, dependsOn: [] };
+    const budget = task.budgetTokens;
+    const type = budget === undefined ? role.type : { ...role.type, budgetTokens: Math.min(role.type.budgetTokens ?? budget, budget) };
+    return this.runLocal({ task: planTask, role: { ...role, type }, prompt: task.prompt, isolate: false, signal: ctx.signal }, ctx);
+  }
+
+  /** A dispatched task; what it spent elsewhere joins the session's bill as a local child's does. */
+  private async runRemote(dispatch: PlanDispatch, request: ChildRequest, context: DispatchContext): Promise<ChildReport> {
+    const report = await dispatch.runChild(request, context);
+    if (report.costUsd > 0 || report.tokens.prompt > 0 || report.tokens.completion > 0) {
+      const bill = new CostTracker();
+      const usage = { inputTokens: report.tokens.prompt, outputTokens: report.tokens.completion, cacheReadTokens: report.tokens.cache_hit, cacheWriteTokens: 0 };
+      bill.record({ usage, costUsd: report.costUsd, costKnown: report.costKnown ?? true, model: 'fleet' });
+      this.options.parent().tracker.adoptChild(bill);
+    }
+    return report;
+  }
+
+  private runLocal(request: ChildRequest, ctx: ToolContext): Promise<ChildReport> {
+    return this.options.subagents.run(
+      {
+        description: `${request.task.id}: ${headline(request.task.task)}`,
+        prompt: request.prompt,
+        type: request.role.type,
+        isolation: request.isolate ? 'worktree' : 'none',
+        waitForSlot: true,
+        keepWorktree: request.isolate,
+        label: request.task.id,
+      },
+      this.options.parent(),
+      { ...ctx, signal: request.signal },
+    );
   }
 }
 

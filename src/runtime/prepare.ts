@@ -36,7 +36,7 @@ import type { SubagentEvent } from '../subagents/types.js';
 import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
 import type { ReviewPlanFn } from '../orchestrator/review.js';
 import type { OrchestrationEvent } from '../orchestrator/types.js';
-import { Orchestration } from './orchestration.js';
+import { Orchestration, type PlanDispatch } from './orchestration.js';
 import { wireMemory, type MemoryWiring } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 import { McpManager } from '../mcp/index.js';
@@ -82,6 +82,8 @@ export interface OpenSessionOptions {
   files?: TextFileOverlay;
   /** MCP servers of this session only (an editor's, over ACP), besides the configured ones. */
   mcpServers?: readonly ConfiguredServer[];
+  /** `seek run --queue`: plan tasks run on fleet workers instead of as local children. */
+  dispatch?: PlanDispatch;
 }
 
 export interface Notice {
@@ -356,6 +358,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     sink: orchestrationSink,
     ...(options.reviewPlan ? { reviewPlan: options.reviewPlan } : {}),
     shouldReview: () => policy.mode === 'ask',
+    ...(options.dispatch ? { dispatch: options.dispatch } : {}),
   });
   tools.push(orchestration.tool());
   // Only with skills installed: a session without them pays nothing for the tool.

@@ -3,7 +3,8 @@ import type { AgentEvent, BeforeToolCall, ToolResult } from '../agent/types.js';
 import { randomBytes } from 'node:crypto';
 import type { Message, StreamFn, ToolCall } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
-import type { Orchestration } from './orchestration.js';
+import type { Orchestration, SingleTask } from './orchestration.js';
+import type { ChildReport } from '../subagents/child-report.js';
 import type { DistillResult } from '../memory/distill.js';
 import type { EntryInput } from '../memory/entry.js';
 import { rememberEntry } from '../memory/operations.js';
@@ -337,6 +338,20 @@ export class AgentSession {
     };
   }
 
+  /**
+   * A fleet worker's job: one plan task (its prompt built by the coordinator) run as a child of
+   * this session in its working tree, as a local plan task runs. Throws for an unknown role.
+   */
+  async runTask(task: SingleTask, signal: AbortSignal): Promise<ChildReport> {
+    this.announceStart();
+    const ctx = { cwd: this.prepared.workspace.cwd, projectRoot: this.prepared.workspace.root, signal, callId: `job_${task.id}` };
+    try {
+      return await this.prepared.orchestration.runTask(task, ctx);
+    } finally {
+      await this.writer?.flush();
+    }
+  }
+
   /** Appends a message the loop did not produce: to history, the session file and the front ends. */
   private record(message: Message): void {
     this.history.push(message);
@@ -373,11 +388,12 @@ export class AgentSession {
   readonly closingNotes: string[] = [];
 
   /** `handOver`: the next session works in this one's worktree, so it is neither reported nor
-   * removed here. */
-  async close(options: { handOver?: boolean } = {}): Promise<void> {
+   * removed here. `keepBackgroundJobs`: other sessions of this process (a fleet worker's other
+   * jobs) may own background commands, which are process-wide; the caller ends them. */
+  async close(options: { handOver?: boolean; keepBackgroundJobs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    killBackgroundJobs();
+    if (!options.keepBackgroundJobs) killBackgroundJobs();
     await this.prepared.mcp.close();
     const { worktrees, workspace } = this.prepared;
     // A session that never started has no file to resume: its empty worktree goes too.

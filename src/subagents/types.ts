@@ -18,7 +18,9 @@ export type SubagentFailureReason =
   | 'killed'
   | 'budget_exceeded'
   | 'model_error'
-  | 'repeated_tool_call';
+  | 'repeated_tool_call'
+  /** A fleet job (`seek run --queue`) failed on every attempt; the hint lists each attempt's error. */
+  | 'job_failed';
 
 export type SubagentStatus = 'active' | 'completed' | 'failed' | 'killed' | 'orphaned' | 'promoted';
 

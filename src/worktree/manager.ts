@@ -96,6 +96,7 @@ export class WorktreeManager {
   private readonly clock: () => Date;
   private identity: Promise<string[]> | undefined;
   private mainGitDir: Promise<string> | undefined;
+  private adding: Promise<unknown> = Promise.resolve();
 
   /**
    * Called just before a merge changes a working tree (the session sets it: a checkpoint of that
@@ -136,7 +137,7 @@ export class WorktreeManager {
 
     // The include listing walks the main tree; it runs while git checks the worktree out.
     const [added, included] = await Promise.all([
-      this.git.run(root, ['worktree', 'add', '-b', info.branch, info.path, base]),
+      this.serialAdd(() => this.git.run(root, ['worktree', 'add', '-b', info.branch, info.path, base])),
       includedFiles(this.git, root).then(
         (files) => ({ files }),
         (error: unknown) => ({ error }),
@@ -167,6 +168,14 @@ export class WorktreeManager {
       throw new WorktreeError(`preparing the worktree failed: ${errorText(error)}`, 'create_error');
     }
     return info;
+  }
+
+  /** `git worktree add` one at a time per project: concurrent adds (parallel editors of a plan)
+   * race on the repository's shared files and fail now and then. */
+  private serialAdd<T>(add: () => Promise<T>): Promise<T> {
+    const turn = this.adding.then(add);
+    this.adding = turn.catch(() => undefined);
+    return turn;
   }
 
   private async undoCreate(info: WorktreeInfo): Promise<void> {

@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { findProjectRoot, seekHome } from '../../config/paths.js';
 import { closeSession } from '../close-session.js';
 import { PlainInteractive } from '../../frontends/plain-interactive.js';
@@ -9,6 +10,7 @@ import { checkPlanFile, PlanFileError, readPlanFile, type PlanFile } from '../..
 import { describePlan, reviewRequest } from '../../orchestrator/review.js';
 import { roleCatalog } from '../../orchestrator/roles.js';
 import type { Plan } from '../../orchestrator/types.js';
+import type { FleetDispatcher } from '../../fleet/dispatcher.js';
 import { openSession, type AgentSession } from '../../runtime/session.js';
 import { loadSubagentTypes } from '../../subagents/definitions.js';
 import type { RootOptions } from '../root.js';
@@ -27,6 +29,18 @@ interface RunOptions {
   save: boolean;
   verbose?: boolean;
   dryRun?: boolean;
+  auto?: boolean;
+  queue?: string;
+  repo?: string;
+  maxJobs?: number;
+  maxCost?: number;
+  maxTokens?: number;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
 }
 
 
@@ -43,7 +57,12 @@ export function createRunCommand(): Command {
     .description('run a declared orchestration plan (a YAML file with goal and tasks)')
     .argument('<plan>', 'the plan file')
     .option('-p, --print', 'headless even in a terminal: no review, approvals denied unless --yolo')
-    .option('--dry-run', 'check the plan and show what would run in parallel, then exit (no session, no model call)');
+    .option('--dry-run', 'check the plan and show what would run in parallel, then exit (no session, no model call)')
+    .option('--queue <url>', 'run the tasks on fleet workers (seek worker) through this Redis: redis://[user:pass@]host:port, rediss:// for TLS')
+    .option('--repo <url>', 'with --queue: the repository workers fetch and push to (default: the origin remote)')
+    .option('--max-jobs <n>', 'with --queue: at most this many jobs queued or running at once', (v) => Math.ceil(positiveNumber(v)))
+    .option('--max-cost <usd>', 'with --queue: no new job starts once the run has spent this many dollars', positiveNumber)
+    .option('--max-tokens <n>', 'with --queue: no new job starts once the run has used this many tokens', (v) => Math.ceil(positiveNumber(v)));
   // --resume continues the session of an interrupted run; --model is the subagents' model.
   return addSessionFlags(command).action(async (path: string, options: RunOptions) => {
       process.exitCode = await runPlanFile(path, options);
@@ -73,9 +92,19 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
   const interactive = options.print !== true && options.yolo !== true && options.outputFormat === 'text' && Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const root: RootOptions = { ...options, print: !interactive };
   const ui: { plain?: PlainInteractive } = {};
+  let fleet: Fleet | undefined;
+  if (options.queue) {
+    const opened = await openFleet(options);
+    if (typeof opened === 'string') {
+      process.stderr.write(`seek: ${opened}\n`);
+      return 1;
+    }
+    fleet = opened;
+  }
   const session = await openSession(
     sessionOptionsFrom(root, {
       interactive,
+      ...(fleet ? { dispatch: fleet.dispatcher } : {}),
       ...(interactive
         ? {
             ask: async (request) => (ui.plain ? ui.plain.ask(request) : 'no'),
@@ -84,6 +113,7 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
         : {}),
     }),
   );
+  if (fleet) fleet.dispatcher.sessionId = session.id;
   const renderer = createRenderer(options.outputFormat, { verbose: options.verbose === true });
   if (interactive) ui.plain = new PlainInteractive(session, process.stdin, process.stdout);
   else session.subscribe((event) => renderer.onEvent(event));
@@ -101,6 +131,46 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
     stopWatchingOutput();
     ui.plain?.close();
     await closeQuietly(session);
+    await fleet?.close();
+  }
+}
+
+interface Fleet {
+  dispatcher: FleetDispatcher;
+  close(): Promise<void>;
+}
+
+/** The dispatcher of `--queue`, or the sentence saying why there is none. */
+async function openFleet(options: RunOptions): Promise<Fleet | string> {
+  const { connectChecked, FleetError } = await import('../../fleet/connection.js');
+  const { FleetDispatcher } = await import('../../fleet/dispatcher.js');
+  const { FleetJobs } = await import('../../fleet/jobs.js');
+  const repoUrl = options.repo ?? originUrl(findProjectRoot(process.cwd()));
+  if (!repoUrl) return '--queue needs the repository workers fetch and push to: give --repo URL, or add an origin remote';
+  try {
+    const redis = await connectChecked(options.queue!);
+    const limits = { ...(options.maxCost ? { costCapUsd: options.maxCost } : {}), ...(options.maxTokens ? { tokenCap: options.maxTokens } : {}) };
+    const jobs = new FleetJobs({ url: options.queue!, redis, limits, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}), env: process.env });
+    await jobs.ready();
+    const dispatcher = new FleetDispatcher({ jobs, repoUrl, mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask', maxTurns: options.maxTurns, limits });
+    return {
+      dispatcher,
+      close: async () => {
+        await jobs.close();
+        await redis.quit().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    if (error instanceof FleetError) return error.message;
+    throw error;
+  }
+}
+
+function originUrl(root: string): string | undefined {
+  try {
+    return execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,0 +1,138 @@
+/**
+ * A worker's checkouts. Each repository URL gets one bare mirror under `<workdir>/mirrors`
+ * (cloned once, fetched before every job, so jobs on the same repository share its objects); each
+ * attempt of a job gets a fresh detached worktree of that mirror at the job's base commit under
+ * `<workdir>/jobs`, removed afterwards. A retried job therefore starts from a clean checkout.
+ * An editor's changes become one commit pushed to the job's repository, or a git bundle when the
+ * push fails. One workdir belongs to one worker process (jobs of that process share mirrors).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { git, tryGit } from './git.js';
+
+export interface Checkout {
+  dir: string;
+  mirror: string;
+  /** The commit it starts at. */
+  base: string;
+}
+
+export interface Published {
+  sha: string;
+  branch: string;
+  pushed: boolean;
+  pushError?: string;
+  bundle?: string;
+}
+
+export class Checkouts {
+  /** Mirror updates of one repository run one at a time (a clone must not race a fetch): the one
+   * running, and the one that will run after it, which every job arriving meanwhile shares (it
+   * starts after they arrived, so it brings what they need; a burst of jobs costs two fetches). */
+  private readonly mirrorLocks = new Map<string, Promise<unknown>>();
+  private readonly nextUpdate = new Map<string, Promise<void>>();
+  private readonly pruned = new Set<string>();
+  private readonly worktreeTurns = new Map<string, Promise<unknown>>();
+
+  constructor(readonly workdir: string) {}
+
+  mirrorOf(url: string): string {
+    return join(this.workdir, 'mirrors', createHash('sha256').update(url).digest('hex').slice(0, 16));
+  }
+
+  /** A fresh worktree for one attempt of `jobId` at `base` (default: the repository's HEAD). */
+  async prepare(url: string, base: string | undefined, jobId: string, attempt: number): Promise<Checkout> {
+    // A commit the mirror already holds needs no fetch; a ref or the default branch does.
+    const known = base !== undefined && /^[0-9a-f]{40}$/.test(base) && (await this.holds(url, base));
+    const mirror = known ? this.mirrorOf(url) : await this.updateMirror(url);
+    const sha = (await git(mirror, ['rev-parse', '--verify', `${base ?? 'HEAD'}^{commit}`])).trim();
+    const dir = join(this.workdir, 'jobs', `${jobId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${attempt}`);
+    if (existsSync(dir)) await this.remove({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
+    await mkdir(join(this.workdir, 'jobs'), { recursive: true });
+    await this.serially(mirror, () => git(mirror, ['worktree', 'add', '--detach', dir, sha]));
+    return { dir, mirror, base: sha };
+  }
+
+  /** Worktree additions and removals of one mirror one at a time: concurrent ones (jobs of one
+   * repository on a worker with several slots) race on the mirror's shared files. */
+  private serially<T>(mirror: string, step: () => Promise<T>): Promise<T> {
+    const turn = (this.worktreeTurns.get(mirror) ?? Promise.resolve()).then(step);
+    this.worktreeTurns.set(mirror, turn.catch(() => undefined));
+    return turn;
+  }
+
+  private async holds(url: string, sha: string): Promise<boolean> {
+    const mirror = this.mirrorOf(url);
+    if (!existsSync(join(mirror, 'HEAD'))) return false;
+    await this.mirrorLocks.get(mirror)?.catch(() => undefined);
+    return (await tryGit(mirror, ['cat-file', '-e', `${sha}^{commit}`])).code === 0;
+  }
+
+  private async updateMirror(url: string): Promise<string> {
+    const mirror = this.mirrorOf(url);
+    const queued = this.nextUpdate.get(mirror);
+    if (queued) {
+      await queued;
+      return mirror;
+    }
+    const previous = this.mirrorLocks.get(mirror) ?? Promise.resolve();
+    const update = previous.catch(() => undefined).then(async () => {
+      this.nextUpdate.delete(mirror); // running now: later arrivals queue the next one
+      if (existsSync(join(mirror, 'HEAD'))) {
+        await git(mirror, ['fetch', '--prune', '--quiet', 'origin']);
+      } else {
+        await mkdir(join(this.workdir, 'mirrors'), { recursive: true });
+        await rm(mirror, { recursive: true, force: true });
+        await git(this.workdir, ['clone', '--mirror', '--quiet', url, mirror]);
+      }
+      // Once per process: forget worktrees of a killed worker that used this workdir before.
+      if (!this.pruned.has(mirror)) {
+        this.pruned.add(mirror);
+        await git(mirror, ['worktree', 'prune']);
+      }
+    });
+    this.mirrorLocks.set(mirror, update);
+    this.nextUpdate.set(mirror, update);
+    await update;
+    return mirror;
+  }
+
+  /**
+   * Commits everything the task changed (new files too) and pushes it to `branch` of `url`; a
+   * bundle of the commit stands in when the push fails. Undefined when nothing changed.
+   */
+  async publish(checkout: Checkout, url: string, branch: string, message: string): Promise<Published | undefined> {
+    const { dir } = checkout;
+    await git(dir, ['add', '-A']);
+    if ((await tryGit(dir, ['diff', '--cached', '--quiet'])).code === 0) return undefined;
+    const named = (await tryGit(dir, ['config', 'user.email'])).stdout.trim() !== '';
+    const identity = named ? [] : ['-c', 'user.name=seek worker', '-c', 'user.email=seek-worker@localhost'];
+    await git(dir, [...identity, 'commit', '-q', '--no-verify', '-m', message]);
+    const sha = (await git(dir, ['rev-parse', 'HEAD'])).trim();
+    const push = await tryGit(dir, ['push', '--quiet', '--force', url, `${sha}:refs/heads/${branch}`]);
+    if (push.code === 0) return { sha, branch, pushed: true };
+    // Not pushable (read-only URL, no rights): the commit travels in the result as a bundle.
+    const ref = `refs/seek/bundle/${branch}`;
+    await git(dir, ['update-ref', ref, sha]);
+    const file = join(this.workdir, 'jobs', `${sha}.bundle`);
+    try {
+      await git(dir, ['bundle', 'create', '--quiet', file, ref, `^${checkout.base}`]);
+      const bundle = (await readFile(file)).toString('base64');
+      return { sha, branch, pushed: false, pushError: push.stderr.trim().split('\n')[0] ?? 'push failed', bundle };
+    } finally {
+      await rm(file, { force: true });
+      await tryGit(dir, ['update-ref', '-d', ref]);
+    }
+  }
+
+  /** Removes an attempt's worktree (never throws). */
+  async remove(checkout: Checkout): Promise<void> {
+    await this.serially(checkout.mirror, async () => {
+      if ((await tryGit(checkout.mirror, ['worktree', 'remove', '--force', checkout.dir])).code === 0) return;
+      await rm(checkout.dir, { recursive: true, force: true });
+      await tryGit(checkout.mirror, ['worktree', 'prune']);
+    });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Submitting fleet jobs and waiting for them, for every coordinator (`seek run --queue`, `seek
+ * batch`). A job id is chosen by the caller and fixed by what the job is, so submitting again
+ * attaches to the job already in Redis (waiting, running or finished) instead of doing it twice;
+ * only a job that failed is replaced. New jobs start only while the run's spend is under its caps
+ * and at most `maxJobs` of the coordinator's jobs are queued or running at once.
+ */
+import { Queue, QueueEvents, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
+import { assertNoSecrets, resultSchema, type FleetJob, type FleetResult } from './payload.js';
+import { attemptErrors, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
+
+export type JobOutcome =
+  | { kind: 'completed'; result: FleetResult; spend: Spend; attempts: number }
+  | { kind: 'failed'; errors: string[]; spend: Spend; attempts: number }
+  /** Not submitted: the run's cap was reached (`why` says which). */
+  | { kind: 'capped'; why: string }
+  /** The caller stopped waiting (the job, if submitted, goes on). */
+  | { kind: 'canceled'; spend: Spend };
+
+export interface FleetJobsOptions {
+  url: string;
+  redis: Redis;
+  limits: { costCapUsd?: number; tokenCap?: number };
+  maxJobs?: number;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export const ZERO_SPEND: Spend = { costUsd: 0, prompt: 0, completion: 0, cacheHit: 0, modelCalls: 0 };
+
+export class FleetJobs {
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly options: FleetJobsOptions) {
+    this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
+    this.events = new QueueEvents(QUEUE_NAME, { connection: connectionOptions(options.url) });
+  }
+
+  get redis(): Redis {
+    return this.options.redis;
+  }
+
+  async ready(): Promise<void> {
+    await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+  }
+
+  /**
+   * Runs job `jobId` of run `runId` to its end: the existing one, or a new one with `data()` (called only when
+   * one is submitted; it may do work first, such as pushing the base commit). `onJob` sees the
+   * job once it is in the queue. Throws only when submitting fails.
+   */
+  async run(jobId: string, runId: string, data: () => Promise<FleetJob>, signal: AbortSignal, onJob?: (job: Job) => void): Promise<JobOutcome> {
+    let job: Job | undefined = await this.queue.getJob(jobId);
+    if (job && (await job.getState()) === 'failed') {
+      await job.remove();
+      await Promise.all([resetJobSpend(this.redis, jobId), resetAttemptErrors(this.redis, jobId)]);
+      job = undefined;
+    }
+    let release: (() => void) | undefined;
+    try {
+      if (!job) {
+        release = await this.slot(signal);
+        if (!release) return { kind: 'canceled', spend: ZERO_SPEND };
+        const cap = capReached(await runSpend(this.redis, runId), this.options.limits);
+        if (cap) return { kind: 'capped', why: cap };
+        const payload = await data();
+        assertNoSecrets(payload);
+        const timings = fleetTimings(this.options.env);
+        job = await this.queue.add(payload.taskId, payload, {
+          jobId,
+          attempts: timings.attempts,
+          backoff: { type: 'fixed', delay: timings.backoffMs },
+          removeOnComplete: { age: 7 * 24 * 3600 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        });
+      }
+      onJob?.(job);
+      return await this.outcome(job, signal);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Waits for the job; a cancelled caller stops waiting (the job goes on, a resume finds it). */
+  private async outcome(job: Job, signal: AbortSignal): Promise<JobOutcome> {
+    const jobId = job.id!;
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (signal.aborted) resolve('aborted');
+      signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+    const finished = job.waitUntilFinished(this.events).then(
+      (value: unknown) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error: error as Error }),
+    );
+    const ended = await Promise.race([finished, aborted]);
+    const spend = await jobSpend(this.redis, jobId);
+    if (ended === 'aborted') return { kind: 'canceled', spend };
+    const fresh = await this.queue.getJob(jobId);
+    const attempts = fresh?.attemptsStarted ?? 1;
+    if (!ended.ok) {
+      const errors = await attemptErrors(this.redis, jobId);
+      const last = fresh?.failedReason ?? ended.error.message;
+      if (!errors.some((line) => line.endsWith(last))) errors.push(last);
+      return { kind: 'failed', errors, spend, attempts };
+    }
+    return { kind: 'completed', result: resultSchema.parse(ended.value), spend, attempts };
+  }
+
+  /** A place among `maxJobs` queued or running jobs; undefined when cancelled first. */
+  private async slot(signal: AbortSignal): Promise<(() => void) | undefined> {
+    const limit = this.options.maxJobs ?? Number.POSITIVE_INFINITY;
+    while (this.active >= limit) {
+      if (signal.aborted) return undefined;
+      await new Promise<void>((resolve) => {
+        this.waiting.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    if (signal.aborted) return undefined;
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * What a run and each of its jobs have spent so far, kept in Redis as workers go (every model
+ * call's usage, as it is billed), so a worker killed mid-job still leaves its cost counted, a
+ * retry's result adds what the earlier attempts spent, and every worker and the coordinator see
+ * the same total when they check the run's caps.
+ */
+import type { Redis } from 'ioredis';
+import { KEY_PREFIX } from './connection.js';
+
+const KEEP_SECONDS = 7 * 24 * 3600;
+
+export interface Spend {
+  costUsd: number;
+  prompt: number;
+  completion: number;
+  cacheHit: number;
+  modelCalls: number;
+}
+
+const runKey = (runId: string): string => `${KEY_PREFIX}:run:${runId}`;
+const jobKey = (jobId: string): string => `${KEY_PREFIX}:job:${jobId}`;
+
+/** Adds one model call's usage to its job and its run. */
+export async function addUsage(redis: Redis, runId: string, jobId: string, usage: Omit<Spend, 'modelCalls'>): Promise<void> {
+  const multi = redis.multi();
+  for (const key of [runKey(runId), jobKey(jobId)]) {
+    multi.hincrbyfloat(key, 'costUsd', usage.costUsd);
+    multi.hincrby(key, 'prompt', usage.prompt);
+    multi.hincrby(key, 'completion', usage.completion);
+    multi.hincrby(key, 'cacheHit', usage.cacheHit);
+    multi.hincrby(key, 'modelCalls', 1);
+    multi.expire(key, KEEP_SECONDS);
+  }
+  await multi.exec();
+}
+
+export async function runSpend(redis: Redis, runId: string): Promise<Spend> {
+  return spendOf(await redis.hgetall(runKey(runId)));
+}
+
+export async function jobSpend(redis: Redis, jobId: string): Promise<Spend> {
+  return spendOf(await redis.hgetall(jobKey(jobId)));
+}
+
+/** Forgets a job's spend (a job run again from scratch after a failed run; the run keeps it). */
+export async function resetJobSpend(redis: Redis, jobId: string): Promise<void> {
+  await redis.del(jobKey(jobId));
+}
+
+/** Whether the run's spend has reached a cap; the sentence saying which, or undefined. */
+export function capReached(spend: Spend, limits: { costCapUsd?: number | undefined; tokenCap?: number | undefined }): string | undefined {
+  if (limits.costCapUsd !== undefined && spend.costUsd >= limits.costCapUsd) {
+    return `the run's dollar cap is reached ($${spend.costUsd.toFixed(4)} spent of $${limits.costCapUsd}); no new job starts`;
+  }
+  const tokens = spend.prompt + spend.completion;
+  if (limits.tokenCap !== undefined && tokens >= limits.tokenCap) {
+    return `the run's token cap is reached (${tokens} tokens of ${limits.tokenCap}); no new job starts`;
+  }
+  return undefined;
+}
+
+function spendOf(hash: Record<string, string>): Spend {
+  const number = (key: string): number => Number(hash[key] ?? 0) || 0;
+  return { costUsd: number('costUsd'), prompt: number('prompt'), completion: number('completion'), cacheHit: number('cacheHit'), modelCalls: number('modelCalls') };
+}
+
+const errorsKey = (jobId: string): string => `${KEY_PREFIX}:job:${jobId}:errors`;
+
+/** Records why one attempt of a job failed (every attempt's error is reported with the job). */
+export async function recordAttemptError(redis: Redis, jobId: string, text: string): Promise<void> {
+  await redis.multi().rpush(errorsKey(jobId), text).expire(errorsKey(jobId), KEEP_SECONDS).exec();
+}
+
+export async function attemptErrors(redis: Redis, jobId: string): Promise<string[]> {
+  return redis.lrange(errorsKey(jobId), 0, -1);
+}
+
+export async function resetAttemptErrors(redis: Redis, jobId: string): Promise<void> {
+  await redis.del(errorsKey(jobId));
+}

@@ -1,0 +1,162 @@
+/**
+ * A fleet worker: takes jobs from the queue (at most `concurrency` at once, under the queue's
+ * shared rate limit), checks each one (seek version, the run's caps), prepares a clean checkout,
+ * runs the task in a session opened there exactly as a local plan task runs (role, permission
+ * mode, sandbox, turn budget) with this machine's own provider credentials, and returns the
+ * result; an editor's changes are published as a commit. Usage is counted in Redis call by call.
+ * `close()` stops taking jobs and waits for the running ones.
+ */
+import { hostname } from 'node:os';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { openSession } from '../runtime/session.js';
+import { killBackgroundJobs } from '../tools/index.js';
+import type { ChildReport } from '../subagents/child-report.js';
+import { SEEK_VERSION } from '../util/version.js';
+import { Checkouts } from './checkout.js';
+import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
+import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
+import { addUsage, capReached, recordAttemptError, runSpend } from './spend.js';
+
+export interface FleetWorkerOptions {
+  url: string;
+  /** A connected client for the worker's own bookkeeping. */
+  redis: Redis;
+  concurrency: number;
+  workdir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Jobs per `durationMs` across every worker of the queue (the provider's rate limit). */
+  rateLimit?: { max: number; durationMs: number };
+  log: (line: string) => void;
+}
+
+/** What the queue's progress of a job says (the batch table shows it). */
+export interface JobProgressInfo {
+  worker: string;
+  phase: 'checkout' | 'running' | 'publishing';
+  attempt: number;
+}
+
+export function versionRefusal(jobVersion: string): string {
+  return `this job was made by seek ${jobVersion} and this worker runs seek ${SEEK_VERSION}; a coordinator and its workers must run the same seek version (upgrade one side)`;
+}
+
+export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; close(): Promise<void> } {
+  const name = `${hostname()}:${process.pid}`;
+  const timings = fleetTimings(options.env);
+  const checkouts = new Checkouts(options.workdir);
+  let running = 0; // sessions open in this process
+  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
+    const jobId = job.id!;
+    const attempt = job.attemptsStarted;
+    try {
+      return await runJob(job, attempt, signal ?? new AbortController().signal);
+    } catch (error) {
+      const text = `attempt ${attempt} on ${name}: ${(error as Error).message}`;
+      await recordAttemptError(options.redis, jobId, text).catch(() => undefined);
+      options.log(`job ${jobId} failed: ${text}`);
+      throw error;
+    }
+  };
+
+  const runJob = async (job: Job, attempt: number, signal: AbortSignal): Promise<FleetResult> => {
+    const parsed = jobSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`malformed job (is the coordinator another seek version?): ${parsed.error.issues[0]?.message ?? ''}`);
+    const data = parsed.data;
+    if (data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(data.seekVersion));
+    const spent = await runSpend(options.redis, data.runId);
+    const cap = capReached(spent, data.limits);
+    if (cap) throw new UnrecoverableError(`not started: ${cap}`);
+    // What is left of the run's token cap bounds this job like a child's own budget would.
+    const budgetTokens = data.limits.tokenCap === undefined ? undefined : data.limits.tokenCap - spent.prompt - spent.completion;
+    const progress = (phase: JobProgressInfo['phase']): Promise<void> => job.updateProgress({ worker: name, phase, attempt } satisfies JobProgressInfo);
+    await progress('checkout');
+    options.log(`job ${job.id} (${data.taskId}, ${data.role}) attempt ${attempt}: checking out`);
+    const checkout = await checkouts.prepare(data.repo.url, data.repo.base, job.id!, attempt);
+    try {
+      await progress('running');
+      const report = await runTask(data, checkout.dir, job.id!, signal, budgetTokens);
+      if (report.status !== 'completed') {
+        const hint = report.result.content.split('\n')[0] ?? '';
+        // Out of budget: another attempt would only spend more.
+        if (report.reason === 'budget_exceeded') throw new UnrecoverableError(`task ${data.taskId} failed (budget_exceeded): ${hint}`);
+        throw new Error(`task ${data.taskId} ${report.status}${report.reason ? ` (${report.reason})` : ''}: ${hint}`);
+      }
+      await progress('publishing');
+      const commit = data.writes ? await checkouts.publish(checkout, data.repo.url, data.resultBranch, `seek: ${data.taskId} (${data.role})\n\n${firstLine(data.prompt)}`) : undefined;
+      options.log(`job ${job.id} completed${commit ? ` (${commit.pushed ? `pushed ${commit.branch}` : 'bundle'})` : ''}`);
+      return {
+        status: 'completed',
+        ...(report.summary !== undefined ? { summary: report.summary } : {}),
+        turns: report.turns,
+        modelCalls: report.modelCalls,
+        toolCalls: report.toolCalls,
+        tokens: { ...report.tokens },
+        costUsd: report.costUsd,
+        worker: name,
+        base: checkout.base,
+        ...(commit ? { commit } : {}),
+      };
+    } finally {
+      await checkouts.remove(checkout);
+    }
+  };
+
+  /** A session in the checkout, this machine's provider settings, the coordinator's mode. */
+  const runTask = async (data: FleetJob, cwd: string, jobId: string, signal: AbortSignal, budgetTokens: number | undefined): Promise<ChildReport> => {
+    const session = await openSession({
+      cwd,
+      env: options.env,
+      interactive: false,
+      maxTurns: data.limits.maxTurns,
+      save: true,
+      ...(data.mode === 'yolo' ? { yolo: true } : data.mode === 'auto' ? { auto: true } : {}),
+    });
+    running++;
+    const counting: Array<Promise<void>> = [];
+    const unsubscribe = session.subscribe((event) => {
+      if (event.type !== 'subagent_event' || event.event.type !== 'usage') return;
+      const { usage, costUsd } = event.event;
+      counting.push(
+        addUsage(options.redis, data.runId, jobId, { costUsd, prompt: usage.inputTokens, completion: usage.outputTokens, cacheHit: usage.cacheReadTokens }).catch(
+          (error: unknown) => options.log(`could not count usage of job ${jobId}: ${(error as Error).message}`),
+        ),
+      );
+    });
+    try {
+      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
+    } finally {
+      unsubscribe();
+      // Background commands are process-wide: they end when no other job of this worker runs.
+      await session.close({ keepBackgroundJobs: true }).catch(() => undefined);
+      if (--running === 0) killBackgroundJobs();
+      await Promise.all(counting);
+    }
+  };
+
+  const worker = new Worker(QUEUE_NAME, processor, {
+    connection: connectionOptions(options.url),
+    concurrency: options.concurrency,
+    lockDuration: timings.lockMs,
+    stalledInterval: timings.stalledMs,
+    // A killed worker's job goes back to the queue; stalls count like failed attempts.
+    maxStalledCount: timings.attempts,
+    // An idle slot asks for work at least this often (seconds): a wake-up missed while every slot
+    // was busy costs at most this much, not BullMQ's default 5 s.
+    drainDelay: 1,
+    ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
+  });
+  worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  return {
+    worker,
+    name,
+    close: async () => {
+      await worker.close();
+    },
+  };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((candidate) => candidate.trim() !== '' && !candidate.startsWith('#')) ?? '';
+  return line.length > 72 ? `${line.slice(0, 71)}…` : line;
+}
