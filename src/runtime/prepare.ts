@@ -2,24 +2,22 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool } from '../agent/types.js';
 import { configureModels, createProvider, lookupModel } from '../providers/index.js';
-import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
+import type { Message, StreamFn, ToolCall } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
-import type { HookRunner } from '../hooks/runner.js';
 import { hooksStartupError } from '../hooks/problems.js';
 import { loadSessionHooks, startHookRunner } from '../hooks/session-hooks.js';
-import type { PermissionPolicy } from '../policy/policy.js';
 import { SessionWriter } from '../session/writer.js';
 import { continueChoice, findSession } from '../session/list.js';
 import { interruptedToolResults } from '../session/reader.js';
 import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/resume.js';
 import { newSessionId, toolsHash } from '../session/format.js';
-import { checkpointsOf, type CheckpointRecord } from '../checkpoints/record.js';
-import { checkpointSettingsFrom, type CheckpointSettings } from '../checkpoints/settings.js';
-import { createCoreTools, createTodoStore, type TextFileOverlay, type TodoStore } from '../tools/index.js';
+import { checkpointsOf } from '../checkpoints/record.js';
+import { checkpointSettingsFrom } from '../checkpoints/settings.js';
+import { createCoreTools, createTodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
-import { createToolGate, serializeAsk, type AskFn, type ToolGate } from './tool-gate.js';
+import { createToolGate, serializeAsk } from './tool-gate.js';
 import { createWorktreeTools, recordMove, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
 import { continueInWorktree, startInWorktree } from './session-worktree.js';
 import { WorktreeManager } from '../worktree/manager.js';
@@ -32,130 +30,20 @@ import { recoverOrphans } from '../subagents/index-log.js';
 import { SubagentManager, type SpawnParent } from '../subagents/manager.js';
 import { subagentSettings } from '../subagents/settings.js';
 import { childrenTotals } from '../subagents/totals.js';
-import type { SubagentEvent } from '../subagents/types.js';
 import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
-import type { ReviewPlanFn } from '../orchestrator/review.js';
-import type { OrchestrationEvent } from '../orchestrator/types.js';
-import { Orchestration, type PlanDispatch } from './orchestration.js';
-import { wireMemory, type MemoryWiring } from './memory.js';
+import { Orchestration } from './orchestration.js';
+import { wireMemory } from './memory.js';
 import { savedRuleWriter, setUpPermissions, startSandboxDetection } from './permissions.js';
 import { McpManager } from '../mcp/index.js';
-import type { ConfiguredServer } from '../mcp/config.js';
 import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
 import { CALL_TOOL, TOOL_SEARCH, unwrapProxyCall } from '../agent/tool-proxy.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
-import { loadCommands, type CustomCommand } from '../extensions/commands.js';
-import { loadSkills, type Skill } from '../extensions/skills.js';
+import { loadCommands } from '../extensions/commands.js';
+import { loadSkills } from '../extensions/skills.js';
 import { createSkillTool } from '../tools/skill.js';
 
-export interface OpenSessionOptions {
-  cwd: string;
-  env: Readonly<Record<string, string | undefined>>;
-  /** Interactive sessions ask before dangerous actions; headless ones deny them. */
-  interactive: boolean;
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  yolo?: boolean;
-  /** `--auto`: edits and commands inside the project without asking, commands sandboxed. */
-  auto?: boolean;
-  plan?: boolean;
-  maxTurns: number;
-  /** A session id (or unique prefix, or a subagent's sub-sid) to continue. */
-  resume?: string;
-  /** Continue the newest session of the project. */
-  continueLatest?: boolean;
-  /** Write the session to disk (default true). */
-  save?: boolean;
-  ask?: AskFn;
-  /** Shows a delegate_tasks plan to the user before it runs (interactive front ends, ask mode). */
-  reviewPlan?: ReviewPlanFn;
-  /** Replaces the provider (unit tests inject a scripted stream here). */
-  stream?: StreamFn;
-  /** `--worktree` (true) or `--worktree-branch NAME` (the branch): work in a fresh seek worktree. */
-  worktree?: boolean | string;
-  /** Work in this existing seek worktree (the terminal UI's `/clear` inside one); wins over
-   * `worktree`. Ignored, with a notice, when it is gone. */
-  continueInWorktree?: string;
-  /** Where the file tools (the session's and its subagents') read and write text when an editor
-   * holds it: ACP's client file system, so unsaved buffers are seen. The disk when absent. */
-  files?: TextFileOverlay;
-  /** MCP servers of this session only (an editor's, over ACP), besides the configured ones. */
-  mcpServers?: readonly ConfiguredServer[];
-  /** `seek run --queue`: plan tasks run on fleet workers instead of as local children. */
-  dispatch?: PlanDispatch;
-}
-
-export interface Notice {
-  level: 'info' | 'warn';
-  text: string;
-}
-
-/** Everything a session needs, resolved once at start. */
-export interface PreparedSession {
-  id: string;
-  resumed: boolean;
-  provider: string;
-  model: string;
-  cwd: string;
-  projectRoot: string;
-  projectId: string;
-  seekHome: string;
-  stream: StreamFn;
-  systemPrompt: string;
-  /** Every tool the model may call by name (declared or loaded on demand, see tools/on-demand.ts). */
-  tools: Tool[];
-  /** What every request declares (a subset of `tools` unless SEEK_TOOLS=all). */
-  toolSchemas: ToolSchema[];
-  /** Tools known only by name when called (MCP tools by their full names). */
-  resolveTool?: (name: string) => Tool | undefined;
-  history: Message[];
-  maxTurns: number;
-  tracker: CostTracker;
-  policy: PermissionPolicy;
-  gate: ToolGate;
-  /** Resolves once `policy.sandbox` (and the launcher) hold the detected OS sandbox; headless
-   * sessions detect on its first call. Awaited before every tool call and spawn. */
-  sandboxReady: () => Promise<void>;
-  hooks: HookRunner | undefined;
-  todos: TodoStore;
-  writer: SessionWriter | undefined;
-  compactor: Compactor;
-  /** Builds the compactor for a model (the session calls it again after `/model`). */
-  compactorFor: (model: string) => Compactor;
-  notices: Notice[];
-  /** Where problems found after start go (a failing observer hook); the session connects it. */
-  noticeSink: { emit?: (notice: Notice) => void };
-  subagents: SubagentManager;
-  /** Where the session works: the project, or a worktree it entered. */
-  workspace: Workspace;
-  worktrees: WorktreeManager | undefined;
-  /** Where the subagent manager's events go; the session connects it. */
-  subagentSink: { emit?: (event: SubagentEvent) => void };
-  orchestration: Orchestration;
-  /** Project memory and the user profile (undefined when memory is off). */
-  memory: MemoryWiring;
-  interactive: boolean;
-  /** The cheap model for side calls (distill, observation checks). */
-  flashModel: string;
-  /** Where orchestration events go; the session connects it. */
-  orchestrationSink: { emit?: (event: OrchestrationEvent) => void };
-  /** The session's MCP servers (connecting in the background). */
-  mcp: McpManager;
-  /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
-   * them (reusing the completed tasks) before the next prompt. */
-  pendingCalls: ToolCall[];
-  /** Checkpoints already in the session file (a resumed session): turn numbers go on from them. */
-  recordedCheckpoints: CheckpointRecord[];
-  /** `checkpoints` in the user's config (on or off, the size limit). */
-  checkpointSettings: CheckpointSettings;
-  /** Skills found at start (their catalog is in the `skill` tool's description, fixed for the session). */
-  skills: Skill[];
-  /** Custom slash commands found at start (user-side: nothing of them is in a request). */
-  commands: CustomCommand[];
-  /** The allowed-tools limits of the current turn (the gate refuses calls outside them). */
-  scope: ToolScope;
-}
+export type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
+import type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
 
 /**
  * Resolves configuration, project, tools, policy and hooks, and opens (or resumes) the session

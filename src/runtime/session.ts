@@ -6,8 +6,8 @@ import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration, SingleTask } from './orchestration.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import type { DistillResult } from '../memory/distill.js';
+import { distillSession, rememberDistilled } from './session-distill.js';
 import type { EntryInput } from '../memory/entry.js';
-import { rememberEntry } from '../memory/operations.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import type { MemorySettings } from '../memory/settings.js';
 import type { CostTracker } from '../cost/tracker.js';
@@ -132,26 +132,13 @@ export class AgentSession {
    * `/distill`: proposes up to three project decisions from this session's history, billed to the
    * session like any turn. Saves nothing: the caller has the user review them (`rememberDistilled`).
    */
-  async distill(signal: AbortSignal): Promise<DistillResult> {
-    const { distill, DistillError } = await import('../memory/distill.js'); // loaded by /distill only
-    const memory = this.prepared.memory.memory;
-    if (!memory) throw new DistillError('memory is off in this session (SEEK_MEMORY=0 or memory.enabled false)');
-    const result = await distill({
-      stream: this.prepared.stream,
-      model: this.prepared.flashModel,
-      messages: this.history,
-      existing: (await memory.store.load()).entries,
-      signal,
-    });
-    if (result.call.usage) this.tracker.record({ usage: result.call.usage, costUsd: result.call.costUsd, model: result.call.model });
-    return result;
+  distill(signal: AbortSignal): Promise<DistillResult> {
+    return distillSession(this.prepared, signal);
   }
 
   /** Saves a candidate the user approved in the distill review. */
-  async rememberDistilled(candidate: EntryInput): Promise<void> {
-    const memory = this.prepared.memory.memory;
-    if (!memory) throw new (await import('../memory/distill.js')).DistillError('memory is off in this session');
-    await rememberEntry(memory.store, candidate, { sessionId: this.id });
+  rememberDistilled(candidate: EntryInput): Promise<void> {
+    return rememberDistilled(this.prepared, candidate);
   }
 
   /** delegate_tasks and `seek run`. */
