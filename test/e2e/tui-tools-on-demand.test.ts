@@ -25,6 +25,11 @@ describe.skipIf(!hasTmux)('tools on demand in tmux', () => {
     expect(live).toMatch(/Count the files/);
     expect(live).toMatch(/agent[^\n]*count files/);
     expect(live).not.toContain('call_tool');
+    // Leave as a user does, and wait for the exit: a killed pane can leave seek still closing (its
+    // session open) when the next one starts under load.
+    t.type('/exit');
+    t.keys('Enter');
+    await t.waitFor('[seek exited 0]');
     t.kill();
 
     const resumed = h.start(root, home, { width: 100, height: 40, args: ['--continue'] });
