@@ -6,20 +6,13 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalPrompt, ScriptedServer, type RecordedRequest } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { canonicalPrompt, type RecordedRequest } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
-
-const env = (home: string, extra: Record<string, string> = {}) => ({ SEEK_HOME: home, DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1', ...extra });
+const suite = useScriptedServer();
+const env = (home: string, extra: Record<string, string> = {}) => suite.env(home, extra);
 
 interface WireTool {
   function: { name: string; description: string };
@@ -41,10 +34,10 @@ const CORE = ['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'l
 describe('tools on demand', () => {
   it('the first request is under 6,000 bytes, declares the common tools and lists the others in a catalog', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ text: 'hello' });
+    suite.server.enqueue({ text: 'hello' });
     const run = await runSeek(['-p', 'say hello'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    const first = server.requests[0]!;
+    const first = suite.server.requests[0]!;
     expect(Buffer.byteLength(first.raw)).toBeLessThan(6000);
     expect(declared(first)).toEqual([...CORE, 'tool_search', 'call_tool']);
     for (const name of ['agent', 'delegate_tasks', 'todo_write', 'memory_observe', 'memory_recall', 'memory_archive', 'enter_worktree', 'exit_worktree']) {
@@ -52,17 +45,17 @@ describe('tools on demand', () => {
     }
 
     // SEEK_TOOLS=all declares everything, as before: the same tools, all in the first request.
-    server.reset();
-    server.enqueue({ text: 'hello' });
+    suite.server.reset();
+    suite.server.enqueue({ text: 'hello' });
     const all = await runSeek(['-p', 'say hello'], { cwd: root, env: env(home, { SEEK_TOOLS: 'all' }) });
     expect(all.code).toBe(0);
-    expect(declared(server.requests[0]!)).toEqual(expect.arrayContaining([...CORE, 'agent', 'delegate_tasks', 'todo_write', 'memory_recall', 'enter_worktree']));
-    expect(declared(server.requests[0]!)).not.toContain('call_tool');
+    expect(declared(suite.server.requests[0]!)).toEqual(expect.arrayContaining([...CORE, 'agent', 'delegate_tasks', 'todo_write', 'memory_recall', 'enter_worktree']));
+    expect(declared(suite.server.requests[0]!)).not.toContain('call_tool');
   });
 
   it('loads agent from the catalog and calls it through call_tool: the child runs, and stream-json shows agent, never the proxy', async () => {
     const { root, home } = makeProject();
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ name: 'tool_search', arguments: { query: 'agent' } }] },
       { toolCalls: [{ name: 'call_tool', arguments: { name: 'agent', arguments: { description: 'look around', prompt: 'list the files', subagent_type: 'explore' } } }] },
       { text: 'The repository holds README.md.' }, // the child's answer
@@ -73,13 +66,13 @@ describe('tools on demand', () => {
     expect(run.code, run.stderr).toBe(0);
 
     // The definition came back as a tool result, with the agent tool's parameters.
-    const parents = server.requests.filter((request) => !isChild(request));
+    const parents = suite.server.requests.filter((request) => !isChild(request));
     const loaded = toolMessages(parents[1]!)[0]!.content;
     expect(loaded).toContain('"name":"agent"');
     expect(loaded).toContain('"subagent_type"');
 
     // The child ran with its own (explore) tools, reached the same way.
-    const child = server.requests.find(isChild)!;
+    const child = suite.server.requests.find(isChild)!;
     expect(child.body.messages.at(-1).content).toBe('list the files');
     expect(declared(child)).toEqual(['read_file', 'glob', 'grep', 'list_dir', 'git', 'tool_search', 'call_tool']);
     expect(toolMessages(parents[2]!).at(-1)!.content).toContain('The repository holds README.md.');
@@ -101,29 +94,29 @@ describe('tools on demand', () => {
 
   it('a direct call to a tool that is not declared runs too (models call a definition they have seen by name)', async () => {
     const { root, home } = makeProject();
-    server.enqueue({ toolCalls: [{ name: 'todo_write', arguments: { items: [{ content: 'x', status: 'pending' }] } }] }, { text: 'ok' });
+    suite.server.enqueue({ toolCalls: [{ name: 'todo_write', arguments: { items: [{ content: 'x', status: 'pending' }] } }] }, { text: 'ok' });
     const run = await runSeek(['-p', 'plan'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    const result = toolMessages(server.requests[1]!)[0]!;
+    const result = toolMessages(suite.server.requests[1]!)[0]!;
     expect(result.content).not.toMatch(/Unknown tool/);
   });
 
   it('permission rules apply to the tool a proxied call runs: a deny rule for Bash, and plan mode', async () => {
     const { root, home } = makeProject();
     writeFileSync(join(home, 'config.json'), JSON.stringify({ permissions: { deny: ['Bash'] } }));
-    server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'bash', arguments: { command: 'touch made.txt' } } }] }, { text: 'ok' });
+    suite.server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'bash', arguments: { command: 'touch made.txt' } } }] }, { text: 'ok' });
     const denied = await runSeek(['-p', 'make it', '--yolo'], { cwd: root, env: env(home) });
     expect(denied.code).toBe(0);
     expect(existsSync(join(root, 'made.txt'))).toBe(false);
-    expect(toolMessages(server.requests[1]!)[0]!.content).toMatch(/Bash/);
+    expect(toolMessages(suite.server.requests[1]!)[0]!.content).toMatch(/Bash/);
 
-    server.reset();
+    suite.server.reset();
     writeFileSync(join(home, 'config.json'), '{}');
-    server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'write_file', arguments: { path: 'plan.txt', content: 'x' } } }] }, { text: 'ok' });
+    suite.server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'write_file', arguments: { path: 'plan.txt', content: 'x' } } }] }, { text: 'ok' });
     const planned = await runSeek(['-p', 'write it', '--plan'], { cwd: root, env: env(home) });
     expect(planned.code).toBe(0);
     expect(existsSync(join(root, 'plan.txt'))).toBe(false);
-    expect(toolMessages(server.requests[1]!)[0]!.content).toMatch(/plan/i);
+    expect(toolMessages(suite.server.requests[1]!)[0]!.content).toMatch(/plan/i);
   });
 
   it('hooks see the tool a proxied call runs: a pre_tool hook on bash denies call_tool {name: bash}', async () => {
@@ -131,22 +124,22 @@ describe('tools on demand', () => {
     mkdirSync(join(root, '.seek'));
     writeFileSync(join(root, '.seek/hooks.toml'), `[[pre_tool]]\nname = "no-bash"\ncommand = 'echo "no bash here"; exit 3'\nmatch = { tool = "bash" }\n`);
     expect((await runSeek(['hooks', 'trust'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
-    server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'bash', arguments: { command: 'touch hooked' } } }] }, { text: 'stopped' });
+    suite.server.enqueue({ toolCalls: [{ name: 'call_tool', arguments: { name: 'bash', arguments: { command: 'touch hooked' } } }] }, { text: 'stopped' });
     const run = await runSeek(['-p', 'run it', '--yolo'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
     expect(existsSync(join(root, 'hooked'))).toBe(false);
-    expect(toolMessages(server.requests[1]!)[0]!.content).toContain('no bash here');
+    expect(toolMessages(suite.server.requests[1]!)[0]!.content).toContain('no bash here');
   });
 
   it('a proxied call with wrong arguments gets the tool\'s parameters back, and an unknown name the list of tools', async () => {
     const { root, home } = makeProject();
-    server.enqueue(
+    suite.server.enqueue(
       { toolCalls: [{ name: 'call_tool', arguments: { name: 'todo_write', arguments: { todo: 'x' } } }, { name: 'call_tool', arguments: { name: 'frobnicate', arguments: {} } }] },
       { text: 'ok' },
     );
     const run = await runSeek(['-p', 'go'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    const [invalid, unknown] = toolMessages(server.requests[1]!);
+    const [invalid, unknown] = toolMessages(suite.server.requests[1]!);
     expect(invalid!.content).toMatch(/^Invalid arguments for todo_write: .*Its parameters: \{"type":"object"/s);
     expect(unknown!.content).toMatch(/^Unknown tool "frobnicate"\. Available tools: .*\bagent\b/);
   });
