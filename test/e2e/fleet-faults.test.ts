@@ -11,13 +11,13 @@ import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { runSeek } from '../support/seek-process.js';
 import { startWorker, until } from '../support/fleet.js';
-import { useFleet, view, write } from '../support/fleet-suite.js';
+import { useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
 
 const fleet = useFleet();
 const { workers, route, startWorkers, project, coordinatorEnv } = fleet;
 const suite = fleet.suite;
 
-describe('fleet faults and limits', () => {
+describe.skipIf(!hasRedis)('fleet faults and limits', () => {
   it('retries on another worker when one is killed mid-task; the killed attempt\'s model call is still counted', async () => {
     await startWorkers(3);
     let hung = false;
@@ -120,7 +120,7 @@ describe('fleet faults and limits', () => {
 
 });
 
-describe('fleet durability and sharing', () => {
+describe.skipIf(!hasRedis)('fleet durability and sharing', () => {
   it('loses nothing when Redis restarts from its append-only file while a job waits for a worker', async () => {
     await startWorkers(0);
     route((req) => ({ text: `finding of ${req.task}` }));

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/scripted-server/index.js';
 import { runSeek } from '../support/seek-process.js';
 import { makeRepository, until } from '../support/fleet.js';
-import { API_KEY, git, useFleet, view, write } from '../support/fleet-suite.js';
+import { API_KEY, git, useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
 import { tempDir } from '../support/temp-dirs.js';
 
 const fleet = useFleet();
@@ -45,7 +45,7 @@ function graphRoute(): void {
   });
 }
 
-describe('seek run --queue', () => {
+describe.skipIf(!hasRedis)('seek run --queue', () => {
   it('runs a 6-task graph on three workers with the results, merges and statistics of a local run; the queue never holds a key', async () => {
     await startWorkers(3);
     graphRoute();
@@ -131,7 +131,7 @@ describe('seek run --queue', () => {
   }, 120_000);
 });
 
-describe('seek batch', () => {
+describe.skipIf(!hasRedis)('seek batch', () => {
   it('runs one job per repository over five repositories: five branches, a bundle where the push is refused, progress and a JSON report', async () => {
     await startWorkers(3);
     route((req) => (req.turn === 0 ? write('NOTES.md', `notes by ${req.task}\n`) : { text: `wrote NOTES.md for ${req.task}` }));
@@ -163,7 +163,7 @@ describe('seek batch', () => {
   }, 120_000);
 });
 
-describe('seek batch --plan', () => {
+describe.skipIf(!hasRedis)('seek batch --plan', () => {
   it('runs the plan for every repository on the fleet and pushes each result branch', async () => {
     await startWorkers(2);
     route((req) => {

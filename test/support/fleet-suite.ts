@@ -8,7 +8,9 @@ import { afterAll, beforeAll } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from './scripted-server/index.js';
 import { useScriptedServer, type ScriptedSuite } from './scripted-suite.js';
 import { makeRepository, startWorker, type WorkerProcess } from './fleet.js';
-import { startRedis, type RedisHandle } from './redis-server.js';
+import { hasRedis, startRedis, type RedisHandle } from './redis-server.js';
+
+export { hasRedis };
 import { tempDir } from './temp-dirs.js';
 
 export const USAGE = { input: 1000, output: 100, cacheRead: 600 };
@@ -49,7 +51,7 @@ export function useFleet(): FleetSuite {
   let redis: RedisHandle | undefined;
   const workers: WorkerProcess[] = [];
   beforeAll(async () => {
-    redis = await startRedis({ appendonly: true });
+    if (hasRedis) redis = await startRedis({ appendonly: true });
   });
   afterAll(async () => {
     await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));

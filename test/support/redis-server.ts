@@ -1,12 +1,27 @@
 /**
  * A real `redis-server` for fleet tests: a free loopback port, a temporary directory (its
- * append-only file with `appendonly`), started and stopped by the test. Redis is required: a
- * missing redis-server fails the test (.ci/run installs it), it is never skipped.
+ * append-only file with `appendonly`), started and stopped by the test. In CI Redis is required
+ * (`.ci/run` installs it): a missing redis-server there is an error, never a skip. Elsewhere (a
+ * fresh machine with only Node and git, the README's quick start) the fleet tests are skipped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { tempDir } from './temp-dirs.js';
+
+/** Whether redis-server can run here. */
+export const hasRedis = (() => {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+if (!hasRedis && process.env.CI === 'true') {
+  throw new Error('CI must run the fleet tests, but redis-server is not installed (.ci/run installs it with apt-get)');
+}
 
 export interface RedisHandle {
   url: string;
