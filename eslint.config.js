@@ -1,6 +1,7 @@
 // Lint: type-aware basics plus the layer rule.
 // Layers run one way: providers -> agent (the loop) -> services -> front ends -> cli.
-// A folder may import only from its own layer and the layers before it; src/util is a shared leaf.
+// A folder may import only from its own layer and the layers before it; src/util is a shared leaf,
+// and src/launch (the code-cache launcher) imports nothing of seek's.
 import tseslint from 'typescript-eslint';
 
 const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions', 'fleet'];
@@ -41,6 +42,8 @@ export default tseslint.config(
   layerRule([...FRONTENDS, ...CLI], SERVICES),
   layerRule([...CLI], FRONTENDS),
   layerRule(['agent', 'providers', ...SERVICES, ...FRONTENDS, ...CLI], ['util']),
+  // The launcher (bin/seek.js -> dist/launch.js) runs before the CLI bundle and is built on its own.
+  layerRule(['agent', 'providers', 'util', ...SERVICES, ...FRONTENDS, ...CLI], ['launch']),
   {
     files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

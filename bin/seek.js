@@ -1,13 +1,8 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in dist/ (built by `npm install` through the prepare script).
+// dist/launch.js runs the CLI bundle through a V8 code cache (src/launch/code-cache.ts).
 // seek exits when main() resolves, even if a stray handle (an idle stdin pipe, a timer) is left.
-import module from 'node:module';
+import { launch } from '../dist/launch.js';
 
-// Node 22.1+ keeps V8's compiled code of the bundle on disk (invalidated by content and Node
-// version), so later starts skip most parsing; Node 20 has no cache for ES modules and skips this.
-module.enableCompileCache?.();
-
-import('../dist/cli/main.js').then(async (m) => {
-  await m.main(process.argv.slice(2));
-  process.exit(process.exitCode ?? 0);
-});
+await launch(new URL('../dist/cli/main.cjs', import.meta.url).pathname, process.argv.slice(2));
+process.exit(process.exitCode ?? 0);

@@ -1,29 +1,123 @@
-// Builds dist/ for the `seek` binary: one esbuild pass over src/cli/main.ts, ESM with code
-// splitting (subcommands, the terminal UI and provider SDKs stay lazy chunks). A bundle loads in
-// less than half the time of ~400 separate modules (see bench/), which every `seek -p` pays.
-// Type checking is `npm run typecheck`; this step only transpiles. All chunks land in dist/cli/,
-// which src/util/version.ts relies on to find package.json. A failed build leaves the previous
-// dist/ in place.
+// Builds dist/ for the `seek` binary in three esbuild passes, all into a staging folder that
+// replaces dist/ only when every pass succeeded (a failed build leaves the previous dist/ in place):
+//
+// - dist/cli/main.cjs: the whole CLI from src/cli/main.ts as one CommonJS function expression (the
+//   module wrapper), which src/launch/code-cache.ts compiles with a V8 code cache. One script with a
+//   cache loads several times faster than ES module chunks, which Node 20 cannot cache
+//   (bench/say-hello). Modules loaded on demand stay unevaluated until used.
+// - dist/cli/tui.js and its chunks: the terminal UI, ESM with code splitting. Ink's layout engine
+//   (yoga) uses top-level await, which CommonJS cannot express, so main.cjs imports it when needed.
+//   Both keep the provider SDKs off undici (sdkWebShims below).
+// - dist/launch.js: the launcher itself (src/launch/), which bin/seek.js imports.
+//
+// Type checking is `npm run typecheck`; this step only transpiles. The version is written into the
+// bundles, so they never read package.json at start.
 import { build } from 'esbuild';
-import { renameSync, rmSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 
-const staging = new URL('../dist/cli.next', import.meta.url);
-const target = new URL('../dist/cli', import.meta.url);
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const staging = 'dist.next';
 rmSync(staging, { recursive: true, force: true });
-await build({
-  entryPoints: ['src/cli/main.ts'],
-  outdir: 'dist/cli.next',
+
+/** src/util/version.ts reads package.json when run from source; bundles get the version inline. */
+const inlineVersion = {
+  name: 'inline-version',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]src[/\\]util[/\\]version\.ts$/ }, () => ({
+      contents: `export const SEEK_VERSION = ${JSON.stringify(version)};`,
+      loader: 'ts',
+    }));
+  },
+};
+
+/** In main.cjs, the terminal UI is the separate ES module build beside it, imported through the
+ * launcher's `import()` (the wrapper's sixth argument): Node 20 drops a vm.Script's dynamic import
+ * callback when the script comes from a code cache, so main.cjs itself never calls import(). */
+const tuiFromEsmBuild = {
+  name: 'tui-from-esm-build',
+  setup(b) {
+    b.onResolve({ filter: /\/tui\/run\.js$/ }, () => ({ path: 'tui', namespace: 'esm-build' }));
+    b.onLoad({ filter: /.*/, namespace: 'esm-build' }, () => ({
+      contents: "export const runTui = async (...args) => (await __seekImport(new URL('./tui.js', __seekScriptUrl).href)).runTui(...args);",
+      loader: 'js',
+    }));
+  },
+};
+
+/** The provider SDKs' uses of the global Headers and FormData point to src/providers/web-shims.ts:
+ * touching Node's own loads undici (~35 ms on a 2-core machine) for a request that never uses it.
+ * A module that declares either name itself fails the build here, so this cannot shadow silently. */
+const SDK_MODULE = /[/\\]node_modules[/\\](openai|@anthropic-ai[/\\]sdk)[/\\].*\.mjs$/;
+const sdkWebShims = {
+  name: 'sdk-web-shims',
+  setup(b) {
+    const shims = new URL('../src/providers/web-shims.ts', import.meta.url).pathname;
+    b.onLoad({ filter: SDK_MODULE }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const names = [];
+      if (/\bHeaders\b/.test(source)) names.push('LightHeaders as Headers');
+      if (/\bFormData\b/.test(source)) names.push('LazyFormData as FormData');
+      if (names.length === 0) return undefined;
+      return { contents: `import { ${names.join(', ')} } from ${JSON.stringify(shims)};\n${source}`, loader: 'js' };
+    });
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: 'linked',
   logLevel: 'warning',
+  // Another use of import.meta would be empty in main.cjs: fail the build, not the run.
+  logOverride: { 'empty-import-meta': 'error' },
   // Ink loads React DevTools support only when DEV=true; it is not a dependency of ours.
   external: ['react-devtools-core'],
+};
+
+await build({
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  outfile: `${staging}/cli/main.cjs`,
+  format: 'cjs',
+  sourcemap: 'linked',
+  // Comments and indentation out: a smaller script reads and hashes faster at every start.
+  minifyWhitespace: true,
+  plugins: [inlineVersion, sdkWebShims, tuiFromEsmBuild],
+  // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
+  define: { 'import.meta.url': '__seekScriptUrl' },
+  banner: {
+    js: "(function (exports, require, module, __filename, __dirname, __seekImport) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  // Dependencies' import() of built-in or CommonJS modules become require() (see tuiFromEsmBuild).
+  supported: { 'dynamic-import': false },
+  footer: { js: '})' },
+});
+await build({
+  ...common,
+  entryPoints: { tui: 'src/tui/run.tsx' },
+  outdir: `${staging}/cli`,
+  splitting: true,
+  format: 'esm',
+  sourcemap: 'linked',
+  plugins: [inlineVersion, sdkWebShims],
   // Some bundled CommonJS dependencies call require(); give them one.
   banner: { js: "import { createRequire as __seekCreateRequire } from 'node:module'; const require = __seekCreateRequire(import.meta.url);" },
 });
-rmSync(target, { recursive: true, force: true });
-renameSync(staging, target);
+await build({
+  ...common,
+  entryPoints: { launch: 'src/launch/code-cache.ts' },
+  outdir: staging,
+  format: 'esm',
+});
+// The launcher decodes an ASCII script as a one-byte string (a third of the time of UTF-8).
+// esbuild escapes non-ASCII text in strings but not in regular expression literals: write those
+// with \u escapes. A non-ASCII script still runs, only its start is slower.
+const main = readFileSync(`${staging}/cli/main.cjs`);
+if (!isAscii(main)) {
+  const at = main.findIndex((byte) => byte > 0x7f);
+  const context = main.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
+  process.stderr.write(`warning: dist/cli/main.cjs is not ASCII, so it starts slower; near: ${context}\n`);
+}
+rmSync('dist', { recursive: true, force: true });
+renameSync(staging, 'dist');

@@ -80,7 +80,9 @@ function frontmatterEnd(lines: readonly string[]): number {
 }
 
 const BULLET = /^[-*] /;
-const FIELD = /^\s+[-*]\s+(.*?)\s*[:：]\s*(.*)$/;
+// Non-ASCII in regexes is written as \u escapes (keeps dist/cli/main.cjs ASCII, see scripts/build.mjs):
+// \uff1a is the full-width colon.
+const FIELD = /^\s+[-*]\s+(.*?)\s*[:\uff1a]\s*(.*)$/;
 
 function parseSection(lines: readonly string[]): SoulSection {
   const preamble: string[] = [];
@@ -103,7 +105,8 @@ function parseTrait(block: readonly string[]): SoulTrait {
     const field = FIELD.exec(line);
     const label = field?.[1]?.toLowerCase() ?? '';
     const value = field?.[2]?.trim() ?? '';
-    if (/why|来源/.test(label)) result.why = value;
+    // \u6765\u6e90: "source" in Chinese.
+    if (/why|\u6765\u6e90/.test(label)) result.why = value;
     else if (label === 'sources') result.sources = splitSources(value);
     else if (label === 'first seen' || label === '首次观察') result.firstSeen = value;
     else if (label === 'last confirmed' || label === '最近确认') result.lastConfirmed = value;
@@ -126,7 +129,8 @@ export function renderTrait(trait: SoulTrait): string[] {
   return lines;
 }
 
-const METADATA_LINE = /^\s+[-*]\s+(sources|first seen|last confirmed|首次观察|最近确认)\s*[:：]/i;
+// The Chinese alternatives read "first seen" and "last confirmed"; \uff1a is the full-width colon.
+const METADATA_LINE = /^\s+[-*]\s+(sources|first seen|last confirmed|\u9996\u6b21\u89c2\u5bdf|\u6700\u8fd1\u786e\u8ba4)\s*[:\uff1a]/i;
 
 /**
  * The Stable part as injected: its text without bookkeeping sub-lines (sources, dates), at most

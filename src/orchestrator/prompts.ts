@@ -115,7 +115,8 @@ export function parseVerdict(text: string): Verdict {
     if (!match) continue;
     const word = match[1]!.trim().toLowerCase();
     if (word.startsWith('approve') || word === 'lgtm') return { kind: 'approve' };
-    const listed = lines.slice(i + 1).filter((line) => /^\s*(\d+[.)]|[-*•])\s+\S/.test(line)).length;
+    // \u2022 is the bullet character.
+    const listed = lines.slice(i + 1).filter((line) => /^\s*(\d+[.)]|[-*\u2022])\s+\S/.test(line)).length;
     return { kind: 'problems', count: Math.max(1, listed) };
   }
   return { kind: 'none' };

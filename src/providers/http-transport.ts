@@ -5,8 +5,9 @@
  * first request, and the process cannot exit until V8 has finished it (~60 ms after the reply on
  * a small machine). node:http parses natively, so seek exits as soon as its work is done.
  *
- * What the SDKs rely on, and this keeps: a real `Response` (status, headers, `url`, a web
- * ReadableStream body that yields chunks as they arrive); rejection with the signal's reason (an
+ * What the SDKs rely on, and this keeps: a `Response` (status, headers, `url`, a web ReadableStream
+ * body that yields chunks as they arrive; a TransportResponse, so undici is never loaded, see
+ * web-shims.ts); rejection with the signal's reason (an
  * `AbortError`) when their AbortController fires, which is how they tell a user abort or their own
  * timeout; and other failures as `TypeError('fetch failed', { cause })`, as undici reports them,
  * which they wrap in `APIConnectionError`. Bodies are decoded (gzip, deflate, br); connections are
@@ -18,6 +19,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlib, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { proxyAuthorization, proxyFor, TunnelAgent } from './http-proxy.js';
+import { LightHeaders, TransportResponse } from './web-shims.js';
 
 export interface HttpTransportOptions {
   /** Where the proxy variables are read; process.env by default. */
@@ -67,7 +69,7 @@ async function send(input: string | URL | Request, init: RequestInit | undefined
   const signal = init?.signal ?? fromRequest?.signal ?? undefined;
   if (signal?.aborted) throw abortReason(signal);
   const method = (init?.method ?? fromRequest?.method ?? 'GET').toUpperCase();
-  const headers = new Headers(init?.headers ?? fromRequest?.headers);
+  const headers = new LightHeaders((init?.headers ?? fromRequest?.headers) as ConstructorParameters<typeof LightHeaders>[0]);
   const body = requestBody(init?.body ?? (fromRequest?.body as BodyInit | null | undefined), headers);
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate');
   return exchange({ route: route(url), method, headers, body, signal, connectTimeoutMs });
@@ -75,7 +77,7 @@ async function send(input: string | URL | Request, init: RequestInit | undefined
 
 /** The body as bytes (with its length) or a stream (chunked); sets the content type a
  * FormData, Blob or URLSearchParams body implies when none was given. */
-function requestBody(body: BodyInit | null | undefined, headers: Headers): RequestBody {
+function requestBody(body: BodyInit | null | undefined, headers: LightHeaders): RequestBody {
   if (body === null || body === undefined) return undefined;
   if (typeof body === 'string') return Buffer.from(body);
   if (body instanceof ArrayBuffer) return Buffer.from(body);
@@ -91,7 +93,7 @@ function requestBody(body: BodyInit | null | undefined, headers: Headers): Reque
 interface Exchange {
   route: Route;
   method: string;
-  headers: Headers;
+  headers: LightHeaders;
   body: RequestBody;
   signal: AbortSignal | undefined;
   connectTimeoutMs: number;
@@ -160,16 +162,16 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs }: Ex
         res.resume();
         res.once('end', () => signal?.removeEventListener('abort', onAbort));
       }
-      let response: Response;
+      let response: TransportResponse;
       try {
-        response = new Response(responseBody, { status, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders) });
+        response = new TransportResponse(responseBody, { status, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders), url: url.href });
       } catch (error) {
         req.destroy();
         return fail(new TypeError('fetch failed', { cause: error }));
       }
-      Object.defineProperty(response, 'url', { value: url.href });
       settled = true;
-      resolve(response);
+      // The subset of Response the SDKs use (web-shims.ts), typed as the fetch signature wants.
+      resolve(response as unknown as Response);
     });
     writeBody(req, body);
   });

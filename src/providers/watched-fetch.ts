@@ -5,6 +5,8 @@
  * this fetch lets the watchdog see every byte that arrives instead.
  */
 
+import { TransportResponse } from './web-shims.js';
+
 /** Told about each response that starts and each body chunk that arrives, for one attempt. */
 export interface WireActivity {
   /** The response head arrived (its body is still to come). */
@@ -26,12 +28,13 @@ export function watchedFetch(base: typeof fetch, activity: WireActivity): typeof
         controller.enqueue(chunk);
       },
     });
-    const watched = new Response(response.body.pipeThrough(counter), {
+    // A TransportResponse, not the platform's Response, which would load undici (web-shims.ts).
+    const watched = new TransportResponse(response.body.pipeThrough(counter), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
+      url: response.url,
     });
-    Object.defineProperty(watched, 'url', { value: response.url });
-    return watched;
+    return watched as unknown as Response;
   };
 }

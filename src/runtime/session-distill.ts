@@ -5,7 +5,6 @@
  */
 import type { EntryInput } from '../memory/entry.js';
 import type { DistillResult } from '../memory/distill.js';
-import { rememberEntry } from '../memory/operations.js';
 import type { PreparedSession } from './session-types.js';
 
 export async function distillSession(prepared: PreparedSession, signal: AbortSignal): Promise<DistillResult> {
@@ -26,5 +25,7 @@ export async function distillSession(prepared: PreparedSession, signal: AbortSig
 export async function rememberDistilled(prepared: PreparedSession, candidate: EntryInput): Promise<void> {
   const memory = prepared.memory.memory;
   if (!memory) throw new (await import('../memory/distill.js')).DistillError('memory is off in this session');
+  // The memory store's write path loads only when a decision is distilled, not at every start.
+  const { rememberEntry } = await import('../memory/operations.js');
   await rememberEntry(memory.store, candidate, { sessionId: prepared.id });
 }

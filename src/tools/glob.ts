@@ -1,6 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { glob as tinyGlob } from 'tinyglobby';
 import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
@@ -53,6 +52,8 @@ async function globTool(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
   let matches: string[];
   try {
     const rules = await IgnoreRules.forRoot(root);
+    // Loaded on the first glob call, not at start (a few ms of every start-up otherwise).
+    const { glob: tinyGlob } = await import('tinyglobby');
     matches = await tinyGlob(args.pattern, {
       cwd: root,
       dot: true,

@@ -28,12 +28,12 @@ function newestMtime(dir: string): number {
 export default function setup(project: TestProject): void {
   let built = 0;
   try {
-    built = statSync(join(ROOT, 'dist/cli/main.js')).mtimeMs;
+    built = Math.min(statSync(join(ROOT, 'dist/cli/main.cjs')).mtimeMs, statSync(join(ROOT, 'dist/launch.js')).mtimeMs);
   } catch {
     built = 0;
   }
   let failure = '';
-  if (newestMtime(join(ROOT, 'src')) > built) {
+  if (Math.max(newestMtime(join(ROOT, 'src')), statSync(join(ROOT, 'scripts/build.mjs')).mtimeMs) > built) {
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
     const output = (build.stderr ?? '').trim();
     if (build.status !== 0) {

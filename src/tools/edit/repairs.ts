@@ -88,8 +88,9 @@ export function unescapeStrings(strings: EditStrings, fileText: string): Repair 
   };
 }
 
-/** read_file's mark at the end of a line it cut: `… [+N chars]`. */
-export const CUT_MARKER = /… \[\+\d+ chars\]/;
+/** read_file's mark at the end of a line it cut: `… [+N chars]` (\u2026 is the ellipsis: regexes keep
+ * to ASCII so dist/cli/main.cjs does, see scripts/build.mjs). */
+export const CUT_MARKER = /\u2026 \[\+\d+ chars\]/;
 
 /** What may open a placeholder line: a comment marker or a parenthesis. */
 const PLACEHOLDER_OPENER = /^\s*(\/\/+|#+|--|;+|\/\*+|\*|<!--|\{\/\*|\()\s*/;
@@ -107,8 +108,8 @@ function isPlaceholder(line: string): boolean {
   if (!opener) return false;
   const body = line.slice(opener[0].length).replace(PLACEHOLDER_CLOSER, '').trim().toLowerCase();
   if (body.length > 60) return false;
-  if (/^(\.{3,}|…)$/.test(body)) return true;
-  const words = body.replace(/^(\.{3,}|…)\s*/, '').replace(/\s*(\.{3,}|…)$/, '');
+  if (/^(\.{3,}|\u2026)$/.test(body)) return true;
+  const words = body.replace(/^(\.{3,}|\u2026)\s*/, '').replace(/\s*(\.{3,}|\u2026)$/, '');
   const dotted = words !== body;
   return PLACEHOLDER_WORDS.test(words) && (dotted || /\b(code|unchanged|here|as before|omitted|methods?|functions?|lines?|file|implementation)\b/.test(words));
 }

@@ -1,0 +1,146 @@
+/**
+ * Start-up through a V8 code cache. The build writes the whole CLI (the terminal UI aside, which
+ * is an ES module chunk imported when used) as one CommonJS function expression,
+ * dist/cli/main.cjs. Node 20 keeps no compiled code between runs for ES modules
+ * (`module.enableCompileCache()` arrives in 22.1), so this compiles that script with `vm.Script`
+ * and hands V8 the code it serialised on an earlier run: parsing and compiling the start path then
+ * costs a deserialisation instead (bench/say-hello measures it).
+ *
+ * Contract:
+ * - The cache lives under SEEK_HOME (`cache/v8/`), a directory of the user's own: V8 trusts a code
+ *   cache as compiled code, so it must never come from a shared, writable place such as /tmp.
+ * - Its name carries the Node version, the architecture and the script's size and mtime, so a new
+ *   build or a new Node never meets an old cache; V8 also rejects one made under other flags, and
+ *   a rejected or missing cache is written again after the run.
+ * - A cache is serialised after the run, so it holds the functions that run compiled. A cache made
+ *   by a run that sent no prompt (`--version`, a subcommand) is replaced once by a prompt run's.
+ * - Writes are atomic (temporary file, then rename): concurrent starts read a whole cache or none.
+ *   A CRC-32 of the data is checked before V8 sees it: V8 checks a cache's version, flags and
+ *   length, not every byte, and a damaged file must cost a recompile, never a crash. Node before
+ *   20.15 has no zlib.crc32 and runs without the cache.
+ * - Any failure to read or write the cache only costs speed; `SEEK_CODE_CACHE=0` turns it off.
+ *
+ * This file is bundled on its own (dist/launch.js) and imports nothing from the rest of seek.
+ */
+import { isAscii } from 'node:buffer';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import vm from 'node:vm';
+import zlib from 'node:zlib';
+
+/** What dist/cli/main.cjs evaluates to: the CommonJS module wrapper around the CLI, plus the
+ * launcher's own import() (Node 20 drops a vm.Script's dynamic import callback when the script
+ * comes from a code cache, so the bundle imports its ES module chunk, the terminal UI, through it). */
+type ModuleWrapper = (
+  exports: object,
+  require: NodeJS.Require,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+  importModule: (specifier: string) => Promise<unknown>,
+) => void;
+
+interface CliModule {
+  main(argv: string[]): Promise<void>;
+}
+
+/** A cache file: one byte saying which kind of run serialised it, the CRC-32 of the data (uint32,
+ * little-endian), then V8's data. */
+const HEADER_BYTES = 5;
+const MADE_BY_PROMPT_RUN = 1;
+const MADE_BY_OTHER_RUN = 0;
+/** Caches of other builds kept beside the current one. */
+const KEPT_OTHER_CACHES = 2;
+
+/** Loads and runs the CLI in `scriptPath` with `argv`; resolves when `main` does. */
+export async function launch(scriptPath: string, argv: string[]): Promise<void> {
+  const bytes = readFileSync(scriptPath);
+  // An ASCII script becomes a one-byte string (half the memory, a third of the decoding time).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const cache = cacheFile(scriptPath);
+  const cached = cache ? readCache(cache) : undefined;
+  const script = new vm.Script(source, { filename: scriptPath, cachedData: cached?.data });
+  const wrapper = script.runInThisContext() as ModuleWrapper;
+  const module = { exports: {} };
+  const importModule = (specifier: string) => import(specifier);
+  wrapper.call(module.exports, module.exports, createRequire(scriptPath), module, scriptPath, dirname(scriptPath), importModule);
+  const cli = module.exports as CliModule;
+  const promptRun = argv.some((arg) => arg === '-p' || arg === '--print' || arg.startsWith('--print='));
+  try {
+    await cli.main(argv);
+  } finally {
+    if (cache && (!cached || script.cachedDataRejected === true || (promptRun && !cached.madeByPromptRun))) {
+      writeCache(cache, script, promptRun);
+    }
+  }
+}
+
+function cacheFile(scriptPath: string): string | undefined {
+  if (process.env.SEEK_CODE_CACHE === '0' || typeof zlib.crc32 !== 'function') return undefined;
+  try {
+    const { size, mtimeMs } = statSync(scriptPath);
+    // Same rule as src/config/paths.ts seekHome(), which this file cannot import.
+    const override = process.env.SEEK_HOME;
+    const home = override !== undefined && override.trim() !== '' ? resolve(override) : join(homedir(), '.seek');
+    const key = `${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`;
+    return join(home, 'cache', 'v8', `main-${key}.bin`);
+  } catch {
+    return undefined;
+  }
+}
+
+function readCache(file: string): { data: Buffer; madeByPromptRun: boolean } | undefined {
+  try {
+    const bytes = readFileSync(file);
+    if (bytes.length <= HEADER_BYTES) return undefined;
+    const data = bytes.subarray(HEADER_BYTES);
+    if (zlib.crc32(data) !== bytes.readUInt32LE(1)) return undefined;
+    return { data, madeByPromptRun: bytes[0] === MADE_BY_PROMPT_RUN };
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(file: string, script: vm.Script, promptRun: boolean): void {
+  try {
+    const data = script.createCachedData();
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    const header = Buffer.alloc(HEADER_BYTES);
+    header[0] = promptRun ? MADE_BY_PROMPT_RUN : MADE_BY_OTHER_RUN;
+    header.writeUInt32LE(zlib.crc32(data), 1);
+    writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
+    renameSync(temporary, file);
+    pruneOtherCaches(dir, file);
+  } catch {
+    // A cache that cannot be written (read-only home, full disk) only costs the next start time.
+  }
+}
+
+/** Keeps the newest few caches of other builds (another install sharing this SEEK_HOME keeps its
+ * own), and removes the rest: a rebuilt or upgraded seek never reads its old cache again. */
+function pruneOtherCaches(dir: string, current: string): void {
+  const others = readdirSync(dir)
+    .filter((name) => name.startsWith('main-') && join(dir, name) !== current)
+    .map((name) => {
+      const path = join(dir, name);
+      try {
+        return { path, mtimeMs: statSync(path).mtimeMs };
+      } catch {
+        return { path, mtimeMs: 0 };
+      }
+    })
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const stale of others.slice(KEPT_OTHER_CACHES)) unlinkQuietly(stale.path);
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Another process may have removed it first.
+  }
+}

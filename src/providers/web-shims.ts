@@ -1,0 +1,200 @@
+/**
+ * Headers and Response for seek's own HTTP transport, without undici.
+ *
+ * Node's global Headers, Response and FormData are undici's: touching any of them the first time
+ * loads and compiles undici's whole JavaScript bundle, about 35 ms of a start-up on this project's
+ * 2-core machine, for a say-hello that needs none of it (bench/say-hello). The transport
+ * (http-transport.ts) answers with a TransportResponse, and the build (scripts/build.mjs) points
+ * the provider SDKs' own uses of `Headers` and `FormData` here, so a model request never loads
+ * undici. Anything outside that path (MCP's HTTP transports, OAuth) keeps the platform's classes.
+ *
+ * Contract: the subset of the Fetch standard the SDKs and seek use, with the standard's behaviour
+ * (test/unit/providers/web-shims.test.ts checks it against Node's own classes): header names are
+ * case-insensitive and iterate sorted in lower case, values are trimmed, repeated values join with
+ * ", " except set-cookie; a body is read once (`bodyUsed`), `clone()` tees it.
+ */
+
+type HeaderSource = Iterable<readonly [string, string]> | Record<string, string | readonly string[] | undefined> | { forEach(callback: (value: string, name: string) => void): void };
+
+export class LightHeaders {
+  /** Lower-case name -> values in order (set-cookie keeps each; others join on read). */
+  readonly #values = new Map<string, string[]>();
+
+  /** True for these and for the platform's Headers, without loading the platform's class. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object Headers]';
+  }
+
+  constructor(init?: HeaderSource | null) {
+    if (init === undefined || init === null) return;
+    if (typeof (init as { forEach?: unknown }).forEach === 'function' && !Array.isArray(init) && !(Symbol.iterator in init)) {
+      (init as { forEach(callback: (value: string, name: string) => void): void }).forEach((value, name) => this.append(name, value));
+    } else if (Symbol.iterator in init) {
+      for (const pair of init as Iterable<readonly [string, string]>) {
+        if (pair.length !== 2) throw new TypeError('Headers: each header must be a [name, value] pair');
+        this.append(pair[0], pair[1]);
+      }
+    } else {
+      for (const [name, value] of Object.entries(init as Record<string, string | readonly string[] | undefined>)) {
+        if (value === undefined) continue;
+        if (Array.isArray(value)) for (const each of value as readonly string[]) this.append(name, each);
+        else this.append(name, String(value));
+      }
+    }
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Headers';
+  }
+
+  append(name: string, value: string): void {
+    const key = headerName(name);
+    const list = this.#values.get(key);
+    if (list) list.push(headerValue(value));
+    else this.#values.set(key, [headerValue(value)]);
+  }
+
+  set(name: string, value: string): void {
+    this.#values.set(headerName(name), [headerValue(value)]);
+  }
+
+  delete(name: string): void {
+    this.#values.delete(headerName(name));
+  }
+
+  has(name: string): boolean {
+    return this.#values.has(headerName(name));
+  }
+
+  get(name: string): string | null {
+    const list = this.#values.get(headerName(name));
+    return list ? list.join(', ') : null;
+  }
+
+  getSetCookie(): string[] {
+    return [...(this.#values.get('set-cookie') ?? [])];
+  }
+
+  forEach(callback: (value: string, name: string, headers: LightHeaders) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this);
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of [...this.#values.keys()].sort()) {
+      const list = this.#values.get(name)!;
+      if (name === 'set-cookie') for (const cookie of list) yield [name, cookie];
+      else yield [name, list.join(', ')];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/** The standard's token characters for a header name. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+function headerName(name: string): string {
+  const text = String(name);
+  if (!HEADER_NAME.test(text)) throw new TypeError(`Headers: invalid header name "${text}"`);
+  return text.toLowerCase();
+}
+
+function headerValue(value: string): string {
+  const text = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (/[\0\r\n]/.test(text)) throw new TypeError('Headers: invalid header value');
+  return text;
+}
+
+/** `instanceof FormData` without loading undici: only an object that calls itself FormData is
+ * checked against the platform's class. */
+export class LazyFormData {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object FormData]' && value instanceof globalThis.FormData;
+  }
+}
+
+export interface TransportResponseInit {
+  status: number;
+  statusText?: string;
+  headers?: HeaderSource;
+  url?: string;
+}
+
+/** A fetch Response over a web ReadableStream body (or none). */
+export class TransportResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: LightHeaders;
+  readonly url: string;
+  readonly redirected = false;
+  readonly type = 'basic';
+  #body: ReadableStream<Uint8Array> | null;
+  #used = false;
+
+  constructor(body: ReadableStream<Uint8Array> | null, init: TransportResponseInit) {
+    this.#body = body;
+    this.status = init.status;
+    this.statusText = init.statusText ?? '';
+    this.headers = new LightHeaders(init.headers);
+    this.url = init.url ?? '';
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Response';
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#body;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    if (this.#used) throw new TypeError('Response body is already used');
+    this.#used = true;
+    if (!this.#body) return new Uint8Array(0);
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of this.#body as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async text(): Promise<string> {
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  clone(): TransportResponse {
+    if (this.#used) throw new TypeError('Response body is already used');
+    let copy: ReadableStream<Uint8Array> | null = null;
+    if (this.#body) [this.#body, copy] = this.#body.tee();
+    return new TransportResponse(copy, { status: this.status, statusText: this.statusText, headers: this.headers, url: this.url });
+  }
+}
