@@ -16,7 +16,7 @@
  * 4. the share of each request's prompt bytes that repeats the previous request's prefix;
  * 5. the 20-turn tool workload beside a minimal node:http agent loop (loop-workload/measure.ts).
  *
- * `BENCH_ONLY=say-hello` runs part 0 alone.
+ * `BENCH_ONLY=say-hello` runs part 0 alone, `BENCH_ONLY=loop` part 5 alone.
  */
 import { spawnSync } from 'node:child_process';
 import { SEEK_BIN, makeProject, runSeek } from '../test/support/seek-process.js';
@@ -137,8 +137,10 @@ async function perTurnWarm(server: ScriptedServer): Promise<void> {
 const server = await ScriptedServer.start();
 try {
   console.log(`seek benchmarks · node ${process.version} · ${process.platform} ${process.arch}\n`);
-  await sayHello(server, RUNS);
-  if (process.env.BENCH_ONLY !== 'say-hello') {
+  const only = process.env.BENCH_ONLY;
+  if (only === 'loop') await loopWorkload(server, 7);
+  else await sayHello(server, RUNS);
+  if (only === undefined || only === '') {
     console.log('');
     await coldStart(server);
     console.log('');

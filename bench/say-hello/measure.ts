@@ -8,8 +8,9 @@
  * - exit after reply: the response's last byte written to process exit;
  * - max RSS: the process's peak resident set (reported by a preload, max-rss.mjs, in every runner).
  *
- * seek runs `--no-save`, then the same with stdin an idle open pipe, then saved (the default: a
- * session file and the turn's checkpoint of the git tree, which overlaps the request).
+ * seek runs `--no-save` (its V8 code cache warm, as after any earlier run), the same without the
+ * code cache (a first start), with stdin an idle open pipe, then saved (the default: a session
+ * file and the turn's checkpoint of the git tree, which overlaps the request).
  *
  * `BENCH_BEFORE_BIN=/path/to/old/bin/seek.js` adds another build (a copy of an earlier dist/) to
  * the same rounds, so before and after are measured side by side. Also printed: the first
@@ -30,6 +31,8 @@ interface Runner {
   args: (server: ScriptedServer) => string[];
   /** Leave stdin an open, idle pipe (as CI runners and editors do) instead of /dev/null. */
   idleStdin?: boolean;
+  /** Added to the environment of this runner's process. */
+  env?: Record<string, string>;
 }
 
 interface Sample {
@@ -53,7 +56,7 @@ async function runOnce(runner: Runner, server: ScriptedServer, cwd: string, env:
   const started = now();
   const child = spawn(process.execPath, ['--import', PRELOAD, ...runner.args(server)], {
     cwd,
-    env,
+    env: { ...env, ...runner.env },
     stdio: [runner.idleStdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe'],
   });
   let output = '';
@@ -90,6 +93,8 @@ export async function sayHello(server: ScriptedServer, rounds: number): Promise<
     { label: 'minimal node:http client', args: (s) => [join(HERE, 'minimal-client.mjs'), `${s.url}/chat/completions`, requestFile] },
     { label: 'seek', args: seekArgs(SEEK_BIN) },
     ...(before ? [{ label: 'seek before', args: seekArgs(before) }] : []),
+    // A first start (or SEEK_CODE_CACHE=0): the script compiled without the V8 code cache.
+    { label: 'seek, no code cache', args: seekArgs(SEEK_BIN), env: { SEEK_CODE_CACHE: '0' } },
     { label: 'seek, idle stdin pipe', args: seekArgs(SEEK_BIN), idleStdin: true },
     ...(before ? [{ label: 'seek before, idle stdin', args: seekArgs(before), idleStdin: true }] : []),
     { label: 'seek, saved', args: savedArgs(SEEK_BIN) },
