@@ -16,7 +16,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
-import { addUsage, capReached, recordAttemptError, runSpend } from './spend.js';
+import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
 
 export interface FleetWorkerOptions {
   url: string;
@@ -123,8 +123,11 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
         ),
       );
     });
+    // The run's caps count every job on every worker: checked in Redis before each model request.
+    const capped = data.limits.costCapUsd !== undefined || data.limits.tokenCap !== undefined;
+    const sharedLimit = { reached: async () => capNotice(await runSpend(options.redis, data.runId), data.limits) };
     try {
-      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
+      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(capped ? { sharedLimit } : {}), ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
     } finally {
       unsubscribe();
       // Background commands are process-wide: they end when no other job of this worker runs.
