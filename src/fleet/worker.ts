@@ -16,6 +16,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
+import { sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
 import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
 
 export interface FleetWorkerOptions {
@@ -27,6 +28,8 @@ export interface FleetWorkerOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Jobs per `durationMs` across every worker of the queue (the provider's rate limit). */
   rateLimit?: { max: number; durationMs: number };
+  /** Model requests per window and in flight per provider endpoint, across every worker (provider-limit.ts). */
+  providerLimit?: ProviderLimit;
   log: (line: string) => void;
 }
 
@@ -46,6 +49,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
   let running = 0; // sessions open in this process
+  const requestGate = options.providerLimit ? sharedProviderLimit(options.redis, options.providerLimit, options.log) : undefined;
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
     const jobId = job.id!;
     const attempt = job.attemptsStarted;
@@ -110,6 +114,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       interactive: false,
       maxTurns: data.limits.maxTurns,
       save: true,
+      ...(requestGate ? { requestGate } : {}),
       ...(data.mode === 'yolo' ? { yolo: true } : data.mode === 'auto' ? { auto: true } : {}),
     });
     running++;

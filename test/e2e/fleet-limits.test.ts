@@ -2,14 +2,15 @@
  * Fleet limits end to end (real redis-server, `seek worker` processes, the scripted model): the
  * run's dollar cap, counted over every worker, gives every running job the wrap-up notice on its
  * next request and stops one that goes on; no new job starts; the run reports by how much the cap
- * was exceeded.
+ * was exceeded. A provider rate limit holds for every model request across workers, and a 429
+ * pauses every worker's requests to that provider.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/scripted-server/index.js';
 import { runSeek } from '../support/seek-process.js';
-import { until } from '../support/fleet.js';
+import { startWorker, until } from '../support/fleet.js';
 import { USAGE, useFleet, view, hasRedis } from '../support/fleet-suite.js';
 
 const fleet = useFleet();
@@ -65,5 +66,95 @@ describe.skipIf(!hasRedis)('fleet run caps', () => {
     expect(Number(over![1])).toBeCloseTo(spent, 6);
     expect(Number(over![2])).toBeCloseTo(spent - cap, 6);
     expect(Number(over![3])).toBeCloseTo(((spent - cap) / cap) * 100, 0);
+  }, 120_000);
+});
+
+/** How far a request may arrive at the server after the limiter let it go (the HTTP request on a loaded machine). */
+const LATENCY_MS = 250;
+
+describe.skipIf(!hasRedis)('provider rate limit shared by workers', () => {
+  const limitedWorkers = async (args: string[]): Promise<void> => {
+    await startWorkers(0);
+    const env = { DEEPSEEK_API_KEY: 'k', DEEPSEEK_BASE_URL: suite.server.url, SEEK_RETRY_BASE_MS: '1' };
+    workers.push(...(await Promise.all([1, 2].map(() => startWorker(fleet.redis.url, env, args)))));
+  };
+  const requestsOf = (task: string): RecordedRequest[] => suite.server.requests.filter((r) => view(r).task === task);
+  /** Two jobs side by side: each job's first request is answered once both jobs made theirs (one per worker). */
+  const bothStarted = async (request: RecordedRequest): Promise<void> => {
+    if (view(request).turn === 0) await until('both jobs to start', () => requestsOf('a').length > 0 && requestsOf('b').length > 0);
+  };
+  const twoTaskPlan = (root: string): void =>
+    writeFileSync(join(root, 'plan.yaml'), 'goal: Limited\ntasks:\n  - {id: a, role: explorer, task: Look one, depends_on: []}\n  - {id: b, role: explorer, task: Look two, depends_on: []}\n');
+
+  it('lets no more than N model requests of all workers reach the provider in any window', async () => {
+    await limitedWorkers(['--provider-rate', '2/1']);
+    suite.server.setFallback(async (request) => {
+      await bothStarted(request);
+      const { turn } = view(request);
+      return turn < 3 ? { usage: USAGE, toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: turn + 1 } }] } : { usage: USAGE, text: 'done' };
+    });
+    const { root, home } = project();
+    twoTaskPlan(root);
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    expect(run.code, run.stdout).toBe(0);
+    expect(requestsOf('a')).toHaveLength(4);
+    expect(requestsOf('b')).toHaveLength(4);
+    const times = suite.server.requests.map((r) => r.receivedAt).sort((x, y) => x - y);
+    // Any three requests of the two workers span a whole window (less what the HTTP request may add):
+    // never three in one second, though each worker alone would send its four at once.
+    const spans = times.slice(2).map((time, i) => time - times[i]!);
+    for (const span of spans) expect(span).toBeGreaterThanOrEqual(1000 - LATENCY_MS);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(3000 - LATENCY_MS);
+  }, 120_000);
+
+  it('keeps at most N model requests of all workers in flight at once', async () => {
+    await limitedWorkers(['--provider-concurrency', '1']);
+    suite.server.setFallback((request) => {
+      const { turn } = view(request);
+      return turn < 2 ? { usage: USAGE, delayMs: 150, toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: turn + 1 } }] } : { usage: USAGE, text: 'done' };
+    });
+    const { root, home } = project();
+    twoTaskPlan(root);
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    expect(run.code, run.stdout).toBe(0);
+    expect(requestsOf('a')).toHaveLength(3);
+    expect(requestsOf('b')).toHaveLength(3);
+    // One at a time: each request reached the server after the one before it was answered.
+    const ordered = [...suite.server.requests].sort((x, y) => x.receivedAt - y.receivedAt);
+    for (let i = 1; i < ordered.length; i++) expect(ordered[i]!.receivedAt).toBeGreaterThanOrEqual(ordered[i - 1]!.respondedAt!);
+  }, 120_000);
+
+  it('pauses every worker\'s requests to a provider that answered 429, for its retry-after', async () => {
+    await limitedWorkers(['--provider-rate', '100/1']);
+    let limited: RecordedRequest | undefined;
+    let aDone = false;
+    suite.server.setFallback(async (request) => {
+      await bothStarted(request);
+      const { task, turn } = view(request);
+      if (task === 'a') {
+        if (turn === 1 && !limited) {
+          limited = request;
+          return { httpError: { status: 429, message: 'slow down', retryAfterSeconds: 1 } };
+        }
+        if (turn >= 1) {
+          aDone = true;
+          return { usage: USAGE, text: 'a done' };
+        }
+      }
+      // b keeps working until a is done.
+      if (task === 'b' && aDone) return { usage: USAGE, text: 'b done' };
+      return { usage: USAGE, toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: turn + 1 } }] };
+    });
+    const { root, home } = project();
+    twoTaskPlan(root);
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    expect(run.code, run.stdout).toBe(0);
+    const answered = limited!.respondedAt!;
+    // b was working before the 429 and after the pause, and sent nothing during it.
+    expect(requestsOf('b').filter((r) => r.receivedAt < answered).length).toBeGreaterThan(0);
+    expect(requestsOf('b').filter((r) => r.receivedAt > answered + 1000 - LATENCY_MS).length).toBeGreaterThan(0);
+    const during = suite.server.requests.filter((r) => r.receivedAt > answered + LATENCY_MS && r.receivedAt < answered + 1000 - LATENCY_MS);
+    expect(during.map((r) => view(r).task)).toEqual([]);
+    expect(workers.map((worker) => worker.log()).join('')).toContain('deepseek answered 429: every worker pauses its requests to it for 1000 ms');
   }, 120_000);
 });
