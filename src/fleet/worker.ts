@@ -17,6 +17,8 @@ import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
 import { sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
+import { DEFAULT_KEEP_DAYS, workerRetention } from './retention.js';
+import { seekHome } from '../config/paths.js';
 import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
 
 export interface FleetWorkerOptions {
@@ -30,6 +32,8 @@ export interface FleetWorkerOptions {
   rateLimit?: { max: number; durationMs: number };
   /** Model requests per window and in flight per provider endpoint, across every worker (provider-limit.ts). */
   providerLimit?: ProviderLimit;
+  /** Leftover checkouts, job transcripts and unused mirrors older than this are removed (retention.ts). */
+  keepMs?: number;
   log: (line: string) => void;
 }
 
@@ -49,6 +53,13 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
   let running = 0; // sessions open in this process
+  const retention = workerRetention({
+    checkouts,
+    seekHome: seekHome(options.env),
+    keepMs: options.keepMs ?? DEFAULT_KEEP_DAYS * 24 * 3600_000,
+    everyMs: timings.sweepMs,
+    log: options.log,
+  });
   const requestGate = options.providerLimit ? sharedProviderLimit(options.redis, options.providerLimit, options.log) : undefined;
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
     const jobId = job.id!;
@@ -60,6 +71,8 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       await recordAttemptError(options.redis, jobId, text).catch(() => undefined);
       options.log(`job ${jobId} failed: ${text}`);
       throw error;
+    } finally {
+      retention.afterJob();
     }
   };
 
@@ -160,6 +173,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     name,
     close: async () => {
       await worker.close();
+      await retention.close();
     },
   };
 }

@@ -9,11 +9,18 @@ interface WorkerOptions {
   rateLimit?: { max: number; durationMs: number };
   providerRate?: { max: number; durationMs: number };
   providerConcurrency?: number;
+  keepDays?: number;
 }
 
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+function days(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of days, 0 or more');
   return n;
 }
 
@@ -25,7 +32,9 @@ function rate(value: string): { max: number; durationMs: number } {
 
 /**
  * `seek worker --queue redis://HOST:PORT [--concurrency N] [--workdir DIR] [--rate-limit N/S]
- * [--provider-rate N/S] [--provider-concurrency N]`: a long-running fleet worker (src/fleet/worker.ts). It uses this machine's provider credentials and
+ * [--provider-rate N/S] [--provider-concurrency N] [--keep-days D]`: a long-running fleet worker
+ * (src/fleet/worker.ts). At start and between jobs it removes leftover checkouts, job transcripts
+ * and unused mirrors older than D days (default 7; src/fleet/retention.ts). It uses this machine's provider credentials and
  * repository access; jobs carry none. SIGTERM or SIGINT stop taking jobs and let the running ones
  * finish, then it exits 0. Exit 1 when Redis cannot be reached (the message says how to start it).
  */
@@ -38,6 +47,7 @@ export function createWorkerCommand(): Command {
     .option('--rate-limit <jobs/seconds>', 'jobs started per period across all workers of the queue', rate)
     .option('--provider-rate <requests/seconds>', 'model requests per period to each provider endpoint, across all workers (give every worker the same)', rate)
     .option('--provider-concurrency <n>', 'model requests in flight at once to each provider endpoint, across all workers', positiveInt)
+    .option('--keep-days <days>', 'remove leftover checkouts, job transcripts and unused mirrors older than this (default 7)', days)
     .action(async (options: WorkerOptions) => {
       process.exitCode = await runWorker(options);
     });
@@ -71,6 +81,7 @@ async function runWorker(options: WorkerOptions): Promise<number> {
           },
         }
       : {}),
+    ...(options.keepDays !== undefined ? { keepMs: options.keepDays * 24 * 3600_000 } : {}),
     log,
   });
   await running.worker.waitUntilReady();
