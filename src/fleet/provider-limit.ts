@@ -25,6 +25,8 @@ export const DEFAULT_429_PAUSE_MS = 1_000;
 const LEASE_MS = 60_000;
 /** Longest single wait between two tries for a slot (a freed concurrent slot is seen this fast). */
 const MAX_POLL_MS = 250;
+/** A Redis that does not answer within this long (down, restarting) lets the request go. */
+export const REDIS_ANSWER_MS = 5_000;
 
 // KEYS: window log (zset), slots in flight (zset), pause-until (string).
 // ARGV: max per window (0: none), window ms, max in flight (0: none), lease ms, member.
@@ -105,6 +107,7 @@ export function sharedProviderLimit(redis: Redis, limit: ProviderLimit, log: (li
   const inFlight = limit.concurrent ?? 0;
   const owner = randomBytes(6).toString('hex');
   let sequence = 0;
+  let unchecked = false; // said once until Redis answers again
   return ({ provider, baseUrl }) => {
     if (perWindow === 0 && inFlight === 0) return undefined;
     const key = endpointKey(provider, baseUrl);
@@ -116,9 +119,11 @@ export function sharedProviderLimit(redis: Redis, limit: ProviderLimit, log: (li
           if (signal?.aborted) throw new Error('aborted');
           let wait: number;
           try {
-            wait = Number(await commands.seekRateAcquire(starts, slots, pause, perWindow, windowMs, inFlight, LEASE_MS, member));
+            wait = Number(await answered(commands.seekRateAcquire(starts, slots, pause, perWindow, windowMs, inFlight, LEASE_MS, member)));
+            unchecked = false;
           } catch (error) {
-            log(`provider rate limit not checked (Redis: ${(error as Error).message}); the request goes out`);
+            if (!unchecked) log(`provider rate limit not checked (Redis: ${(error as Error).message}); requests go out until Redis answers`);
+            unchecked = true;
             return () => undefined;
           }
           if (wait <= 0) break;
@@ -142,6 +147,16 @@ export function sharedProviderLimit(redis: Redis, limit: ProviderLimit, log: (li
     };
     return gate;
   };
+}
+
+/** `reply`, or a rejection once Redis took longer than REDIS_ANSWER_MS. */
+export async function answered<T>(reply: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([reply, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${REDIS_ANSWER_MS} ms`)), REDIS_ANSWER_MS)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

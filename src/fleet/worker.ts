@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { seekHome } from '../config/paths.js';
 import { openSession } from '../runtime/session.js';
 import { killBackgroundJobs } from '../tools/index.js';
 import type { ChildReport } from '../subagents/child-report.js';
@@ -16,9 +17,8 @@ import { SEEK_VERSION } from '../util/version.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
-import { sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
+import { answered, sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
 import { DEFAULT_KEEP_DAYS, workerRetention } from './retention.js';
-import { seekHome } from '../config/paths.js';
 import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
 
 export interface FleetWorkerOptions {
@@ -28,7 +28,7 @@ export interface FleetWorkerOptions {
   concurrency: number;
   workdir: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** Jobs per `durationMs` across every worker of the queue (the provider's rate limit). */
+  /** Job starts per `durationMs` across every worker of the queue (BullMQ's limiter). */
   rateLimit?: { max: number; durationMs: number };
   /** Model requests per window and in flight per provider endpoint, across every worker (provider-limit.ts). */
   providerLimit?: ProviderLimit;
@@ -143,7 +143,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     });
     // The run's caps count every job on every worker: checked in Redis before each model request.
     const capped = data.limits.costCapUsd !== undefined || data.limits.tokenCap !== undefined;
-    const sharedLimit = { reached: async () => capNotice(await runSpend(options.redis, data.runId), data.limits) };
+    const sharedLimit = { reached: async () => capNotice(await answered(runSpend(options.redis, data.runId)), data.limits) };
     try {
       return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(capped ? { sharedLimit } : {}), ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
     } finally {
