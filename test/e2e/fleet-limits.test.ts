@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/scripted-server/index.js';
 import { runSeek } from '../support/seek-process.js';
-import { startWorker, until } from '../support/fleet.js';
+import { makeRepository, startWorker, until } from '../support/fleet.js';
 import { USAGE, useFleet, view, hasRedis } from '../support/fleet-suite.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const fleet = useFleet();
 const { workers, startWorkers, project, coordinatorEnv } = fleet;
@@ -66,6 +67,27 @@ describe.skipIf(!hasRedis)('fleet run caps', () => {
     expect(Number(over![1])).toBeCloseTo(spent, 6);
     expect(Number(over![2])).toBeCloseTo(spent - cap, 6);
     expect(Number(over![3])).toBeCloseTo(((spent - cap) / cap) * 100, 0);
+  }, 120_000);
+});
+
+describe.skipIf(!hasRedis)('batch caps', () => {
+  it('reports in the batch JSON which cap stopped the batch and by how much', async () => {
+    await startWorkers(1);
+    suite.server.setFallback((request) => ({ usage: USAGE, text: `finding of ${view(request).task}` }));
+    const dir = tempDir('seek-batch-cap-');
+    writeFileSync(join(dir, 'repos.txt'), `${[makeRepository().bare, makeRepository().bare, makeRepository().bare].join('\n')}\n`);
+    const cap = REQUEST_USD / 2;
+    const run = await runSeek(['batch', '--queue', fleet.redis.url, '--repos', 'repos.txt', '--prompt', 'Look', '--role', 'explorer', '--yolo', '--max-jobs', '1', '--max-cost', String(cap)], {
+      cwd: dir,
+      env: coordinatorEnv(dir),
+      timeoutMs: 90_000,
+    });
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.repos.map((repo: { status: string }) => repo.status)).toEqual(['completed', 'capped', 'capped']);
+    expect(suite.server.requests).toHaveLength(1);
+    expect(report.cap_stopped).toBe(`the run's dollar cap of $${cap.toFixed(6)} stopped it: $${REQUEST_USD.toFixed(6)} spent, $${(REQUEST_USD - cap).toFixed(6)} (100.0%) over the cap`);
+    expect(run.stderr).toContain(`seek: ${report.cap_stopped}`);
   }, 120_000);
 });
 
