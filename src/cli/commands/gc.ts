@@ -37,7 +37,7 @@ export function createGcCommand(io: CommandIO = processIO): Command {
   const guarded = guardedBy(io);
   return new Command('gc')
     .description("prune checkpoints of sessions that are gone or older than checkpoints.keepDays (default 30 days)")
-    .option('--older-than <duration>', 'prune the checkpoints of sessions not written to for this long (e.g. 7d, 0 for all)', duration)
+    .option('--older-than <duration>', 'prune the checkpoints of sessions not written to for this long (e.g. 7d, 0 for all); with --workdir, what is older than this', duration)
     .option('--workdir <dir>', "clean a fleet worker's workdir instead: leftover checkouts, job transcripts and unused mirrors (default older than 7 days)")
     .option('--dry-run', 'print what would be pruned and change nothing')
     .option('--json', 'print the report as JSON')
