@@ -46,9 +46,10 @@ export interface LoopOptions {
   /**
    * Asked before every request after the first (after compaction): a user message to append
    * first, or undefined. How a caller steers a running loop without rewriting history (a
-   * subagent near its token budget is told to wrap up).
+   * subagent near its token budget is told to wrap up). May be async (a limit shared with other
+   * processes is read from where it is kept); it may also stop the run through `signal`.
    */
-  beforeRequest?: (context: { turn: number; history: readonly Message[] }) => UserMessage | undefined;
+  beforeRequest?: (context: { turn: number; history: readonly Message[] }) => UserMessage | undefined | Promise<UserMessage | undefined>;
 }
 
 export interface LoopResult {
@@ -113,8 +114,9 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       if (signal.aborted) return end('aborted', 'cancelled by the user');
     }
     if (options.beforeRequest && turn > 1) {
-      const steering = options.beforeRequest({ turn, history });
+      const steering = await options.beforeRequest({ turn, history });
       if (steering) append(steering);
+      if (signal.aborted) return end('aborted', 'cancelled by the user');
     }
     emit({ type: 'turn_start', turn });
 

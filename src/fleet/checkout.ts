@@ -8,9 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { git, tryGit } from './git.js';
+import { MARKER_SUFFIX, MIRROR_USED_FILE, type RunningMarker } from './retention.js';
 
 export interface Checkout {
   dir: string;
@@ -35,6 +37,9 @@ export class Checkouts {
   private readonly nextUpdate = new Map<string, Promise<void>>();
   private readonly pruned = new Set<string>();
   private readonly worktreeTurns = new Map<string, Promise<unknown>>();
+  /** Retention sweeps (retention.ts) run alone: never while a checkout is being prepared. */
+  private preparing = 0;
+  private sweeping: Promise<unknown> | undefined;
 
   constructor(readonly workdir: string) {}
 
@@ -42,17 +47,41 @@ export class Checkouts {
     return join(this.workdir, 'mirrors', createHash('sha256').update(url).digest('hex').slice(0, 16));
   }
 
-  /** A fresh worktree for one attempt of `jobId` at `base` (default: the repository's HEAD). */
+  /** A fresh worktree for one attempt of `jobId` at `base` (default: the repository's HEAD). Its
+   * running marker is written first and removed last (see remove), so a retention sweep leaves
+   * the checkout, its transcripts and its mirror alone while the job runs. */
   async prepare(url: string, base: string | undefined, jobId: string, attempt: number): Promise<Checkout> {
-    // A commit the mirror already holds needs no fetch; a ref or the default branch does.
-    const known = base !== undefined && /^[0-9a-f]{40}$/.test(base) && (await this.holds(url, base));
-    const mirror = known ? this.mirrorOf(url) : await this.updateMirror(url);
-    const sha = (await git(mirror, ['rev-parse', '--verify', `${base ?? 'HEAD'}^{commit}`])).trim();
-    const dir = join(this.workdir, 'jobs', `${jobId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${attempt}`);
-    if (existsSync(dir)) await this.remove({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
-    await mkdir(join(this.workdir, 'jobs'), { recursive: true });
-    await this.serially(mirror, () => git(mirror, ['worktree', 'add', '--detach', dir, sha]));
-    return { dir, mirror, base: sha };
+    while (this.sweeping) await this.sweeping;
+    this.preparing++;
+    try {
+      const mirror = this.mirrorOf(url);
+      const dir = join(this.workdir, 'jobs', `${jobId.replace(/[^A-Za-z0-9_.-]/g, '_')}-${attempt}`);
+      await mkdir(join(this.workdir, 'jobs'), { recursive: true });
+      await writeFile(`${dir}${MARKER_SUFFIX}`, JSON.stringify({ pid: process.pid, host: hostname(), mirror } satisfies RunningMarker));
+      // A commit the mirror already holds needs no fetch; a ref or the default branch does.
+      const known = base !== undefined && /^[0-9a-f]{40}$/.test(base) && (await this.holds(url, base));
+      if (!known) await this.updateMirror(url);
+      await writeFile(join(mirror, MIRROR_USED_FILE), `${new Date().toISOString()}\n`);
+      const sha = (await git(mirror, ['rev-parse', '--verify', `${base ?? 'HEAD'}^{commit}`])).trim();
+      if (existsSync(dir)) await this.removeWorktree({ dir, mirror, base: sha }); // a leftover of a killed worker with this workdir
+      await this.serially(mirror, () => git(mirror, ['worktree', 'add', '--detach', dir, sha]));
+      return { dir, mirror, base: sha };
+    } finally {
+      this.preparing--;
+    }
+  }
+
+  /** Runs `sweep` unless a checkout is being prepared or another sweep runs (then undefined);
+   * checkouts asked for meanwhile wait for it. */
+  async exclusively<T>(sweep: () => Promise<T>): Promise<T | undefined> {
+    if (this.preparing > 0 || this.sweeping) return undefined;
+    const running = sweep();
+    this.sweeping = running.catch(() => undefined);
+    try {
+      return await running;
+    } finally {
+      this.sweeping = undefined;
+    }
   }
 
   /** Worktree additions and removals of one mirror one at a time: concurrent ones (jobs of one
@@ -127,8 +156,13 @@ export class Checkouts {
     }
   }
 
-  /** Removes an attempt's worktree (never throws). */
+  /** Removes an attempt's worktree, then its running marker (never throws). */
   async remove(checkout: Checkout): Promise<void> {
+    await this.removeWorktree(checkout);
+    await rm(`${checkout.dir}${MARKER_SUFFIX}`, { force: true }).catch(() => undefined);
+  }
+
+  private async removeWorktree(checkout: Checkout): Promise<void> {
     await this.serially(checkout.mirror, async () => {
       if ((await tryGit(checkout.mirror, ['worktree', 'remove', '--force', checkout.dir])).code === 0) return;
       await rm(checkout.dir, { recursive: true, force: true });

@@ -9,7 +9,7 @@ import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { assertNoSecrets, resultSchema, type FleetJob, type FleetResult } from './payload.js';
-import { attemptErrors, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
+import { attemptErrors, capOvershoot, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
 
 export type JobOutcome =
   | { kind: 'completed'; result: FleetResult; spend: Spend; attempts: number }
@@ -34,6 +34,8 @@ export class FleetJobs {
   readonly events: QueueEvents;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  /** The runs this coordinator ran jobs of (for the caps' report). */
+  private readonly runIds = new Set<string>();
 
   constructor(private readonly options: FleetJobsOptions) {
     this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
@@ -58,6 +60,7 @@ export class FleetJobs {
    * job once it is in the queue. Throws only when submitting fails.
    */
   async run(jobId: string, runId: string, data: () => Promise<FleetJob>, signal: AbortSignal, onJob?: (job: Job) => void): Promise<JobOutcome> {
+    this.runIds.add(runId);
     let job: Job | undefined = await this.queue.getJob(jobId);
     if (job && (await job.getState()) === 'failed') {
       await job.remove();
@@ -87,6 +90,13 @@ export class FleetJobs {
     } finally {
       release?.();
     }
+  }
+
+  /** For each run of this coordinator whose cap was reached: which cap stopped it and by how much
+   * the final spend went past it (read once every job ended). */
+  async capReports(): Promise<string[]> {
+    const reports = await Promise.all([...this.runIds].map(async (runId) => capOvershoot(await runSpend(this.redis, runId), this.options.limits)));
+    return reports.filter((line): line is string => line !== undefined);
   }
 
   /** Waits for the job; a cancelled caller stops waiting (the job goes on, a resume finds it). */

@@ -47,16 +47,54 @@ export async function resetJobSpend(redis: Redis, jobId: string): Promise<void> 
   await redis.del(jobKey(jobId));
 }
 
-/** Whether the run's spend has reached a cap; the sentence saying which, or undefined. */
-export function capReached(spend: Spend, limits: { costCapUsd?: number | undefined; tokenCap?: number | undefined }): string | undefined {
-  if (limits.costCapUsd !== undefined && spend.costUsd >= limits.costCapUsd) {
-    return `the run's dollar cap is reached ($${spend.costUsd.toFixed(4)} spent of $${limits.costCapUsd}); no new job starts`;
-  }
+export interface CapLimits {
+  costCapUsd?: number | undefined;
+  tokenCap?: number | undefined;
+}
+
+/** The first cap the run's spend has reached (the dollar cap before the token cap), or undefined. */
+export interface CapHit {
+  kind: 'dollar' | 'token';
+  limit: number;
+  spent: number;
+}
+
+export function capHit(spend: Spend, limits: CapLimits): CapHit | undefined {
+  if (limits.costCapUsd !== undefined && spend.costUsd >= limits.costCapUsd) return { kind: 'dollar', limit: limits.costCapUsd, spent: spend.costUsd };
   const tokens = spend.prompt + spend.completion;
-  if (limits.tokenCap !== undefined && tokens >= limits.tokenCap) {
-    return `the run's token cap is reached (${tokens} tokens of ${limits.tokenCap}); no new job starts`;
-  }
+  if (limits.tokenCap !== undefined && tokens >= limits.tokenCap) return { kind: 'token', limit: limits.tokenCap, spent: tokens };
   return undefined;
+}
+
+/** Dollars to the tenth of a cent, or to the millionth below a cent (test and trial runs). */
+const dollars = (value: number): string => `$${value.toFixed(Math.abs(value) >= 0.01 ? 4 : 6)}`;
+const amount = (hit: CapHit, value: number): string => (hit.kind === 'dollar' ? dollars(value) : `${value} tokens`);
+const limitText = (hit: CapHit): string => (hit.kind === 'dollar' ? dollars(hit.limit) : `${hit.limit}`);
+
+/** Whether the run's spend has reached a cap; the sentence saying which, or undefined. */
+export function capReached(spend: Spend, limits: CapLimits): string | undefined {
+  const hit = capHit(spend, limits);
+  if (!hit) return undefined;
+  return hit.kind === 'dollar'
+    ? `the run's dollar cap is reached (${amount(hit, hit.spent)} spent of ${limitText(hit)}); no new job starts`
+    : `the run's token cap is reached (${hit.spent} tokens of ${hit.limit}); no new job starts`;
+}
+
+/** The wrap-up notice a running job gets once the run (every job of it, on every worker) reached a cap. */
+export function capNotice(spend: Spend, limits: CapLimits): string | undefined {
+  const hit = capHit(spend, limits);
+  if (!hit) return undefined;
+  return `The ${hit.kind} cap of this fleet run is reached (${amount(hit, hit.spent)} spent by all its jobs, of ${limitText(hit)}); no new job of the run starts`;
+}
+
+/** For the run's report: which cap stopped the run and by how much its spend went past it (what
+ * running jobs spent between the cap being reached and their wrap-up), or undefined. */
+export function capOvershoot(spend: Spend, limits: CapLimits): string | undefined {
+  const hit = capHit(spend, limits);
+  if (!hit) return undefined;
+  const over = hit.spent - hit.limit;
+  const share = hit.limit > 0 ? ` (${((over / hit.limit) * 100).toFixed(1)}%)` : '';
+  return `the run's ${hit.kind} cap of ${limitText(hit)} stopped it: ${amount(hit, hit.spent)} spent, ${amount(hit, over)}${share} over the cap`;
 }
 
 function spendOf(hash: Record<string, string>): Spend {

@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { seekHome } from '../config/paths.js';
 import { openSession } from '../runtime/session.js';
 import { killBackgroundJobs } from '../tools/index.js';
 import type { ChildReport } from '../subagents/child-report.js';
@@ -16,7 +17,9 @@ import { SEEK_VERSION } from '../util/version.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
-import { addUsage, capReached, recordAttemptError, runSpend } from './spend.js';
+import { answered, sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
+import { DEFAULT_KEEP_DAYS, workerRetention } from './retention.js';
+import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
 
 export interface FleetWorkerOptions {
   url: string;
@@ -25,8 +28,12 @@ export interface FleetWorkerOptions {
   concurrency: number;
   workdir: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** Jobs per `durationMs` across every worker of the queue (the provider's rate limit). */
+  /** Job starts per `durationMs` across every worker of the queue (BullMQ's limiter). */
   rateLimit?: { max: number; durationMs: number };
+  /** Model requests per window and in flight per provider endpoint, across every worker (provider-limit.ts). */
+  providerLimit?: ProviderLimit;
+  /** Leftover checkouts, job transcripts and unused mirrors older than this are removed (retention.ts). */
+  keepMs?: number;
   log: (line: string) => void;
 }
 
@@ -46,6 +53,14 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
   let running = 0; // sessions open in this process
+  const retention = workerRetention({
+    checkouts,
+    seekHome: seekHome(options.env),
+    keepMs: options.keepMs ?? DEFAULT_KEEP_DAYS * 24 * 3600_000,
+    everyMs: timings.sweepMs,
+    log: options.log,
+  });
+  const requestGate = options.providerLimit ? sharedProviderLimit(options.redis, options.providerLimit, options.log) : undefined;
   const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
     const jobId = job.id!;
     const attempt = job.attemptsStarted;
@@ -56,6 +71,8 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       await recordAttemptError(options.redis, jobId, text).catch(() => undefined);
       options.log(`job ${jobId} failed: ${text}`);
       throw error;
+    } finally {
+      retention.afterJob();
     }
   };
 
@@ -110,6 +127,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       interactive: false,
       maxTurns: data.limits.maxTurns,
       save: true,
+      ...(requestGate ? { requestGate } : {}),
       ...(data.mode === 'yolo' ? { yolo: true } : data.mode === 'auto' ? { auto: true } : {}),
     });
     running++;
@@ -123,8 +141,11 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
         ),
       );
     });
+    // The run's caps count every job on every worker: checked in Redis before each model request.
+    const capped = data.limits.costCapUsd !== undefined || data.limits.tokenCap !== undefined;
+    const sharedLimit = { reached: async () => capNotice(await answered(runSpend(options.redis, data.runId)), data.limits) };
     try {
-      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
+      return await session.runTask({ id: data.taskId, role: data.role, prompt: data.prompt, ...(capped ? { sharedLimit } : {}), ...(budgetTokens !== undefined ? { budgetTokens } : {}) }, signal);
     } finally {
       unsubscribe();
       // Background commands are process-wide: they end when no other job of this worker runs.
@@ -152,6 +173,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     name,
     close: async () => {
       await worker.close();
+      await retention.close();
     },
   };
 }

@@ -6,7 +6,8 @@ import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from './anthropic
 import { createOpenAICompatibleProvider } from './openai-compatible.js';
 import { withAdvice } from './errors.js';
 import { withRetries, type RetryOptions } from './retry.js';
-import type { ModelRequest, Provider, ProviderError, StreamEvent, StreamFn } from './types.js';
+import { withRequestGate } from './gated.js';
+import type { ModelRequest, Provider, ProviderError, RequestGate, StreamEvent, StreamFn } from './types.js';
 
 export type ProviderName = 'deepseek' | 'openai' | 'openai-compatible' | 'anthropic';
 
@@ -30,6 +31,8 @@ export interface CreateProviderOptions {
   /** Where `apiKey` came from ("the DEEPSEEK_API_KEY environment variable"): named when the
    * server rejects the key (401/403), so the user knows what to fix. */
   keySource?: string;
+  /** Paces every attempt of every request (a rate limit shared with other processes). */
+  gate?: RequestGate;
 }
 
 /** A provider for `options.provider`, with retries. Never throws: an OpenAI-compatible provider
@@ -50,7 +53,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
       : missingBaseUrlProvider(options.provider);
   }
   const advised = withErrorAdvice((request, signal) => inner.stream(request, signal), options, baseUrl);
-  const stream = withRetries(advised, options.retry);
+  const stream = withRetries(options.gate ? withRequestGate(advised, options.gate) : advised, options.retry);
   return { name: inner.name, stream };
 }
 

@@ -164,3 +164,17 @@ export interface Provider {
 
 /** The injectable form of a provider, used by the loop and by unit tests. */
 export type StreamFn = (request: ModelRequest, signal?: AbortSignal) => AsyncIterable<StreamEvent>;
+
+/**
+ * Paces a provider's requests from outside the provider (a rate limit shared by a fleet's workers,
+ * kept in Redis). The provider asks it before every attempt of every request, retries included,
+ * and tells it how the attempt ended, so a 429 can slow everyone sharing the limit down.
+ */
+export interface RequestGate {
+  /** Resolves when one attempt may go out; rejects only when `signal` aborts first. The function
+   * it resolves to is called exactly once, when the attempt ended (with its error when it failed). */
+  acquire(signal?: AbortSignal): Promise<(failure?: ProviderError) => void>;
+}
+
+/** The gate for one provider endpoint (its name and base URL), built by whoever composes the session. */
+export type RequestGateFor = (endpoint: { provider: string; baseUrl: string | undefined }) => RequestGate | undefined;

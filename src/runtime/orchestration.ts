@@ -12,6 +12,7 @@ import type { PlanReviewRequest, ReviewPlanFn } from '../orchestrator/review.js'
 import type { SessionJournal } from '../orchestrator/journal.js';
 import type { OrchestrationEvent, OrchestrationSummary, Plan, PlanTask, TaskSpec } from '../orchestrator/types.js';
 import type { ChildReport, SpawnParent, SubagentManager } from '../subagents/manager.js';
+import type { SharedLimit } from '../subagents/types.js';
 import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 
@@ -58,6 +59,9 @@ export interface SingleTask {
   /** A token budget tighter than the role's (what is left of a fleet run's token cap): the child
    * gets the usual wrap-up notice near it and stops at it. */
   budgetTokens?: number;
+  /** The run's caps shared with other jobs (a fleet run's spend in Redis): the child is told to
+   * wrap up on its next request once they are reached. */
+  sharedLimit?: SharedLimit;
 }
 
 export interface OrchestrationRun {
@@ -154,7 +158,7 @@ export class Orchestration {
     const planTask: PlanTask = { id: task.id, index: 0, task: task.prompt, role: task.role, kind: role.kind, reviews: role.reviews, dependsOn: [] };
     const budget = task.budgetTokens;
     const type = budget === undefined ? role.type : { ...role.type, budgetTokens: Math.min(role.type.budgetTokens ?? budget, budget) };
-    return this.runLocal({ task: planTask, role: { ...role, type }, prompt: task.prompt, isolate: false, signal: ctx.signal }, ctx);
+    return this.runLocal({ task: planTask, role: { ...role, type }, prompt: task.prompt, isolate: false, signal: ctx.signal }, ctx, task.sharedLimit);
   }
 
   /** A dispatched task; what it spent elsewhere joins the session's bill as a local child's does. */
@@ -169,7 +173,7 @@ export class Orchestration {
     return report;
   }
 
-  private runLocal(request: ChildRequest, ctx: ToolContext): Promise<ChildReport> {
+  private runLocal(request: ChildRequest, ctx: ToolContext, sharedLimit?: SharedLimit): Promise<ChildReport> {
     return this.options.subagents.run(
       {
         description: `${request.task.id}: ${headline(request.task.task)}`,
@@ -179,6 +183,7 @@ export class Orchestration {
         waitForSlot: true,
         keepWorktree: request.isolate,
         label: request.task.id,
+        ...(sharedLimit ? { sharedLimit } : {}),
       },
       this.options.parent(),
       { ...ctx, signal: request.signal },

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool } from '../agent/types.js';
-import { configureModels, createProvider, lookupModel } from '../providers/index.js';
-import type { Message, StreamFn, ToolCall } from '../providers/types.js';
+import { configureModels, createProvider, DEFAULT_BASE_URLS, lookupModel } from '../providers/index.js';
+import type { Message, RequestGateFor, StreamFn, ToolCall } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
 import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
@@ -91,7 +91,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   });
   // A resumed session keeps its model unless one is asked for explicitly: same model, same cache.
   const model = options.model ?? options.env.SEEK_MODEL ?? resumed?.header.model ?? settings.model;
-  const stream = options.stream ?? providerStream(settings);
+  const stream = options.stream ?? providerStream(settings, options.requestGate);
   const systemPrompt = resumed?.header.system_prompt ?? newSystemPrompt(options.cwd, projectRoot);
   const id = resumed?.header.id ?? newSessionId();
   const history: Message[] = resumed ? [...resumed.messages] : [];
@@ -399,8 +399,10 @@ async function loadResumeTarget(home: string, pid: string, options: OpenSessionO
   return undefined;
 }
 
-function providerStream(settings: ReturnType<typeof resolveProviderSettings>): StreamFn {
-  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl, keySource: settings.keySource });
+function providerStream(settings: ReturnType<typeof resolveProviderSettings>, gateFor: RequestGateFor | undefined): StreamFn {
+  const baseUrl = settings.baseUrl ?? DEFAULT_BASE_URLS[settings.provider];
+  const gate = gateFor?.({ provider: settings.provider, baseUrl });
+  const provider = createProvider({ provider: settings.provider, apiKey: settings.apiKey, baseUrl: settings.baseUrl, keySource: settings.keySource, ...(gate ? { gate } : {}) });
   return (request, signal) => provider.stream(request, signal);
 }
 

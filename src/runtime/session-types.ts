@@ -3,7 +3,7 @@
  * once at start (PreparedSession): the contract between prepare.ts and the session.
  */
 import type { Tool } from '../agent/types.js';
-import type { Message, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
+import type { Message, RequestGateFor, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
 import type { CostTracker } from '../cost/tracker.js';
 import type { HookRunner } from '../hooks/runner.js';
 import type { PermissionPolicy } from '../policy/policy.js';
@@ -51,6 +51,9 @@ export interface OpenSessionOptions {
   reviewPlan?: ReviewPlanFn;
   /** Replaces the provider (unit tests inject a scripted stream here). */
   stream?: StreamFn;
+  /** Paces the provider's requests (a fleet worker's rate limit shared by all workers): asked
+   * once with the provider's name and base URL. Ignored with `stream`. */
+  requestGate?: RequestGateFor;
   /** `--worktree` (true) or `--worktree-branch NAME` (the branch): work in a fresh seek worktree. */
   worktree?: boolean | string;
   /** Work in this existing seek worktree (the terminal UI's `/clear` inside one); wins over

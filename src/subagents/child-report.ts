@@ -1,7 +1,7 @@
 /** The structured side of running a child: what the orchestrator asks for and gets back. */
 import type { ToolResult } from '../agent/types.js';
 import type { WorktreeInfo } from '../worktree/types.js';
-import type { ChildRunStatistics, SubagentFailureReason, SubagentType } from './types.js';
+import type { ChildRunStatistics, SharedLimit, SubagentFailureReason, SubagentType } from './types.js';
 
 /** What `run` is asked to start: a resolved type, unlike the `agent` tool's request. */
 export interface ChildRunRequest {
@@ -15,6 +15,8 @@ export interface ChildRunRequest {
   keepWorktree?: boolean;
   /** Shown next to the child in front ends (an orchestration task id). */
   label?: string;
+  /** A limit the child shares with other processes: told to wrap up once it is reached. */
+  sharedLimit?: SharedLimit;
 }
 
 /** How a child run went: the `agent` result plus what a caller needs to report and continue. */

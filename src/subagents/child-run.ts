@@ -10,10 +10,10 @@ import type { CostTracker } from '../cost/tracker.js';
 import type { SessionWriter } from '../session/writer.js';
 import type { ToolGate } from '../runtime/tool-gate.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
-import type { SubagentFailureReason, SubagentTokens } from './types.js';
+import type { SharedLimit, SubagentFailureReason, SubagentTokens } from './types.js';
 
 /** Why the manager stopped a child itself (the parent's cancellation is told apart separately). */
-export type StopCause = 'killed' | 'timeout' | 'budget';
+export type StopCause = 'killed' | 'timeout' | 'budget' | 'shared_limit';
 
 export interface ChildRunOptions {
   stream: StreamFn;
@@ -31,6 +31,8 @@ export interface ChildRunOptions {
   maxTurns: number;
   timeoutSeconds: number;
   budgetTokens: number | undefined;
+  /** A limit shared with other processes (see SharedLimit). */
+  sharedLimit?: SharedLimit;
   gate: ToolGate;
   tracker: CostTracker;
   writer: SessionWriter | undefined;
@@ -50,6 +52,9 @@ export type ChildEnd =
 
 /** Share of the token budget at which the child is told to wrap up. */
 export const BUDGET_WRAP_UP_SHARE = 0.9;
+/** Requests a child may still make once told that a shared limit is reached (the one carrying
+ * the notice included): enough to answer with a summary, not to go on working. */
+export const SHARED_LIMIT_GRACE_TURNS = 2;
 
 export function tokensOf(tracker: CostTracker): SubagentTokens {
   const { usage } = tracker.cumulative();
@@ -96,7 +101,28 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
     options.emit(event);
   };
 
-  const beforeRequest = (): UserMessage | undefined => {
+  let limitNotice: { turn: number; why: string } | undefined;
+  const sharedLimitSteering = async (turn: number): Promise<UserMessage | undefined> => {
+    if (limitNotice) {
+      if (turn - limitNotice.turn >= SHARED_LIMIT_GRACE_TURNS) stop('shared_limit');
+      return undefined;
+    }
+    // A limit that cannot be read (its store unreachable) does not stop the child.
+    const why = await options.sharedLimit!.reached().catch(() => undefined);
+    if (!why) return undefined;
+    limitNotice = { turn, why };
+    wrapUpSent = true; // one notice is enough
+    return {
+      role: 'user',
+      content: `<system-reminder>${why}. Stop working: do not call more tools, and return your summary now with what you have done and found so far.</system-reminder>`,
+    };
+  };
+
+  const beforeRequest = async ({ turn }: { turn: number }): Promise<UserMessage | undefined> => {
+    if (options.sharedLimit) {
+      const steering = await sharedLimitSteering(turn);
+      if (steering || limitNotice) return steering;
+    }
     if (!wrapUpDue || wrapUpSent || budget === undefined) return undefined;
     wrapUpSent = true;
     return {
@@ -139,7 +165,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
     await checkpoints?.atTurnEnd();
   }
   const cause = controller.signal.aborted ? (controller.signal.reason as StopCause) : undefined;
-  return classify(result, cause, options.parentSignal.aborted, tokensOf(tracker), budget);
+  return classify(result, cause, options.parentSignal.aborted, tokensOf(tracker), budget, limitNotice?.why);
 }
 
 /** Maps how the loop ended (and who stopped it) to the outcome the parent reads. First match wins. */
@@ -149,6 +175,8 @@ export function classify(
   parentCanceled: boolean,
   tokens: SubagentTokens,
   budget: number | undefined,
+  /** What the shared limit said when it was reached. */
+  sharedLimitWhy?: string,
 ): ChildEnd {
   const turns = result.turns;
   const base = { turns, tokens };
@@ -162,6 +190,10 @@ export function classify(
     if (cause === 'timeout') return { status: 'failed', reason: 'timeout', hint: `the subagent ran out of wall-clock time after ${turns} turns.${partial}`, ...base };
     if (cause === 'budget') {
       return { status: 'failed', reason: 'budget_exceeded', hint: `the subagent used ${tokens.prompt + tokens.completion} of its ${budget ?? 0}-token budget without returning a summary.${partial}`, ...base };
+    }
+    if (cause === 'shared_limit') {
+      const why = sharedLimitWhy ?? 'a limit shared with other work is reached';
+      return { status: 'failed', reason: 'budget_exceeded', hint: `${why}; the subagent was stopped ${SHARED_LIMIT_GRACE_TURNS} requests after being told to wrap up, without returning a summary.${partial}`, ...base };
     }
     return { status: 'failed', reason: 'canceled', hint: parentCanceled ? 'parent turn cancelled.' : 'the subagent was cancelled.', ...base };
   }

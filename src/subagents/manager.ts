@@ -311,6 +311,7 @@ export class SubagentManager {
         maxTurns: type.maxTurns ?? this.options.settings.maxTurns,
         timeoutSeconds: type.timeoutSeconds ?? this.options.settings.timeoutSeconds,
         budgetTokens: type.budgetTokens ?? this.options.settings.budgetTokens,
+        ...(request.sharedLimit ? { sharedLimit: request.sharedLimit } : {}),
         gate,
         tracker,
         writer,

@@ -59,6 +59,17 @@ export interface SubagentType {
   timeoutSeconds?: number;
 }
 
+/**
+ * A limit a child shares with work outside its process (a fleet run's dollar and token caps,
+ * counted in Redis across every worker). Asked before each of the child's requests after the
+ * first; once it says the limit is reached the child is told to wrap up, and it is stopped
+ * (`budget_exceeded`) if it has not finished within SHARED_LIMIT_GRACE_TURNS more requests.
+ */
+export interface SharedLimit {
+  /** The sentence saying which limit is reached and by how much, or undefined while under it. */
+  reached(): Promise<string | undefined>;
+}
+
 /** Tokens as the index and the result footer count them (seek-spec 3.6). */
 export interface SubagentTokens {
   prompt: number;

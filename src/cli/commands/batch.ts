@@ -111,7 +111,9 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
     const report = plan
       ? await runBatchPlans({ ...common, plan, workdir: join(seekHome(process.env), 'fleet-batch'), env: process.env }, batchId)
       : await runBatch({ ...common, task: options.prompt!, role }, batchId);
-    process.stdout.write(`${JSON.stringify(batchReportObject(report), null, 2)}\n`);
+    const capStops = await jobs.capReports();
+    for (const line of capStops) process.stderr.write(`seek: ${line}\n`);
+    process.stdout.write(`${JSON.stringify({ ...batchReportObject(report), ...(capStops.length > 0 ? { cap_stopped: capStops.join('; ') } : {}) }, null, 2)}\n`);
     return report.status === 'completed' ? 0 : 1;
   } finally {
     process.off('SIGINT', onSignal);

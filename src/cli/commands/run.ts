@@ -124,7 +124,9 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
   const stopWatchingOutput = onWriteFailure(process.stdout, onSignal); // nobody reads the rest
   try {
     const summary = await session.runPlan({ source: relative(process.cwd(), file.path) || file.path, goal: file.goal, tasks: file.tasks }, controller.signal);
-    return renderer.finish(summary);
+    const code = renderer.finish(summary);
+    for (const line of (await fleet?.capReports()) ?? []) process.stderr.write(`seek: ${line}\n`);
+    return code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -137,6 +139,8 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
 
 interface Fleet {
   dispatcher: FleetDispatcher;
+  /** Which cap stopped the run and by how much it was exceeded (none when no cap was reached). */
+  capReports(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -155,6 +159,7 @@ async function openFleet(options: RunOptions): Promise<Fleet | string> {
     const dispatcher = new FleetDispatcher({ jobs, repoUrl, mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask', maxTurns: options.maxTurns, limits });
     return {
       dispatcher,
+      capReports: () => jobs.capReports(),
       close: async () => {
         await jobs.close();
         await redis.quit().catch(() => undefined);

@@ -7,6 +7,9 @@ interface WorkerOptions {
   concurrency: number;
   workdir?: string;
   rateLimit?: { max: number; durationMs: number };
+  providerRate?: { max: number; durationMs: number };
+  providerConcurrency?: number;
+  keepDays?: number;
 }
 
 function positiveInt(value: string): number {
@@ -15,15 +18,23 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function days(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number of days, 0 or more');
+  return n;
+}
+
 function rate(value: string): { max: number; durationMs: number } {
   const match = /^(\d+)\/(\d+(?:\.\d+)?)s?$/.exec(value.trim());
-  if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0) throw new InvalidArgumentError('expected JOBS/SECONDS, e.g. 60/60');
+  if (!match || Number(match[1]) < 1 || Number(match[2]) <= 0) throw new InvalidArgumentError('expected COUNT/SECONDS, e.g. 60/60');
   return { max: Number(match[1]), durationMs: Number(match[2]) * 1000 };
 }
 
 /**
- * `seek worker --queue redis://HOST:PORT [--concurrency N] [--workdir DIR] [--rate-limit N/S]`: a
- * long-running fleet worker (src/fleet/worker.ts). It uses this machine's provider credentials and
+ * `seek worker --queue redis://HOST:PORT [--concurrency N] [--workdir DIR] [--rate-limit N/S]
+ * [--provider-rate N/S] [--provider-concurrency N] [--keep-days D]`: a long-running fleet worker
+ * (src/fleet/worker.ts). At start and between jobs it removes leftover checkouts, job transcripts
+ * and unused mirrors older than D days (default 7; src/fleet/retention.ts). It uses this machine's provider credentials and
  * repository access; jobs carry none. SIGTERM or SIGINT stop taking jobs and let the running ones
  * finish, then it exits 0. Exit 1 when Redis cannot be reached (the message says how to start it).
  */
@@ -33,7 +44,10 @@ export function createWorkerCommand(): Command {
     .requiredOption('--queue <url>', 'the Redis of the fleet: redis://[user:pass@]host:port, rediss:// for TLS')
     .option('--concurrency <n>', 'jobs at once on this worker', positiveInt, 1)
     .option('--workdir <dir>', 'repository mirrors and job checkouts (default: $SEEK_HOME/fleet-worker)')
-    .option('--rate-limit <jobs/seconds>', 'jobs started per period across all workers of the queue (the provider rate limit)', rate)
+    .option('--rate-limit <jobs/seconds>', 'jobs started per period across all workers of the queue', rate)
+    .option('--provider-rate <requests/seconds>', 'model requests per period to each provider endpoint, across all workers (give every worker the same)', rate)
+    .option('--provider-concurrency <n>', 'model requests in flight at once to each provider endpoint, across all workers', positiveInt)
+    .option('--keep-days <days>', 'remove leftover checkouts, job transcripts and unused mirrors older than this (default 7)', days)
     .action(async (options: WorkerOptions) => {
       process.exitCode = await runWorker(options);
     });
@@ -59,6 +73,15 @@ async function runWorker(options: WorkerOptions): Promise<number> {
     workdir,
     env: process.env,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.providerRate || options.providerConcurrency
+      ? {
+          providerLimit: {
+            ...(options.providerRate ? { requests: { max: options.providerRate.max, windowMs: options.providerRate.durationMs } } : {}),
+            ...(options.providerConcurrency ? { concurrent: options.providerConcurrency } : {}),
+          },
+        }
+      : {}),
+    ...(options.keepDays !== undefined ? { keepMs: options.keepDays * 24 * 3600_000 } : {}),
     log,
   });
   await running.worker.waitUntilReady();

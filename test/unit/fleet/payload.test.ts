@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectionOptions, parseQueueUrl, redact } from '../../../src/fleet/connection.js';
 import { assertNoSecrets, jobIdOf, jobSchema, type FleetJob } from '../../../src/fleet/payload.js';
-import { capReached } from '../../../src/fleet/spend.js';
+import { capNotice, capOvershoot, capReached } from '../../../src/fleet/spend.js';
 
 const job: FleetJob = {
   seekVersion: '1.2.3',
@@ -56,7 +56,14 @@ describe('run caps', () => {
   it('stops new jobs at the dollar cap or the token cap', () => {
     expect(capReached(spend, {})).toBeUndefined();
     expect(capReached(spend, { costCapUsd: 2, tokenCap: 20_000 })).toBeUndefined();
-    expect(capReached(spend, { costCapUsd: 1.5 })).toBe("the run's dollar cap is reached ($1.5000 spent of $1.5); no new job starts");
+    expect(capReached(spend, { costCapUsd: 1.5 })).toBe("the run's dollar cap is reached ($1.5000 spent of $1.5000); no new job starts");
     expect(capReached(spend, { tokenCap: 10_000 })).toBe("the run's token cap is reached (10000 tokens of 10000); no new job starts");
+    expect(capNotice(spend, { costCapUsd: 2 })).toBeUndefined();
+    expect(capNotice(spend, { costCapUsd: 1.2 })).toBe('The dollar cap of this fleet run is reached ($1.5000 spent by all its jobs, of $1.2000); no new job of the run starts');
+    expect(capNotice(spend, { tokenCap: 8000 })).toBe('The token cap of this fleet run is reached (10000 tokens spent by all its jobs, of 8000); no new job of the run starts');
+    expect(capOvershoot(spend, { costCapUsd: 2 })).toBeUndefined();
+    expect(capOvershoot(spend, { costCapUsd: 1.2 })).toBe("the run's dollar cap of $1.2000 stopped it: $1.5000 spent, $0.3000 (25.0%) over the cap");
+    expect(capOvershoot({ ...spend, costUsd: 0.0003 }, { costCapUsd: 0.0002 })).toBe("the run's dollar cap of $0.000200 stopped it: $0.000300 spent, $0.000100 (50.0%) over the cap");
+    expect(capOvershoot(spend, { tokenCap: 8000 })).toBe("the run's token cap of 8000 stopped it: 10000 tokens spent, 2000 tokens (25.0%) over the cap");
   });
 });
