@@ -28,7 +28,7 @@ import { prepareSession, type OpenSessionOptions, type PreparedSession } from '.
 import type { McpManager } from '../mcp/index.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import { sessionCheckpoints } from './session-checkpoints.js';
-import { applyMode } from './permissions.js';
+import { applyMode, waitsForSandbox } from './permissions.js';
 import type { CustomCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
@@ -64,7 +64,7 @@ export class AgentSession {
   /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it. */
   private readonly beforeToolCall: BeforeToolCall = async (call) => {
     await this.checkpoints?.beforeTool();
-    await this.prepared.sandboxReady();
+    if (await waitsForSandbox(call.tool, call.args, call.ctx)) await this.prepared.sandboxReady();
     return this.prepared.gate.before(call);
   };
   /** Before anything that can run a tool or spawn a child outside the loop's own calls (a
