@@ -19,6 +19,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlib, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { proxyAuthorization, proxyFor, TunnelAgent } from './http-proxy.js';
+import type { WireActivity } from './watched-fetch.js';
 import { LightHeaders, TransportResponse } from './web-shims.js';
 
 export interface HttpTransportOptions {
@@ -32,8 +33,13 @@ export interface HttpTransportOptions {
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
+/** This transport's fetch. `observed(activity)` is the same fetch (same pools) reporting each
+ * response head and body chunk to `activity` straight from the socket: what watchedFetch does for
+ * any fetch, without a TransformStream on every response (web streams are slow in Node 20). */
+export type HttpFetch = typeof fetch & { observed(activity: WireActivity): typeof fetch };
+
 /** A `fetch` with its own keep-alive connection pools. */
-export function createHttpFetch(options: HttpTransportOptions = {}): typeof fetch {
+export function createHttpFetch(options: HttpTransportOptions = {}): HttpFetch {
   const env = options.env ?? process.env;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const tls = options.ca === undefined ? {} : { ca: options.ca };
@@ -49,7 +55,10 @@ export function createHttpFetch(options: HttpTransportOptions = {}): typeof fetc
     }
     return { url, agent: proxy.protocol === 'https:' ? direct.https : direct.http, viaProxy: proxy };
   };
-  return (input, init) => send(input, init, route, connectTimeoutMs);
+  const plain = (input: string | URL | Request, init?: RequestInit) => send(input, init, route, connectTimeoutMs);
+  return Object.assign(plain, {
+    observed: (activity: WireActivity) => (input: string | URL | Request, init?: RequestInit) => send(input, init, route, connectTimeoutMs, activity),
+  }) as HttpFetch;
 }
 
 /** Where one request goes: straight to `url` (a tunnel agent included), or to `viaProxy` with the
@@ -62,7 +71,13 @@ interface Route {
 
 type RequestBody = Buffer | ReadableStream<Uint8Array> | undefined;
 
-async function send(input: string | URL | Request, init: RequestInit | undefined, route: (url: URL) => Route, connectTimeoutMs: number): Promise<Response> {
+async function send(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  route: (url: URL) => Route,
+  connectTimeoutMs: number,
+  activity?: WireActivity,
+): Promise<Response> {
   const fromRequest = typeof input === 'string' || input instanceof URL ? undefined : input;
   const url = new URL(fromRequest ? fromRequest.url : (input as string | URL));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('fetch failed', { cause: new Error(`unsupported protocol ${url.protocol}`) });
@@ -72,7 +87,7 @@ async function send(input: string | URL | Request, init: RequestInit | undefined
   const headers = new LightHeaders((init?.headers ?? fromRequest?.headers) as ConstructorParameters<typeof LightHeaders>[0]);
   const body = requestBody(init?.body ?? (fromRequest?.body as BodyInit | null | undefined), headers);
   if (!headers.has('accept-encoding')) headers.set('accept-encoding', url.protocol === 'https:' ? 'br, gzip, deflate' : 'gzip, deflate');
-  return exchange({ route: route(url), method, headers, body, signal, connectTimeoutMs });
+  return exchange({ route: route(url), method, headers, body, signal, connectTimeoutMs, activity });
 }
 
 /** The body as bytes (with its length) or a stream (chunked); sets the content type a
@@ -97,9 +112,10 @@ interface Exchange {
   body: RequestBody;
   signal: AbortSignal | undefined;
   connectTimeoutMs: number;
+  activity: WireActivity | undefined;
 }
 
-function exchange({ route, method, headers, body, signal, connectTimeoutMs }: Exchange): Promise<Response> {
+function exchange({ route, method, headers, body, signal, connectTimeoutMs, activity }: Exchange): Promise<Response> {
   const { url, agent, viaProxy } = route;
   const outgoing: OutgoingHttpHeaders = {};
   headers.forEach((value, name) => (outgoing[name] = value));
@@ -151,7 +167,7 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs }: Ex
       const hasBody = method !== 'HEAD' && status !== 204 && status !== 205 && status !== 304;
       let responseBody: ReadableStream<Uint8Array> | null = null;
       if (hasBody) {
-        const stream = webStream(decoded(res), () => {
+        const stream = webStream(decoded(res), activity, () => {
           signal?.removeEventListener('abort', onAbort);
           req.destroy();
         });
@@ -171,6 +187,7 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs }: Ex
       }
       settled = true;
       // The subset of Response the SDKs use (web-shims.ts), typed as the fetch signature wants.
+      activity?.responded(response as unknown as Response);
       resolve(response as unknown as Response);
     });
     writeBody(req, body);
@@ -224,7 +241,7 @@ interface WebBody {
 
 /** A web ReadableStream over a Node stream, chunk by chunk as they arrive, pausing the socket
  * while the consumer is behind. `cancel` destroys the request. */
-function webStream(source: Readable, destroy: () => void): WebBody {
+function webStream(source: Readable, activity: WireActivity | undefined, destroy: () => void): WebBody {
   let done = false;
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
@@ -242,7 +259,9 @@ function webStream(source: Readable, destroy: () => void): WebBody {
         control = controller;
         source.on('data', (chunk: Buffer) => {
           if (done) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          activity?.bytesReceived(bytes.byteLength, bytes);
+          controller.enqueue(bytes);
           if ((controller.desiredSize ?? 0) <= 0) source.pause();
         });
         source.once('end', () => end());
@@ -284,9 +303,9 @@ function headerPairs(raw: string[]): [string, string][] {
   return pairs;
 }
 
-let shared: typeof fetch | undefined;
+let shared: HttpFetch | undefined;
 
 /** The process's one node:http `fetch` (one set of connection pools), made on first use. */
-export function sharedHttpFetch(): typeof fetch {
+export function sharedHttpFetch(): HttpFetch {
   return (shared ??= createHttpFetch());
 }

@@ -18,6 +18,9 @@ export interface WireActivity {
 /** `base` wrapped so that `activity` hears of the response head and every body chunk. The
  * response keeps its status, headers and URL; only its body is passed through a counter. */
 export function watchedFetch(base: typeof fetch, activity: WireActivity): typeof fetch {
+  // seek's own transport reports from the socket itself (http-transport.ts HttpFetch).
+  const observable = (base as Partial<{ observed(activity: WireActivity): typeof fetch }>).observed;
+  if (typeof observable === 'function') return observable.call(base, activity);
   return async (input, init) => {
     const response = await base(input, init);
     activity.responded(response);
