@@ -1,17 +1,16 @@
-// Builds dist/ for the `seek` binary in three esbuild passes, all into a staging folder that
-// replaces dist/ only when every pass succeeded (a failed build leaves the previous dist/ in place):
+// Builds dist/ for the `seek` binary in two esbuild passes, into a staging folder that replaces
+// dist/ only when both succeeded (a failed build leaves the previous dist/ in place):
 //
-// - dist/cli/main.cjs: the whole CLI from src/cli/main.ts as one CommonJS function expression (the
-//   module wrapper), which src/launch/code-cache.ts compiles with a V8 code cache. One script with a
-//   cache loads several times faster than ES module chunks, which Node 20 cannot cache
-//   (bench/say-hello). Modules loaded on demand stay unevaluated until used.
-// - dist/cli/tui.js and its chunks: the terminal UI, ESM with code splitting. Ink's layout engine
-//   (yoga) uses top-level await, which CommonJS cannot express, so main.cjs imports it when needed.
-//   Both keep the provider SDKs off undici (sdkWebShims below).
+// - dist/cli/main.cjs: the whole CLI from src/cli/main.ts, terminal UI included, as one CommonJS
+//   function expression (the module wrapper), which src/launch/code-cache.ts compiles with a V8
+//   code cache. One script with a cache loads several times faster than ES module chunks, which
+//   Node 20 cannot cache (bench/say-hello). Modules loaded on demand stay uninitialised until used.
+//   The provider SDKs are kept off undici (sdkWebShims) and Ink's layout engine off top-level
+//   await (yogaWithoutTopLevelAwait).
 // - dist/launch.js: the launcher itself (src/launch/), which bin/seek.js imports.
 //
 // Type checking is `npm run typecheck`; this step only transpiles. The version is written into the
-// bundles, so they never read package.json at start.
+// bundle, so it never reads package.json at start.
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
@@ -31,16 +30,47 @@ const inlineVersion = {
   },
 };
 
-/** In main.cjs, the terminal UI is the separate ES module build beside it, imported through the
- * launcher's `import()` (the wrapper's sixth argument): Node 20 drops a vm.Script's dynamic import
- * callback when the script comes from a code cache, so main.cjs itself never calls import(). */
-const tuiFromEsmBuild = {
-  name: 'tui-from-esm-build',
+/** Ink's layout engine (yoga-layout) loads its WebAssembly with top-level await, which CommonJS
+ * cannot express: in main.cjs, `yoga-layout` is the same engine from `yoga-layout/load`, the
+ * package's entry for that case, loaded when the terminal UI's modules initialise, and
+ * src/tui/layout-engine.ts resolves once it has (the UI awaits it before its first render). */
+const YOGA_SHIM = `
+import { loadYoga } from 'yoga-layout/load';
+export * from 'yoga-layout/load';
+let engine;
+export const yogaLoaded = loadYoga().then((loaded) => { engine = loaded; });
+export default new Proxy({}, {
+  get(_target, key) {
+    if (engine === undefined) throw new Error('internal: the layout engine (yoga) was used before it loaded');
+    return engine[key];
+  },
+});
+`;
+/** Ink's reconciler awaits at top level only when DEV=true (React DevTools, through
+ * react-devtools-core, which seek does not ship): in main.cjs those two branches are left out. The
+ * build fails if Ink's text changes, so this cannot go stale silently. */
+const INK_DEV_ONLY = [
+  ["await import('./devtools.js');", "throw Object.assign(new Error('React DevTools are not part of seek'), { code: 'ERR_MODULE_NOT_FOUND' });"],
+  ['? await loadPackageJson()', "? { name: 'ink', version: undefined }"],
+];
+
+const yogaWithoutTopLevelAwait = {
+  name: 'yoga-without-top-level-await',
   setup(b) {
-    b.onResolve({ filter: /\/tui\/run\.js$/ }, () => ({ path: 'tui', namespace: 'esm-build' }));
-    b.onLoad({ filter: /.*/, namespace: 'esm-build' }, () => ({
-      contents: "export const runTui = async (...args) => (await __seekImport(new URL('./tui.js', __seekScriptUrl).href)).runTui(...args);",
-      loader: 'js',
+    b.onLoad({ filter: /[/\\]node_modules[/\\]ink[/\\]build[/\\]reconciler\.js$/ }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      for (const [from, to] of INK_DEV_ONLY) {
+        if (source.split(from).length !== 2) throw new Error(`${args.path}: expected "${from}" once (Ink changed: update scripts/build.mjs)`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: 'js' };
+    });
+    b.onResolve({ filter: /^yoga-layout$/ }, () => ({ path: 'yoga-layout', namespace: 'yoga-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'yoga-shim' }, () => ({ contents: YOGA_SHIM, loader: 'js', resolveDir: process.cwd() }));
+    b.onLoad({ filter: /[/\\]src[/\\]tui[/\\]layout-engine\.ts$/ }, () => ({
+      contents: "import { yogaLoaded } from 'yoga-layout';\nexport const layoutEngineReady = () => yogaLoaded;\n",
+      loader: 'ts',
+      resolveDir: process.cwd(),
     }));
   },
 };
@@ -83,26 +113,16 @@ await build({
   sourcemap: 'linked',
   // Comments and indentation out: a smaller script reads and hashes faster at every start.
   minifyWhitespace: true,
-  plugins: [inlineVersion, sdkWebShims, tuiFromEsmBuild],
+  plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait],
   // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
   define: { 'import.meta.url': '__seekScriptUrl' },
   banner: {
-    js: "(function (exports, require, module, __filename, __dirname, __seekImport) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
+    js: "(function (exports, require, module, __filename, __dirname) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
   },
-  // Dependencies' import() of built-in or CommonJS modules become require() (see tuiFromEsmBuild).
+  // Node 20 drops a vm.Script's dynamic import callback when the script comes from a code cache:
+  // dependencies' import() of built-in or CommonJS modules become require().
   supported: { 'dynamic-import': false },
   footer: { js: '})' },
-});
-await build({
-  ...common,
-  entryPoints: { tui: 'src/tui/run.tsx' },
-  outdir: `${staging}/cli`,
-  splitting: true,
-  format: 'esm',
-  sourcemap: 'linked',
-  plugins: [inlineVersion, sdkWebShims],
-  // Some bundled CommonJS dependencies call require(); give them one.
-  banner: { js: "import { createRequire as __seekCreateRequire } from 'node:module'; const require = __seekCreateRequire(import.meta.url);" },
 });
 await build({
   ...common,

@@ -2,6 +2,7 @@ import { PlainInteractive } from '../frontends/plain-interactive.js';
 import { openSession } from '../runtime/session.js';
 import type { RootOptions } from './root.js';
 import { closeSession } from './close-session.js';
+import { noteRunKind } from './run-kind.js';
 import { sessionOptionsFrom } from './session-options.js';
 
 /** `seek` without -p: the terminal UI when both stdin and stdout are terminals, else the plain
@@ -9,6 +10,7 @@ import { sessionOptionsFrom } from './session-options.js';
 export async function runInteractive(firstPrompt: string, options: RootOptions): Promise<number> {
   if (process.stdin.isTTY && process.stdout.isTTY && !process.env.SEEK_PLAIN) {
     const { runTui } = await import('../tui/run.js');
+    noteRunKind('tui');
     return runTui({ firstPrompt, session: sessionOptionsFrom(options, { interactive: true }) });
   }
   const ui: { current?: PlainInteractive } = {};

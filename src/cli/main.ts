@@ -4,6 +4,8 @@ import { CommanderError, type Command } from 'commander';
 import { nearMissCommand } from './near-miss.js';
 import { StandardOutput } from './standard-output.js';
 
+export { runKind } from './run-kind.js';
+
 /** Subcommands, one file each under commands/. Loaded on demand so that `seek --version` and a
  * plain run import only what they use (cold start is measured). */
 export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { readPipedInput } from './piped-input.js';
+import { noteRunKind } from './run-kind.js';
 import { configureExits, version } from './main.js';
 import { addSessionFlags } from './session-options.js';
 
@@ -86,6 +87,7 @@ export async function runRootCommand(argv: string[]): Promise<number> {
     const prompt = [words, piped].filter(Boolean).join('\n\n');
     if (!prompt) return usageError('-p needs a prompt: seek -p "what to do" (or pipe it on stdin)');
     const { runHeadless } = await import('./headless.js');
+    noteRunKind('print');
     return runHeadless(prompt, options);
   }
   const { runInteractive } = await import('./interactive.js');

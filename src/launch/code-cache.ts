@@ -1,7 +1,6 @@
 /**
- * Start-up through a V8 code cache. The build writes the whole CLI (the terminal UI aside, which
- * is an ES module chunk imported when used) as one CommonJS function expression,
- * dist/cli/main.cjs. Node 20 keeps no compiled code between runs for ES modules
+ * Start-up through a V8 code cache. The build writes the whole CLI as one CommonJS function
+ * expression, dist/cli/main.cjs. Node 20 keeps no compiled code between runs for ES modules
  * (`module.enableCompileCache()` arrives in 22.1), so this compiles that script with `vm.Script`
  * and hands V8 the code it serialised on an earlier run: parsing and compiling the start path then
  * costs a deserialisation instead (bench/say-hello measures it).
@@ -12,8 +11,10 @@
  * - Its name carries the Node version, the architecture and the script's size and mtime, so a new
  *   build or a new Node never meets an old cache; V8 also rejects one made under other flags, and
  *   a rejected or missing cache is written again after the run.
- * - A cache is serialised after the run, so it holds the functions that run compiled. A cache made
- *   by a run that sent no prompt (`--version`, a subcommand) is replaced once by a prompt run's.
+ * - A cache is serialised after the run, so it holds the functions that run compiled (those it
+ *   loaded from the cache included). The CLI says what kind of run it made (a headless prompt, the
+ *   terminal UI, anything else: src/cli/run-kind.ts); the first run of each kind serialises the
+ *   cache again, so it comes to hold the code of all three, in at most three writes per build.
  * - Writes are atomic (temporary file, then rename): concurrent starts read a whole cache or none.
  *   A CRC-32 of the data is checked before V8 sees it: V8 checks a cache's version, flags and
  *   length, not every byte, and a damaged file must cost a recompile, never a crash. Node before
@@ -30,27 +31,20 @@ import { dirname, join, resolve } from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
 
-/** What dist/cli/main.cjs evaluates to: the CommonJS module wrapper around the CLI, plus the
- * launcher's own import() (Node 20 drops a vm.Script's dynamic import callback when the script
- * comes from a code cache, so the bundle imports its ES module chunk, the terminal UI, through it). */
-type ModuleWrapper = (
-  exports: object,
-  require: NodeJS.Require,
-  module: { exports: object },
-  filename: string,
-  dirname: string,
-  importModule: (specifier: string) => Promise<unknown>,
-) => void;
+/** What dist/cli/main.cjs evaluates to: the CommonJS module wrapper around the CLI. It never
+ * calls import(): Node 20 drops a vm.Script's dynamic import callback when the script comes from a
+ * code cache (the build turns dependencies' import() into require()). */
+type ModuleWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
 interface CliModule {
   main(argv: string[]): Promise<void>;
+  runKind?(): 'print' | 'tui' | 'other';
 }
 
-/** A cache file: one byte saying which kind of run serialised it, the CRC-32 of the data (uint32,
- * little-endian), then V8's data. */
+/** A cache file: one byte of the kinds of run that went into it (RUN_KIND_BITS), the CRC-32 of
+ * the data (uint32, little-endian), then V8's data. */
 const HEADER_BYTES = 5;
-const MADE_BY_PROMPT_RUN = 1;
-const MADE_BY_OTHER_RUN = 0;
+const RUN_KIND_BITS = { print: 1, tui: 2, other: 4 } as const;
 /** Caches of other builds kept beside the current one. */
 const KEPT_OTHER_CACHES = 2;
 
@@ -64,16 +58,14 @@ export async function launch(scriptPath: string, argv: string[]): Promise<void> 
   const script = new vm.Script(source, { filename: scriptPath, cachedData: cached?.data });
   const wrapper = script.runInThisContext() as ModuleWrapper;
   const module = { exports: {} };
-  const importModule = (specifier: string) => import(specifier);
-  wrapper.call(module.exports, module.exports, createRequire(scriptPath), module, scriptPath, dirname(scriptPath), importModule);
+  wrapper.call(module.exports, module.exports, createRequire(scriptPath), module, scriptPath, dirname(scriptPath));
   const cli = module.exports as CliModule;
-  const promptRun = argv.some((arg) => arg === '-p' || arg === '--print' || arg.startsWith('--print='));
   try {
     await cli.main(argv);
   } finally {
-    if (cache && (!cached || script.cachedDataRejected === true || (promptRun && !cached.madeByPromptRun))) {
-      writeCache(cache, script, promptRun);
-    }
+    const kind = RUN_KIND_BITS[cli.runKind?.() ?? 'other'];
+    const usable = cached !== undefined && script.cachedDataRejected !== true;
+    if (cache && (!usable || (cached.kinds & kind) === 0)) writeCache(cache, script, (usable ? cached.kinds : 0) | kind);
   }
 }
 
@@ -91,26 +83,26 @@ function cacheFile(scriptPath: string): string | undefined {
   }
 }
 
-function readCache(file: string): { data: Buffer; madeByPromptRun: boolean } | undefined {
+function readCache(file: string): { data: Buffer; kinds: number } | undefined {
   try {
     const bytes = readFileSync(file);
     if (bytes.length <= HEADER_BYTES) return undefined;
     const data = bytes.subarray(HEADER_BYTES);
     if (zlib.crc32(data) !== bytes.readUInt32LE(1)) return undefined;
-    return { data, madeByPromptRun: bytes[0] === MADE_BY_PROMPT_RUN };
+    return { data, kinds: bytes[0]! };
   } catch {
     return undefined;
   }
 }
 
-function writeCache(file: string, script: vm.Script, promptRun: boolean): void {
+function writeCache(file: string, script: vm.Script, kinds: number): void {
   try {
     const data = script.createCachedData();
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}.tmp`;
     const header = Buffer.alloc(HEADER_BYTES);
-    header[0] = promptRun ? MADE_BY_PROMPT_RUN : MADE_BY_OTHER_RUN;
+    header[0] = kinds;
     header.writeUInt32LE(zlib.crc32(data), 1);
     writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
     renameSync(temporary, file);

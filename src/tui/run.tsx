@@ -10,6 +10,7 @@ import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BR
 import { UI_MAX_FPS } from './render-options.js';
 import { TerminalCursor, TerminalCursorContext } from './terminal-cursor.js';
 import { withUnlimitedRows } from './state/use-terminal-rows.js';
+import { layoutEngineReady } from './layout-engine.js';
 
 restoreEnvironment();
 
@@ -24,6 +25,7 @@ export interface TuiOptions {
  */
 export async function runTui(options: TuiOptions): Promise<number> {
   const color = colorEnabled;
+  await layoutEngineReady();
 
   const bridge: PermissionBridge = {};
   const sessionOptions: OpenSessionOptions = {

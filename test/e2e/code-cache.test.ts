@@ -4,13 +4,19 @@ import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 
 // bin/seek.js runs dist/cli/main.cjs through a V8 code cache under SEEK_HOME/cache/v8
 // (src/launch/code-cache.ts). These runs check what a user would notice: the answer is always
-// right, whatever state the cache is in, and the cache is written once, reused, and replaced
-// only when it is damaged or made by a run that sent no prompt.
+// right, whatever state the cache is in, and the cache is written once, reused, and written again
+// only when it is damaged or by the first run of a kind it lacks. Its first byte holds the kinds of
+// run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else.
 
 const suite = useScriptedServer();
+const h = tuiHarness();
+const PRINT = 1;
+const TUI = 2;
+const OTHER = 4;
 
 function cacheDir(home: string): string {
   return join(home, 'cache', 'v8');
@@ -42,7 +48,7 @@ describe('the start-up code cache', () => {
     expect(cacheFiles(home)).toEqual([]);
     await sayHello(root, home);
     const first = onlyCache(home);
-    expect(first.bytes[0]).toBe(1); // made by a prompt run
+    expect(first.bytes[0]).toBe(PRINT);
     expect(first.bytes.readUInt32LE(1)).toBe(crc32(first.bytes.subarray(5)));
     expect(statSync(first.path).mode & 0o777).toBe(0o600);
     expect(statSync(cacheDir(home)).mode & 0o777).toBe(0o700);
@@ -54,17 +60,33 @@ describe('the start-up code cache', () => {
     expect(second.bytes.equals(first.bytes)).toBe(true);
   });
 
-  it('made by a run without a prompt, is replaced once by a prompt run', async () => {
+  it('is written again once by the first run of each kind, and holds them all', async () => {
     const { root, home } = makeProject();
     const version = await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } });
     expect(version.stdout).toMatch(/^seek \d/);
-    expect(onlyCache(home).bytes[0]).toBe(0);
+    const other = onlyCache(home);
+    expect(other.bytes[0]).toBe(OTHER);
     await sayHello(root, home);
-    const upgraded = onlyCache(home);
-    expect(upgraded.bytes[0]).toBe(1);
+    const both = onlyCache(home);
+    expect(both.bytes[0]).toBe(OTHER | PRINT);
+    expect(both.bytes.length).toBeGreaterThan(other.bytes.length); // the prompt's code added
     const again = await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } });
     expect(again.code).toBe(0);
-    expect(onlyCache(home).bytes.equals(upgraded.bytes)).toBe(true); // a prompt run's cache is kept
+    await sayHello(root, home);
+    expect(onlyCache(home).bytes.equals(both.bytes)).toBe(true); // kinds it holds write nothing
+  });
+
+  it.skipIf(!hasTmux)('learns the terminal UI from its first interactive run, which starts as usual (tmux)', async () => {
+    const { root, home } = makeProject();
+    await sayHello(root, home);
+    for (const expected of [PRINT | TUI, PRINT | TUI]) {
+      const t = h.start(root, home, { width: 80, height: 24 });
+      await t.waitFor('ask seek');
+      t.type('/exit');
+      t.keys('Enter');
+      await t.waitFor('[seek exited 0]');
+      expect(onlyCache(home).bytes[0]).toBe(expected);
+    }
   });
 
   it('damaged in any way, costs a recompile and is written again, never a wrong answer or a crash', async () => {
@@ -83,7 +105,7 @@ describe('the start-up code cache', () => {
         throw new Error(`cache ${label}: ${String(error)}`);
       });
       const rewritten = onlyCache(home);
-      expect(rewritten.bytes[0], label).toBe(1);
+      expect(rewritten.bytes[0], label).toBe(PRINT);
       expect(rewritten.bytes.readUInt32LE(1), label).toBe(crc32(rewritten.bytes.subarray(5)));
     }
   });
@@ -117,7 +139,7 @@ describe('the start-up code cache', () => {
 
 function withChecksum(data: Buffer): Buffer {
   const header = Buffer.alloc(5);
-  header[0] = 1;
+  header[0] = PRINT;
   header.writeUInt32LE(crc32(data), 1);
   return Buffer.concat([header, data]);
 }

@@ -90,8 +90,10 @@ export function padLine(line: Line, columns: number, align: 'left' | 'right' | '
 // fullwidth forms. Scripts written without spaces need this to wrap at all.
 const WIDE_BREAKABLE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
-// Closing punctuation that must not start a line (a light form of the CJK "kinsoku" rule).
-const NO_BREAK_BEFORE = /^[、。，．：；？！）」』】〕〉》〗〙〛ー…‥・％’”,.:;?!)\]}]$/u;
+// Closing punctuation that must not start a line (a light form of the CJK "kinsoku" rule): the
+// ideographic comma and full stop, full-width punctuation and closing brackets, the prolonged
+// sound mark, ellipses, closing quotes (\u escapes keep dist/cli/main.cjs ASCII, see scripts/build.mjs).
+const NO_BREAK_BEFORE = /^[\u3001\u3002\uff0c\uff0e\uff1a\uff1b\uff1f\uff01\uff09\u300d\u300f\u3011\u3015\u3009\u300b\u3017\u3019\u301b\u30fc\u2026\u2025\u30fb\uff05\u2019\u201d,.:;?!)\]}]$/u;
 // A hard break, a run of breakable whitespace, or a run of anything else (a no-break space
 // belongs to its word).
 const PIECES = /\n|[^\S\n\u00a0]+|[\S\u00a0]+/g;

@@ -67,6 +67,7 @@ function childStats(child: SubagentView): string[] {
 
 /** `— sub-sid: a1b2c3 · turns: 3 · tokens: 12345` (result-format.ts) → `3 turns`, `12k tokens`. */
 function footerStats(output: string): string[] {
-  const footer = /— sub-sid: \S* · turns: (\d+) · tokens: (\d+)/.exec(output);
+  // \u2014 is the em dash, \u00b7 the middle dot (escaped: see scripts/build.mjs on ASCII).
+  const footer = /\u2014 sub-sid: \S* \u00b7 turns: (\d+) \u00b7 tokens: (\d+)/.exec(output);
   return footer ? [count(Number(footer[1]), 'turn'), `${formatTokens(Number(footer[2]))} tokens`] : [];
 }
