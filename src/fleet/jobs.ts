@@ -13,7 +13,9 @@ import { attemptErrors, capReached, jobSpend, resetAttemptErrors, resetJobSpend,
 
 export type JobOutcome =
   | { kind: 'completed'; result: FleetResult; spend: Spend; attempts: number }
-  | { kind: 'failed'; errors: string[]; spend: Spend; attempts: number }
+  /** `reason`: the job's own failed reason (its last attempt's error, "cancelled", or the
+   * failure of a dependency that failed it). */
+  | { kind: 'failed'; errors: string[]; spend: Spend; attempts: number; reason?: string }
   /** Not submitted: the run's cap was reached (`why` says which). */
   | { kind: 'capped'; why: string }
   /** The caller stopped waiting (the job, if submitted, goes on). */
@@ -42,6 +44,14 @@ export class FleetJobs {
 
   get redis(): Redis {
     return this.options.redis;
+  }
+
+  get url(): string {
+    return this.options.url;
+  }
+
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.options.env;
   }
 
   async ready(): Promise<void> {
@@ -89,6 +99,13 @@ export class FleetJobs {
     }
   }
 
+  /** Waits for job `jobId`, already in the queue (a plan's flow submitted it). */
+  async wait(jobId: string, signal: AbortSignal): Promise<JobOutcome> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return { kind: 'failed', errors: [`job ${jobId} is not in the queue`], spend: ZERO_SPEND, attempts: 0 };
+    return this.outcome(job, signal);
+  }
+
   /** Waits for the job; a cancelled caller stops waiting (the job goes on, a resume finds it). */
   private async outcome(job: Job, signal: AbortSignal): Promise<JobOutcome> {
     const jobId = job.id!;
@@ -109,7 +126,7 @@ export class FleetJobs {
       const errors = await attemptErrors(this.redis, jobId);
       const last = fresh?.failedReason ?? ended.error.message;
       if (!errors.some((line) => line.endsWith(last))) errors.push(last);
-      return { kind: 'failed', errors, spend, attempts };
+      return { kind: 'failed', errors, spend, attempts, ...(fresh?.failedReason ? { reason: fresh.failedReason } : {}) };
     }
     return { kind: 'completed', result: resultSchema.parse(ended.value), spend, attempts };
   }

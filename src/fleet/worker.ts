@@ -7,15 +7,18 @@
  * `close()` stops taking jobs and waits for the running ones.
  */
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openSession } from '../runtime/session.js';
 import { killBackgroundJobs } from '../tools/index.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
+import { CancelListener } from './cancel.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
-import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
+import { CANCELLED, References, refuseCancelled, releaseSlot, takeSlot } from './gates.js';
+import { planOutputs, prepareInputs } from './inputs.js';
+import { jobSchema, refSchema, type FleetJob, type FleetResult } from './payload.js';
 import { addUsage, capReached, recordAttemptError, runSpend } from './spend.js';
 
 export interface FleetWorkerOptions {
@@ -41,29 +44,54 @@ export function versionRefusal(jobVersion: string): string {
   return `this job was made by seek ${jobVersion} and this worker runs seek ${SEEK_VERSION}; a coordinator and its workers must run the same seek version (upgrade one side)`;
 }
 
-export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; close(): Promise<void> } {
+export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; listening: Promise<void>; close(): Promise<void> } {
   const name = `${hostname()}:${process.pid}`;
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
+  const references = new References(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }));
+  const cancels = new CancelListener(() => worker);
   let running = 0; // sessions open in this process
-  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
+  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<FleetResult> => {
     const jobId = job.id!;
+    if (typeof (job.data as { ref?: unknown } | undefined)?.ref === 'string') {
+      const ref = refSchema.safeParse(job.data);
+      if (!ref.success) throw new UnrecoverableError('malformed reference job');
+      return (await references.resolve(job, token, ref.data, timings.pollMs)) as FleetResult;
+    }
     const attempt = job.attemptsStarted;
+    const runId = String((job.data as { runId?: unknown } | undefined)?.runId ?? '');
     try {
-      return await runJob(job, attempt, signal ?? new AbortController().signal);
-    } catch (error) {
-      const text = `attempt ${attempt} on ${name}: ${(error as Error).message}`;
+      return await cancels.around(jobId, runId, () => runJob(job, attempt, token, signal ?? new AbortController().signal));
+    } catch (caught) {
+      if (caught instanceof DelayedError) throw caught;
+      // Cancelled by the coordinator: failed for good, whatever the task's own ending said.
+      const error = signal?.aborted && signal.reason === CANCELLED ? new UnrecoverableError(CANCELLED) : (caught as Error);
+      const text = `attempt ${attempt} on ${name}: ${error.message}`;
       await recordAttemptError(options.redis, jobId, text).catch(() => undefined);
       options.log(`job ${jobId} failed: ${text}`);
       throw error;
     }
   };
 
-  const runJob = async (job: Job, attempt: number, signal: AbortSignal): Promise<FleetResult> => {
+  const runJob = async (job: Job, attempt: number, token: string | undefined, signal: AbortSignal): Promise<FleetResult> => {
     const parsed = jobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`malformed job (is the coordinator another seek version?): ${parsed.error.issues[0]?.message ?? ''}`);
     const data = parsed.data;
     if (data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(data.seekVersion));
+    await refuseCancelled(options.redis, data.runId);
+    const { maxJobs } = data.limits;
+    if (maxJobs !== undefined) {
+      const wait = await takeSlot(options.redis, job, token, data.runId, maxJobs, timings.pollMs);
+      if (wait) throw wait;
+    }
+    try {
+      return await runTaken(job, data, attempt, signal);
+    } finally {
+      if (maxJobs !== undefined) await releaseSlot(options.redis, data.runId, job.id!).catch(() => undefined);
+    }
+  };
+
+  const runTaken = async (job: Job, data: FleetJob, attempt: number, signal: AbortSignal): Promise<FleetResult> => {
     const spent = await runSpend(options.redis, data.runId);
     const cap = capReached(spent, data.limits);
     if (cap) throw new UnrecoverableError(`not started: ${cap}`);
@@ -74,8 +102,10 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     options.log(`job ${job.id} (${data.taskId}, ${data.role}) attempt ${attempt}: checking out`);
     const checkout = await checkouts.prepare(data.repo.url, data.repo.base, job.id!, attempt);
     try {
+      // A plan task starts from its dependencies' changes, its prompt built from their results.
+      const inputs = data.plan ? await prepareInputs(job, data.plan, data.repo.url, checkout) : undefined;
       await progress('running');
-      const report = await runTask(data, checkout.dir, job.id!, signal, budgetTokens);
+      const report = await runTask({ ...data, prompt: inputs?.prompt ?? data.prompt }, checkout.dir, job.id!, signal, budgetTokens);
       if (report.status !== 'completed') {
         const hint = report.result.content.split('\n')[0] ?? '';
         // Out of budget: another attempt would only spend more.
@@ -84,6 +114,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       }
       await progress('publishing');
       const commit = data.writes ? await checkouts.publish(checkout, data.repo.url, data.resultBranch, `seek: ${data.taskId} (${data.role})\n\n${firstLine(data.prompt)}`) : undefined;
+      const outputs = data.plan ? await planOutputs(checkout, data.repo.url, job.id!, data.taskId, inputs!.base, commit, data.writes) : {};
       options.log(`job ${job.id} completed${commit ? ` (${commit.pushed ? `pushed ${commit.branch}` : 'bundle'})` : ''}`);
       return {
         status: 'completed',
@@ -94,8 +125,9 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
         tokens: { ...report.tokens },
         costUsd: report.costUsd,
         worker: name,
-        base: checkout.base,
+        base: inputs?.base ?? checkout.base,
         ...(commit ? { commit } : {}),
+        ...outputs,
       };
     } finally {
       await checkouts.remove(checkout);
@@ -147,11 +179,14 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
   });
   worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  const listening = cancels.start(options.redis, options.log);
   return {
     worker,
     name,
+    listening,
     close: async () => {
       await worker.close();
+      await Promise.allSettled([cancels.close(), references.close()]);
     },
   };
 }

@@ -38,6 +38,13 @@ export interface DispatchContext {
   worktrees?: WorktreeManager;
   /** Records in the session that a task went to the fleet as this job (before it is queued). */
   recordJob(taskId: string, jobId: string): void;
+  /** Tasks of this plan completed in an earlier run of the session (they are reused, not run). */
+  completed: ReadonlySet<string>;
+  /** Whether an earlier run of this plan in the session was cancelled (its cancelled jobs are
+   * not run again unless the dispatcher was asked to). */
+  cancelledBefore: boolean;
+  /** Records in the session that this run of the plan was cancelled. */
+  recordCancel(): void;
 }
 
 /**
@@ -126,6 +133,9 @@ export class Orchestration {
       tree: ctx.projectRoot,
       ...(worktrees ? { worktrees } : {}),
       recordJob: (taskId, jobId) => journal.recordFleetJob(plan.hash, taskId, jobId),
+      completed: new Set(journal.completed(plan.hash).keys()),
+      cancelledBefore: journal.fleetCancelled(plan.hash),
+      recordCancel: () => journal.recordFleetCancel(plan.hash),
     };
     const summary = await runPlan(plan, ctx.callId, ctx.signal, {
       catalog: this.catalog,

@@ -1,0 +1,55 @@
+/**
+ * Cancelling a run across the fleet. The coordinator marks the run cancelled in Redis (no job of
+ * it starts from then on: gates.ts) and publishes the run's id on one channel every worker
+ * subscribes to; a worker running a job of that run aborts it through BullMQ's `cancelJob` (the
+ * processor's AbortSignal), so the task's turn stops, what it spent stays counted, and the job
+ * fails "cancelled" without a retry.
+ */
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { KEY_PREFIX } from './connection.js';
+import { CANCELLED, markCancelled } from './gates.js';
+
+export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
+
+/** Marks the run cancelled, then tells every worker. */
+export async function cancelRun(redis: Redis, runId: string): Promise<void> {
+  await markCancelled(redis, runId);
+  await redis.publish(CANCEL_CHANNEL, runId);
+}
+
+/** A worker's side: which of its running jobs belong to which run, and the subscription. */
+export class CancelListener {
+  private readonly running = new Map<string, string>();
+  private subscriber: Redis | undefined;
+
+  constructor(private readonly worker: () => Worker) {}
+
+  /** Subscribes on a connection of its own (a subscribed client can do nothing else). */
+  async start(redis: Redis, log: (line: string) => void): Promise<void> {
+    const subscriber = redis.duplicate();
+    subscriber.on('error', () => undefined); // it reconnects and subscribes again by itself
+    subscriber.on('message', (_channel: string, runId: string) => {
+      for (const [jobId, run] of this.running) {
+        if (run !== runId) continue;
+        if (this.worker().cancelJob(jobId, CANCELLED)) log(`job ${jobId} cancelled by its coordinator`);
+      }
+    });
+    await subscriber.subscribe(CANCEL_CHANNEL);
+    this.subscriber = subscriber;
+  }
+
+  /** Tracks a job for the length of `work`. */
+  async around<T>(jobId: string, runId: string, work: () => Promise<T>): Promise<T> {
+    this.running.set(jobId, runId);
+    try {
+      return await work();
+    } finally {
+      this.running.delete(jobId);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.subscriber?.quit().catch(() => undefined);
+  }
+}
