@@ -9,6 +9,7 @@ import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { KEY_PREFIX } from './connection.js';
 import { CANCELLED, markCancelled } from './gates.js';
+import type { FleetJobs } from './jobs.js';
 
 export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
 
@@ -16,6 +17,24 @@ export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
 export async function cancelRun(redis: Redis, runId: string): Promise<void> {
   await markCancelled(redis, runId);
   await redis.publish(CANCEL_CHANNEL, runId);
+}
+
+/**
+ * Cancels the run, then waits (at most `waitMs`) until none of `jobIds` is running, so what the
+ * stopped jobs spent is in Redis when the caller reads it. Never throws.
+ */
+export async function cancelAndWait(jobs: FleetJobs, runId: string, jobIds: readonly string[], waitMs = 30_000): Promise<void> {
+  try {
+    await cancelRun(jobs.redis, runId);
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      const states = await Promise.all(jobIds.map(async (id) => (await jobs.queue.getJob(id))?.getState()));
+      if (!states.includes('active')) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch {
+    // Redis gone: the jobs' own locks and the cancel flag (if it was set) do the rest
+  }
 }
 
 /** A worker's side: which of its running jobs belong to which run, and the subscription. */

@@ -18,9 +18,9 @@ import type { ChildRequest } from '../orchestrator/orchestrator.js';
 import type { DispatchContext, PlanDispatch } from '../runtime/orchestration.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import type { WorktreeInfo } from '../worktree/types.js';
-import { cancelRun } from './cancel.js';
+import { cancelAndWait } from './cancel.js';
 import { submitPlan, type Submitted } from './flow.js';
-import { CANCELLED } from './gates.js';
+import { CANCELLED, releaseSlot } from './gates.js';
 import { git } from './git.js';
 import { ZERO_SPEND, type FleetJobs } from './jobs.js';
 import { jobIdOf, type FleetJob, type FleetResult } from './payload.js';
@@ -80,6 +80,8 @@ export class FleetDispatcher implements PlanDispatch {
       await flow.resubmit(task.id);
       outcome = await jobs.wait(jobId, request.signal);
     }
+    // An ended job holds no slot of the run (one whose worker died may not have said so).
+    if (outcome.kind === 'failed' || outcome.kind === 'completed') await releaseSlot(jobs.redis, runId, jobId).catch(() => undefined);
     switch (outcome.kind) {
       case 'capped':
         return failure('budget_exceeded', outcome.why, ZERO_SPEND);
@@ -139,18 +141,11 @@ export class FleetDispatcher implements PlanDispatch {
    * spent is counted. The session records the cancel for `--resume`.
    */
   private cancel(context: DispatchContext, prefix: string, runId: string): Promise<void> {
-    this.cancelling ??= (async () => {
-      const { jobs } = this.options;
+    if (!this.cancelling) {
       context.recordCancel();
-      await cancelRun(jobs.redis, runId);
       const ids = context.plan.tasks.map((task) => jobIdOf(prefix, task.id));
-      const deadline = Date.now() + (this.options.cancelWaitMs ?? 30_000);
-      while (Date.now() < deadline) {
-        const states = await Promise.all(ids.map(async (id) => (await jobs.queue.getJob(id))?.getState()));
-        if (!states.includes('active')) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })().catch(() => undefined);
+      this.cancelling = cancelAndWait(this.options.jobs, runId, ids, this.options.cancelWaitMs);
+    }
     return this.cancelling;
   }
 

@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSeek } from '../support/seek-process.js';
-import { until } from '../support/fleet.js';
+import { makeRepository, until } from '../support/fleet.js';
 import { useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
+import { tempDir } from '../support/temp-dirs.js';
 
 const fleet = useFleet();
 const { workers, route, startWorkers, project, coordinatorEnv } = fleet;
@@ -115,6 +116,35 @@ describe.skipIf(!hasRedis)('plans as BullMQ flows', () => {
   }, 120_000);
 });
 
+describe.skipIf(!hasRedis)('conflicting editors', () => {
+  it('reports the conflict as a local run does, and the engine does not start their reviewer', async () => {
+    await startWorkers(2);
+    route((req) => {
+      if (req.task === 'e1' || req.task === 'e2') return req.turn === 0 ? write('same.txt', `by ${req.task}\n`) : { text: `wrote same.txt` };
+      return { text: 'VERDICT: approve' };
+    });
+    const plan = 'goal: Clash\ntasks:\n  - {id: e1, role: editor, task: Write same.txt, depends_on: []}\n  - {id: e2, role: editor, task: Write same.txt too, depends_on: []}\n  - {id: r, role: reviewer, task: Review, depends_on: [e1, e2]}\n';
+    const outcomes = async (queue?: string) => {
+      const { root, home } = project();
+      writeFileSync(join(root, 'plan.yaml'), plan);
+      const run = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', ...(queue ? ['--queue', queue] : [])], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+      expect(run.code).toBe(1);
+      const tasks = JSON.parse(run.stdout).orchestrations[0].tasks as Array<{ id: string; status: string; reason?: string; worktree_path?: string }>;
+      expect(readFileSync(join(root, 'same.txt'), 'utf8')).toBe('by e1\n'); // e1 merged, e2 refused
+      return tasks.map((task) => [task.id, task.status, task.reason, task.worktree_path !== undefined]);
+    };
+    const local = await outcomes();
+    expect(suite.server.requests.filter((r) => view(r).task === 'r')).toHaveLength(0);
+    expect(await outcomes(fleet.redis.url)).toEqual(local);
+    // e2's changes are kept in its worktree, as the conflict report says.
+    expect(local).toEqual([['e1', 'completed', undefined, false], ['e2', 'failed', 'merge_conflict', true], ['r', 'skipped', undefined, false]]);
+    // The reviewer's job met the same conflict merging its dependencies, and ended before any model call.
+    const review = await until('the reviewer job to fail', async () => (await jobsQueue().getFailed()).find((job) => job.name === 'r'));
+    expect(review.failedReason).toMatch(/the changes of dependency e2 conflict .*same\.txt.*not started/);
+    expect(suite.server.requests.filter((r) => view(r).task === 'r')).toHaveLength(0);
+  }, 120_000);
+});
+
 describe.skipIf(!hasRedis)('cancelling a fleet run', () => {
   it('Ctrl-C cancels the run\'s jobs across the fleet: the running turn stops with its cost counted, nothing is retried; --resume runs them again only with --rerun-cancelled', async () => {
     await startWorkers(1); // one slot: whichever of p and q it takes first runs, the other waits
@@ -172,6 +202,32 @@ describe.skipIf(!hasRedis)('cancelling a fleet run', () => {
     // The stopped task from its start again (two more calls), the never-started one, then z.
     expect(suite.server.requests.map((r) => view(r).task).sort()).toEqual([running, running, running, running, waiting, waiting, 'z'].sort());
   }, 120_000);
+});
+
+describe.skipIf(!hasRedis)('cancelling a batch', () => {
+  it('Ctrl-C of seek batch stops the running job and fails the waiting one, "cancelled", with the stopped job\'s cost in the report', async () => {
+    await startWorkers(1);
+    route((req) => (req.turn === 0 ? { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } : { hang: true }));
+    const dir = tempDir('seek-batch-cancel-');
+    writeFileSync(join(dir, 'repos.txt'), `${makeRepository().bare}\n${makeRepository().bare}\n`);
+    const run = await runSeek(['batch', '--queue', fleet.redis.url, '--repos', 'repos.txt', '--prompt', 'Read slowly', '--role', 'explorer', '--yolo'], {
+      cwd: dir,
+      env: coordinatorEnv(dir),
+      timeoutMs: 60_000,
+      onSpawn: (child) => void until('one job to wait for its second answer', () => suite.server.requests.length === 2).then(() => child.kill('SIGINT')),
+    });
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.status).toBe('canceled');
+    expect(report.repos.map((row: { status: string }) => row.status)).toEqual(['canceled', 'canceled']);
+    const failed = await jobsQueue().getFailed();
+    const ours = failed.filter((job) => job.id!.startsWith(`batch.${report.batch_id}.`));
+    expect(ours.map((job) => [job.failedReason, job.attemptsMade])).toEqual([['cancelled', 1], ['cancelled', 1]]);
+    expect(suite.server.requests).toHaveLength(2); // the waiting job never reached the model
+    // The stopped job's first model call is in the report; the other job spent nothing.
+    expect(report.repos.map((row: { usage: { input_tokens: number } }) => row.usage.input_tokens).sort()).toEqual([0, 1000]);
+    expect(report.totals.total_cost_usd).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe.skipIf(!hasRedis)('Redis restarted mid-job', () => {
