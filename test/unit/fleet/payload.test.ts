@@ -22,7 +22,7 @@ const job: FleetJob = {
 
 describe('fleet job payload', () => {
   it('has exactly the documented fields: no key, no provider setting, no environment', () => {
-    expect(Object.keys(jobSchema.shape).sort()).toEqual(['limits', 'mode', 'prompt', 'repo', 'resultBranch', 'role', 'runId', 'seekVersion', 'taskId', 'writes']);
+    expect(Object.keys(jobSchema.shape).sort()).toEqual(['limits', 'mode', 'plan', 'prompt', 'repo', 'resultBranch', 'role', 'runId', 'seekVersion', 'taskId', 'writes']);
     expect(jobSchema.parse(job)).toEqual(job);
     expect(jobSchema.safeParse({ ...job, apiKey: 'x' }).success).toBe(false); // strict: an extra field is refused
     expect(() => assertNoSecrets(job)).not.toThrow();
