@@ -62,20 +62,45 @@ export async function releaseSlot(redis: Redis, runId: string, jobId: string): P
   await redis.srem(slotsKey(runId), jobId);
 }
 
-/** Resolves references to dependencies: the referenced job's value, or a DelayedError to throw. */
+const waitersKey = (jobId: string): string => `${KEY_PREFIX}:refs:${jobId}`;
+
+/**
+ * Resolves references to dependencies: the referenced job's value, or a DelayedError to throw. A
+ * delayed reference is noted under the job it waits for, and a worker that completes that job
+ * promotes it (`wake`), so a dependant usually starts at once rather than after the poll.
+ */
 export class References {
   private queue: Queue | undefined;
 
-  constructor(private readonly connection: () => Queue) {}
+  constructor(
+    private readonly connection: () => Queue,
+    private readonly redis: Redis,
+  ) {}
 
   async resolve(job: Job, token: string | undefined, ref: FleetRef, pollMs: number): Promise<unknown> {
-    this.queue ??= this.connection();
-    const target = await this.queue.getJob(ref.ref);
+    const target = await this.open().getJob(ref.ref);
     if (!target) throw new UnrecoverableError(`dependency ${ref.taskId} (job ${ref.ref}) is not in the queue`);
     const state = await target.getState();
     if (state === 'completed') return target.returnvalue;
     if (state === 'failed') throw new UnrecoverableError(`dependency ${ref.taskId} failed: ${target.failedReason}`);
+    await this.redis.multi().sadd(waitersKey(ref.ref), job.id!).expire(waitersKey(ref.ref), KEEP_SECONDS).exec();
     throw await later(job, token, pollMs);
+  }
+
+  /** Promotes the references waiting for `jobId`, which has just completed (never throws). */
+  async wake(jobId: string): Promise<void> {
+    try {
+      const waiting = await this.redis.smembers(waitersKey(jobId));
+      if (waiting.length === 0) return;
+      await this.redis.del(waitersKey(jobId));
+      await Promise.all(waiting.map(async (id) => (await this.open().getJob(id))?.promote().catch(() => undefined)));
+    } catch {
+      // the poll brings them anyway
+    }
+  }
+
+  private open(): Queue {
+    return (this.queue ??= this.connection());
   }
 
   async close(): Promise<void> {

@@ -48,7 +48,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   const name = `${hostname()}:${process.pid}`;
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
-  const references = new References(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }));
+  const references = new References(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }), options.redis);
   const cancels = new CancelListener(() => worker);
   let running = 0; // sessions open in this process
   const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<FleetResult> => {
@@ -56,6 +56,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     if (typeof (job.data as { ref?: unknown } | undefined)?.ref === 'string') {
       const ref = refSchema.safeParse(job.data);
       if (!ref.success) throw new UnrecoverableError('malformed reference job');
+      if (ref.data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(ref.data.seekVersion));
       return (await references.resolve(job, token, ref.data, timings.pollMs)) as FleetResult;
     }
     const attempt = job.attemptsStarted;
@@ -179,6 +180,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
   });
   worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  worker.on('completed', (job) => void references.wake(job.id!)); // dependants waiting by reference start now
   const listening = cancels.start(options.redis, options.log);
   return {
     worker,
