@@ -8,15 +8,24 @@
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { KEY_PREFIX } from './connection.js';
-import { CANCELLED, markCancelled } from './gates.js';
+import { CANCELLED, markCancelled, markJobCancelled } from './gates.js';
 import type { FleetJobs } from './jobs.js';
 
 export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
+
+/** A published message: a run's id, or `job:` and a job's id. */
+const JOB_MESSAGE = 'job:';
 
 /** Marks the run cancelled, then tells every worker. */
 export async function cancelRun(redis: Redis, runId: string): Promise<void> {
   await markCancelled(redis, runId);
   await redis.publish(CANCEL_CHANNEL, runId);
+}
+
+/** Marks one job cancelled, then tells every worker (the one running it stops it). */
+export async function cancelJob(redis: Redis, jobId: string): Promise<void> {
+  await markJobCancelled(redis, jobId);
+  await redis.publish(CANCEL_CHANNEL, `${JOB_MESSAGE}${jobId}`);
 }
 
 /**
@@ -48,9 +57,10 @@ export class CancelListener {
   async start(redis: Redis, log: (line: string) => void): Promise<void> {
     const subscriber = redis.duplicate();
     subscriber.on('error', () => undefined); // it reconnects and subscribes again by itself
-    subscriber.on('message', (_channel: string, runId: string) => {
+    subscriber.on('message', (_channel: string, message: string) => {
+      const job = message.startsWith(JOB_MESSAGE) ? message.slice(JOB_MESSAGE.length) : undefined;
       for (const [jobId, run] of this.running) {
-        if (run !== runId) continue;
+        if (job ? jobId !== job : run !== message) continue;
         if (this.worker().cancelJob(jobId, CANCELLED)) log(`job ${jobId} cancelled by its coordinator`);
       }
     });

@@ -18,7 +18,7 @@ import type { ChildRequest } from '../orchestrator/orchestrator.js';
 import type { DispatchContext, PlanDispatch } from '../runtime/orchestration.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import type { WorktreeInfo } from '../worktree/types.js';
-import { cancelAndWait } from './cancel.js';
+import { cancelAndWait, cancelJob } from './cancel.js';
 import { submitPlan, type Submitted } from './flow.js';
 import { CANCELLED, releaseSlot } from './gates.js';
 import { git } from './git.js';
@@ -108,6 +108,18 @@ export class FleetDispatcher implements PlanDispatch {
         };
       }
     }
+  }
+
+  /**
+   * A task the orchestrator skipped: a dependency did not complete here, though its job may have
+   * (its merge was refused, e.g. by the user's uncommitted changes), so the engine could start the
+   * task's job. It is cancelled: not started, or stopped where it runs.
+   */
+  skipped(taskId: string, context: DispatchContext): void {
+    const flow = this.flows.get(context.plan.hash);
+    if (!flow) return;
+    const { jobs } = this.options;
+    jobs.track(flow.then((submitted) => cancelJob(jobs.redis, submitted.jobIdOf(taskId))));
   }
 
   /** The plan's flow, submitted once per plan (the first task handed here does it). */

@@ -17,7 +17,7 @@ import type { Plan, PlanTask } from '../orchestrator/types.js';
 import type { DispatchContext } from '../runtime/orchestration.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { connectionOptions, fleetTimings, QUEUE_NAME } from './connection.js';
-import { clearCancelled } from './gates.js';
+import { clearCancelled, clearJobCancelled } from './gates.js';
 import { git } from './git.js';
 import type { FleetJobs } from './jobs.js';
 import { assertNoSecrets, jobIdOf, REF_JOB, type FleetJob, type FleetRef } from './payload.js';
@@ -83,6 +83,7 @@ export async function submitPlan(settings: FlowSettings, context: DispatchContex
         await job.remove({ removeChildren: false });
         await Promise.all([resetJobSpend(jobs.redis, job.id!), resetAttemptErrors(jobs.redis, job.id!)]);
       }
+      await clearJobCancelled(jobs.redis, idOf(task.id));
       context.recordJob(task.id, idOf(task.id));
     }
     const trees = flowTrees(plan, tasks, idOf, payload, jobOptions(settings.env), settings.runId);

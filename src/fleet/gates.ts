@@ -13,11 +13,22 @@ import type { FleetRef } from './payload.js';
 const KEEP_SECONDS = 7 * 24 * 3600;
 export const CANCELLED = 'cancelled';
 const cancelledKey = (runId: string): string => `${KEY_PREFIX}:cancelled:${runId}`;
+const cancelledJobKey = (jobId: string): string => `${KEY_PREFIX}:cancelled-job:${jobId}`;
 const slotsKey = (runId: string): string => `${KEY_PREFIX}:slots:${runId}`;
 
 /** Marks a run cancelled: none of its jobs starts from now on. */
 export async function markCancelled(redis: Redis, runId: string): Promise<void> {
   await redis.set(cancelledKey(runId), '1', 'EX', KEEP_SECONDS);
+}
+
+/** Marks one job cancelled: it does not start from now on. */
+export async function markJobCancelled(redis: Redis, jobId: string): Promise<void> {
+  await redis.set(cancelledJobKey(jobId), '1', 'EX', KEEP_SECONDS);
+}
+
+/** Lifts one job's cancel (it is submitted again). */
+export async function clearJobCancelled(redis: Redis, jobId: string): Promise<void> {
+  await redis.del(cancelledJobKey(jobId));
 }
 
 /** Lifts a run's cancel (`--rerun-cancelled`). */
@@ -29,9 +40,9 @@ export async function isCancelled(redis: Redis, runId: string): Promise<boolean>
   return (await redis.exists(cancelledKey(runId))) === 1;
 }
 
-/** Throws "cancelled" (not retried) when the job's run was cancelled. */
-export async function refuseCancelled(redis: Redis, runId: string): Promise<void> {
-  if (await isCancelled(redis, runId)) throw new UnrecoverableError(CANCELLED);
+/** Throws "cancelled" (not retried) when the job or its run was cancelled. */
+export async function refuseCancelled(redis: Redis, runId: string, jobId: string): Promise<void> {
+  if ((await redis.exists(cancelledKey(runId), cancelledJobKey(jobId))) > 0) throw new UnrecoverableError(CANCELLED);
 }
 
 /** Puts the active job back as delayed for `pollMs` (the caller rethrows the DelayedError). */

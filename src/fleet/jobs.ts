@@ -36,6 +36,7 @@ export class FleetJobs {
   readonly events: QueueEvents;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly options: FleetJobsOptions) {
     this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
@@ -58,7 +59,15 @@ export class FleetJobs {
     await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
   }
 
+  /** Keeps `work` (fire-and-forget Redis writes) from being cut off by `close`. */
+  track(work: Promise<unknown>): void {
+    const settled = work.catch(() => undefined);
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
+  }
+
   async close(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
     await Promise.allSettled([this.events.close(), this.queue.close()]);
   }
 

@@ -79,7 +79,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     if (!parsed.success) throw new UnrecoverableError(`malformed job (is the coordinator another seek version?): ${parsed.error.issues[0]?.message ?? ''}`);
     const data = parsed.data;
     if (data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(data.seekVersion));
-    await refuseCancelled(options.redis, data.runId);
+    await refuseCancelled(options.redis, data.runId, job.id!);
     const { maxJobs } = data.limits;
     if (maxJobs !== undefined) {
       const wait = await takeSlot(options.redis, job, token, data.runId, maxJobs, timings.pollMs);

@@ -55,6 +55,9 @@ export interface DispatchContext {
  */
 export interface PlanDispatch {
   runChild(request: ChildRequest, context: DispatchContext): Promise<ChildReport>;
+  /** The orchestrator skipped this task (a dependency did not complete, e.g. its merge was
+   * refused here): its work elsewhere, if any, is stopped. */
+  skipped?(taskId: string, context: DispatchContext): void;
 }
 
 /** One task run directly (a fleet worker's job): its text is already the full task prompt. */
@@ -143,6 +146,7 @@ export class Orchestration {
       ...(worktrees ? { changes: treeTracking(worktrees, ctx.projectRoot) } : {}),
       journal: this.options.journal,
       emit: (event) => {
+        if (dispatch && event.type === 'orchestration_task' && event.status === 'skipped') dispatch.skipped?.(event.taskId, context);
         try {
           this.options.sink.emit?.(event);
         } catch {

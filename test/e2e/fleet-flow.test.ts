@@ -145,6 +145,38 @@ describe.skipIf(!hasRedis)('conflicting editors', () => {
   }, 120_000);
 });
 
+describe.skipIf(!hasRedis)('a merge refused by the coordinator', () => {
+  it('stops the dependant the engine may already have started, so it ends as in a local run: skipped', async () => {
+    await startWorkers(2);
+    route((req) => {
+      if (req.task === 'e1') return req.turn === 0 ? write('README.md', 'changed by e1\n') : { text: 'rewrote README.md' };
+      if (req.task === 'e2') return { text: 'nothing to do' };
+      return req.turn === 0 ? { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } : { hang: true };
+    });
+    const plan = 'goal: Refused\ntasks:\n  - {id: e1, role: editor, task: Rewrite README.md, depends_on: []}\n  - {id: e2, role: editor, task: Nothing, depends_on: []}\n  - {id: r, role: reviewer, task: Review, depends_on: [e1]}\n';
+    const outcomes = async (queue?: string) => {
+      suite.server.reset();
+      const { root, home } = project();
+      writeFileSync(join(root, 'plan.yaml'), plan);
+      writeFileSync(join(root, 'README.md'), '# my uncommitted edit\n'); // the merge of e1 would overwrite it
+      const run = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', ...(queue ? ['--queue', queue] : [])], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+      expect(run.code).toBe(1);
+      expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('# my uncommitted edit\n');
+      const tasks = JSON.parse(run.stdout).orchestrations[0].tasks as Array<{ id: string; status: string; reason?: string }>;
+      const e1 = suite.server.requests.map(view).find((r) => r.task === 'e1' && r.turn === 0)!.prompt;
+      return { tasks: tasks.map((task) => [task.id, task.status, task.reason]), e1 };
+    };
+    const local = await outcomes();
+    expect(local.tasks).toEqual([['e1', 'failed', 'merge_conflict'], ['e2', 'completed', undefined], ['r', 'skipped', undefined]]);
+    expect(local.e1).toContain('uncommitted changes in the user\'s working tree are not in it');
+    expect(await outcomes(fleet.redis.url)).toEqual(local);
+    // r's job was cancelled by the coordinator: refused before it started, or stopped mid-turn.
+    const review = await until('the reviewer job to fail', async () => (await jobsQueue().getFailed()).find((job) => job.name === 'r'));
+    expect(review.failedReason).toBe('cancelled');
+    expect(review.attemptsMade).toBe(1);
+  }, 120_000);
+});
+
 describe.skipIf(!hasRedis)('cancelling a fleet run', () => {
   it('Ctrl-C cancels the run\'s jobs across the fleet: the running turn stops with its cost counted, nothing is retried; --resume runs them again only with --rerun-cancelled', async () => {
     await startWorkers(1); // one slot: whichever of p and q it takes first runs, the other waits
