@@ -17,7 +17,7 @@ import type { Plan, PlanTask } from '../orchestrator/types.js';
 import type { DispatchContext } from '../runtime/orchestration.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { connectionOptions, fleetTimings, QUEUE_NAME } from './connection.js';
-import { clearCancelled, clearJobCancelled } from './gates.js';
+import { CANCELLED, clearCancelled, clearJobCancelled } from './gates.js';
 import { git } from './git.js';
 import type { FleetJobs } from './jobs.js';
 import { assertNoSecrets, jobIdOf, REF_JOB, type FleetJob, type FleetRef } from './payload.js';
@@ -59,13 +59,20 @@ export async function submitPlan(settings: FlowSettings, context: DispatchContex
   const held = new Map<string, Held>();
   const open = plan.tasks.filter((task) => !context.completed.has(task.id));
   const states = new Map(await Promise.all(open.map(async (task) => [task.id, await stateOf(jobs, idOf(task.id))] as const)));
-  const redo = open.filter((task) => FAILED_OR_MISSING.has(states.get(task.id)!));
+  let redo = open.filter((task) => FAILED_OR_MISSING.has(states.get(task.id)!.state));
   const submitted: Submitted = { held, jobIdOf: idOf, resubmit: (taskId) => add([plan.tasks.find((task) => task.id === taskId)!]) };
-  if (redo.length === 0) return submitted;
   if (context.cancelledBefore && !settings.rerunCancelled) {
-    for (const task of redo) held.set(task.id, { kind: 'cancelled' });
-    return submitted;
+    // What the cancel stopped stays stopped: jobs failed "cancelled" (or by a cancelled
+    // dependency), and jobs the cancelled run never submitted. A job that failed by itself is
+    // submitted again as after any interruption.
+    const stopped = (task: PlanTask): boolean => {
+      const { state, reason } = states.get(task.id)!;
+      return state === 'unknown' || reason === CANCELLED || /^(child|dependency) \S+ failed/.test(reason ?? '');
+    };
+    for (const task of redo.filter(stopped)) held.set(task.id, { kind: 'cancelled' });
+    redo = redo.filter((task) => !stopped(task));
   }
+  if (redo.length === 0) return submitted;
   await clearCancelled(jobs.redis, settings.runId);
   const cap = capReached(await runSpend(jobs.redis, settings.runId), settings.limits);
   if (cap) {
@@ -177,7 +184,8 @@ function inPlanOrder(plan: Plan, ids: readonly string[]): PlanTask[] {
   return plan.tasks.filter((task) => ids.includes(task.id));
 }
 
-async function stateOf(jobs: FleetJobs, jobId: string): Promise<string> {
+async function stateOf(jobs: FleetJobs, jobId: string): Promise<{ state: string; reason?: string }> {
   const job = await jobs.queue.getJob(jobId);
-  return job ? await job.getState() : 'unknown';
+  if (!job) return { state: 'unknown' };
+  return { state: await job.getState(), ...(job.failedReason ? { reason: job.failedReason } : {}) };
 }
