@@ -4,6 +4,10 @@
  * runs the task in a session opened there exactly as a local plan task runs (role, permission
  * mode, sandbox, turn budget) with this machine's own provider credentials, and returns the
  * result; an editor's changes are published as a commit. Usage is counted in Redis call by call.
+ * A plan task (a job of a flow) first merges its dependencies' heads and builds its prompt from
+ * their results (inputs.ts); a reference job, a cancelled run's job and one without a free
+ * `--max-jobs` slot are handled by the gates (gates.ts); the coordinator's cancel aborts a running
+ * job (cancel.ts), which then fails "cancelled" without a retry.
  * `close()` stops taking jobs and waits for the running ones.
  */
 import { hostname } from 'node:os';
