@@ -25,12 +25,15 @@ export interface FleetTimings {
   backoffMs: number;
   /** Attempts per job (a failure after the last one fails the job). */
   attempts: number;
-  /** How soon a job that must wait (a dependency not done yet, no free slot) is tried again. */
+  /** How soon a job that must wait (a dependency not done yet, no free slot) is tried again
+   * first; the wait doubles each time, up to `pollMaxMs`. */
   pollMs: number;
+  pollMaxMs: number;
 }
 
 /** Defaults suit real work; SEEK_FLEET_LOCK_MS, SEEK_FLEET_STALLED_MS, SEEK_FLEET_BACKOFF_MS,
- * SEEK_FLEET_ATTEMPTS and SEEK_FLEET_POLL_MS override them (tests use short locks to recover killed workers fast). */
+ * SEEK_FLEET_ATTEMPTS, SEEK_FLEET_POLL_MS and SEEK_FLEET_POLL_MAX_MS override them (tests use
+ * short locks to recover killed workers fast). */
 export function fleetTimings(env: Readonly<Record<string, string | undefined>>): FleetTimings {
   const number = (name: string, fallback: number): number => {
     const value = Number(env[name]);
@@ -42,6 +45,7 @@ export function fleetTimings(env: Readonly<Record<string, string | undefined>>):
     backoffMs: number('SEEK_FLEET_BACKOFF_MS', 5_000),
     attempts: number('SEEK_FLEET_ATTEMPTS', 3),
     pollMs: number('SEEK_FLEET_POLL_MS', 500),
+    pollMaxMs: number('SEEK_FLEET_POLL_MAX_MS', 15_000),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * What a worker checks before it runs a job, all kept in Redis so it holds with the coordinator
- * gone: a cancelled run's jobs fail ("cancelled", not retried); a reference to a dependency
- * completes with that dependency's value once it has completed, and is put back as a delayed job
- * until then (BullMQ retries it after `pollMs`; no worker waits); a run's `maxJobs` slots are
+ * gone: a cancelled run's (or job's) jobs fail ("cancelled", not retried); a reference to a
+ * dependency completes with that dependency's value once it has completed, and is put back as a
+ * delayed job until then (BullMQ brings it back; no worker waits); a run's `maxJobs` slots are
  * taken per running job, and a job finding them all taken is delayed the same way.
  */
 import { DelayedError, Queue, UnrecoverableError, type Job } from 'bullmq';
@@ -45,9 +45,19 @@ export async function refuseCancelled(redis: Redis, runId: string, jobId: string
   if ((await redis.exists(cancelledKey(runId), cancelledJobKey(jobId))) > 0) throw new UnrecoverableError(CANCELLED);
 }
 
-/** Puts the active job back as delayed for `pollMs` (the caller rethrows the DelayedError). */
-async function later(job: Job, token: string | undefined, pollMs: number): Promise<DelayedError> {
-  await job.moveToDelayed(Date.now() + pollMs, token);
+/** How a waiting job comes back: after `minMs`, doubling each time it is still waiting, up to
+ * `maxMs`. BullMQ's rate limiter counts every start, a waiting job's too, so few polls matter;
+ * the wake-ups below bring a waiting job back as soon as what it waits for happens. */
+export interface Polling {
+  minMs: number;
+  maxMs: number;
+}
+
+/** Puts the active job back as delayed (the caller throws the DelayedError). */
+async function later(job: Job, token: string | undefined, polling: Polling): Promise<DelayedError> {
+  const waits = Math.max(0, job.attemptsStarted - 1);
+  const delay = Math.min(polling.maxMs, polling.minMs * 2 ** Math.min(waits, 20));
+  await job.moveToDelayed(Date.now() + delay, token);
   return new DelayedError();
 }
 
@@ -60,61 +70,80 @@ if redis.call('SCARD', KEYS[1]) < tonumber(ARGV[2]) then
 end
 return 0`;
 
-/**
- * A slot among the run's `maxJobs` running jobs, or a DelayedError to throw (the job comes back
- * after `pollMs`). A job retried after its worker died finds its own slot still held.
- */
-export async function takeSlot(redis: Redis, job: Job, token: string | undefined, runId: string, maxJobs: number, pollMs: number): Promise<DelayedError | undefined> {
-  const taken = await redis.eval(ACQUIRE, 1, slotsKey(runId), job.id!, String(maxJobs), String(KEEP_SECONDS));
-  return taken === 1 ? undefined : later(job, token, pollMs);
-}
-
+/** Frees a job's slot of the run (never throws; a worker that frees one also wakes the waiters). */
 export async function releaseSlot(redis: Redis, runId: string, jobId: string): Promise<void> {
-  await redis.srem(slotsKey(runId), jobId);
+  await redis.srem(slotsKey(runId), jobId).catch(() => undefined);
 }
 
-const waitersKey = (jobId: string): string => `${KEY_PREFIX}:refs:${jobId}`;
+const refWaitersKey = (jobId: string): string => `${KEY_PREFIX}:refs:${jobId}`;
+const slotWaitersKey = (runId: string): string => `${KEY_PREFIX}:slot-waiters:${runId}`;
 
 /**
- * Resolves references to dependencies: the referenced job's value, or a DelayedError to throw. A
- * delayed reference is noted under the job it waits for, and a worker that completes that job
- * promotes it (`wake`), so a dependant usually starts at once rather than after the poll.
+ * The waits of a worker's jobs. A reference resolves to the referenced job's value once that job
+ * has completed; a job of a run with `maxJobs` takes a slot. Either, when it must wait, goes back
+ * as a delayed job noted under what it waits for, and the worker that completes the referenced
+ * job, or frees a slot, promotes the waiters at once.
  */
-export class References {
+export class Waits {
   private queue: Queue | undefined;
 
   constructor(
     private readonly connection: () => Queue,
     private readonly redis: Redis,
+    private readonly polling: Polling,
   ) {}
 
-  async resolve(job: Job, token: string | undefined, ref: FleetRef, pollMs: number): Promise<unknown> {
+  /** The referenced job's value, or throws a DelayedError (wait) or an UnrecoverableError. */
+  async resolve(job: Job, token: string | undefined, ref: FleetRef): Promise<unknown> {
     const target = await this.open().getJob(ref.ref);
     if (!target) throw new UnrecoverableError(`dependency ${ref.taskId} (job ${ref.ref}) is not in the queue`);
     const state = await target.getState();
     if (state === 'completed') return target.returnvalue;
     if (state === 'failed') throw new UnrecoverableError(`dependency ${ref.taskId} failed: ${target.failedReason}`);
-    await this.redis.multi().sadd(waitersKey(ref.ref), job.id!).expire(waitersKey(ref.ref), KEEP_SECONDS).exec();
-    throw await later(job, token, pollMs);
+    await this.note(refWaitersKey(ref.ref), job.id!);
+    throw await later(job, token, this.polling);
   }
 
-  /** Promotes the references waiting for `jobId`, which has just completed (never throws). */
-  async wake(jobId: string): Promise<void> {
+  /** A slot among the run's `maxJobs` running jobs, or a DelayedError to throw. A job retried
+   * after its worker died finds its own slot still held. */
+  async takeSlot(job: Job, token: string | undefined, runId: string, maxJobs: number): Promise<DelayedError | undefined> {
+    const taken = await this.redis.eval(ACQUIRE, 1, slotsKey(runId), job.id!, String(maxJobs), String(KEEP_SECONDS));
+    if (taken === 1) return undefined;
+    await this.note(slotWaitersKey(runId), job.id!);
+    return later(job, token, this.polling);
+  }
+
+  async releaseSlot(runId: string, jobId: string): Promise<void> {
+    await releaseSlot(this.redis, runId, jobId);
+    await this.wake(slotWaitersKey(runId));
+  }
+
+  /** `jobId` has just completed: the references waiting for it come back now. */
+  async completed(jobId: string): Promise<void> {
+    await this.wake(refWaitersKey(jobId));
+  }
+
+  async close(): Promise<void> {
+    await this.queue?.close();
+  }
+
+  private async note(key: string, jobId: string): Promise<void> {
+    await this.redis.multi().sadd(key, jobId).expire(key, KEEP_SECONDS).exec();
+  }
+
+  /** Promotes the delayed jobs noted under `key` (never throws: their polls bring them anyway). */
+  private async wake(key: string): Promise<void> {
     try {
-      const waiting = await this.redis.smembers(waitersKey(jobId));
+      const waiting = await this.redis.smembers(key);
       if (waiting.length === 0) return;
-      await this.redis.del(waitersKey(jobId));
+      await this.redis.srem(key, ...waiting);
       await Promise.all(waiting.map(async (id) => (await this.open().getJob(id))?.promote().catch(() => undefined)));
     } catch {
-      // the poll brings them anyway
+      // the poll brings them back
     }
   }
 
   private open(): Queue {
     return (this.queue ??= this.connection());
-  }
-
-  async close(): Promise<void> {
-    await this.queue?.close();
   }
 }

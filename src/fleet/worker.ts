@@ -20,7 +20,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { CancelListener } from './cancel.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
-import { CANCELLED, References, refuseCancelled, releaseSlot, takeSlot } from './gates.js';
+import { CANCELLED, refuseCancelled, Waits } from './gates.js';
 import { planOutputs, prepareInputs } from './inputs.js';
 import { jobSchema, refSchema, type FleetJob, type FleetResult } from './payload.js';
 import { addUsage, capReached, recordAttemptError, runSpend } from './spend.js';
@@ -52,7 +52,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
   const name = `${hostname()}:${process.pid}`;
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
-  const references = new References(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }), options.redis);
+  const waits = new Waits(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }), options.redis, { minMs: timings.pollMs, maxMs: timings.pollMaxMs });
   const cancels = new CancelListener(() => worker);
   let running = 0; // sessions open in this process
   const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<FleetResult> => {
@@ -61,7 +61,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       const ref = refSchema.safeParse(job.data);
       if (!ref.success) throw new UnrecoverableError('malformed reference job');
       if (ref.data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(ref.data.seekVersion));
-      return (await references.resolve(job, token, ref.data, timings.pollMs)) as FleetResult;
+      return (await waits.resolve(job, token, ref.data)) as FleetResult;
     }
     const attempt = job.attemptsStarted;
     const runId = String((job.data as { runId?: unknown } | undefined)?.runId ?? '');
@@ -86,13 +86,13 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     await refuseCancelled(options.redis, data.runId, job.id!);
     const { maxJobs } = data.limits;
     if (maxJobs !== undefined) {
-      const wait = await takeSlot(options.redis, job, token, data.runId, maxJobs, timings.pollMs);
+      const wait = await waits.takeSlot(job, token, data.runId, maxJobs);
       if (wait) throw wait;
     }
     try {
       return await runTaken(job, data, attempt, signal);
     } finally {
-      if (maxJobs !== undefined) await releaseSlot(options.redis, data.runId, job.id!).catch(() => undefined);
+      if (maxJobs !== undefined) await waits.releaseSlot(data.runId, job.id!);
     }
   };
 
@@ -184,7 +184,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
   });
   worker.on('error', (error) => options.log(`queue error: ${error.message}`));
-  worker.on('completed', (job) => void references.wake(job.id!)); // dependants waiting by reference start now
+  worker.on('completed', (job) => void waits.completed(job.id!)); // dependants waiting by reference start now
   const listening = cancels.start(options.redis, options.log);
   return {
     worker,
@@ -192,7 +192,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     listening,
     close: async () => {
       await worker.close();
-      await Promise.allSettled([cancels.close(), references.close()]);
+      await Promise.allSettled([cancels.close(), waits.close()]);
     },
   };
 }

@@ -131,15 +131,17 @@ describe.skipIf(!hasRedis)('conflicting editors', () => {
       expect(run.code).toBe(1);
       const tasks = JSON.parse(run.stdout).orchestrations[0].tasks as Array<{ id: string; status: string; reason?: string; worktree_path?: string }>;
       expect(readFileSync(join(root, 'same.txt'), 'utf8')).toBe('by e1\n'); // e1 merged, e2 refused
+      sessionId = JSON.parse(run.stdout).session_id;
       return tasks.map((task) => [task.id, task.status, task.reason, task.worktree_path !== undefined]);
     };
+    let sessionId = '';
     const local = await outcomes();
     expect(suite.server.requests.filter((r) => view(r).task === 'r')).toHaveLength(0);
     expect(await outcomes(fleet.redis.url)).toEqual(local);
     // e2's changes are kept in its worktree, as the conflict report says.
     expect(local).toEqual([['e1', 'completed', undefined, false], ['e2', 'failed', 'merge_conflict', true], ['r', 'skipped', undefined, false]]);
     // The reviewer's job met the same conflict merging its dependencies, and ended before any model call.
-    const review = await until('the reviewer job to fail', async () => (await jobsQueue().getFailed()).find((job) => job.name === 'r'));
+    const review = await until('the reviewer job to fail', async () => (await jobsQueue().getFailed()).find((job) => job.id!.startsWith(`${sessionId}.`) && job.name === 'r'));
     expect(review.failedReason).toMatch(/the changes of dependency e2 conflict .*same\.txt.*not started/);
     expect(suite.server.requests.filter((r) => view(r).task === 'r')).toHaveLength(0);
   }, 120_000);
@@ -164,14 +166,16 @@ describe.skipIf(!hasRedis)('a merge refused by the coordinator', () => {
       expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('# my uncommitted edit\n');
       const tasks = JSON.parse(run.stdout).orchestrations[0].tasks as Array<{ id: string; status: string; reason?: string }>;
       const e1 = suite.server.requests.map(view).find((r) => r.task === 'e1' && r.turn === 0)!.prompt;
+      sessionId = JSON.parse(run.stdout).session_id;
       return { tasks: tasks.map((task) => [task.id, task.status, task.reason]), e1 };
     };
+    let sessionId = '';
     const local = await outcomes();
     expect(local.tasks).toEqual([['e1', 'failed', 'merge_conflict'], ['e2', 'completed', undefined], ['r', 'skipped', undefined]]);
     expect(local.e1).toContain('uncommitted changes in the user\'s working tree are not in it');
     expect(await outcomes(fleet.redis.url)).toEqual(local);
     // r's job was cancelled by the coordinator: refused before it started, or stopped mid-turn.
-    const review = await until('the reviewer job to fail', async () => (await jobsQueue().getFailed()).find((job) => job.name === 'r'));
+    const review = await until('the reviewer job to fail', async () => (await jobsQueue().getFailed()).find((job) => job.id!.startsWith(`${sessionId}.`) && job.name === 'r'));
     expect(review.failedReason).toBe('cancelled');
     expect(review.attemptsMade).toBe(1);
   }, 120_000);
