@@ -12,7 +12,7 @@ import { Queue, type Job } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSeek } from '../support/seek-process.js';
 import { makeRepository, until } from '../support/fleet.js';
-import { useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
+import { git, useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
 import { tempDir } from '../support/temp-dirs.js';
 
 const fleet = useFleet();
@@ -113,6 +113,44 @@ describe.skipIf(!hasRedis)('plans as BullMQ flows', () => {
     expect(tasks.filter((task) => task.merge_commit).map((task) => task.id)).toEqual(['e1', 'e2', 'e3']);
     expect(tasks.find((task) => task.id === 'e1')!.model_calls).toBe(2); // the workers' figures, collected
     for (const [file, content] of Object.values(FILES)) expect(readFileSync(join(root, file), 'utf8')).toBe(content);
+  }, 120_000);
+});
+
+describe.skipIf(!hasRedis)('an editor building on two editors', () => {
+  it('starts from both editors\' changes merged on its worker, and its own commit merges into the plan tree as in a local run', async () => {
+    await startWorkers(2);
+    route((req) => {
+      if (req.task === 'a') return req.turn === 0 ? write('a.txt', 'a\n') : { text: 'wrote a.txt' };
+      if (req.task === 'b') return req.turn === 0 ? write('b.txt', 'b\n') : { text: 'wrote b.txt' };
+      // c reads both files (they must be in its checkout) and writes their sum.
+      if (req.turn === 0) return { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }, { name: 'read_file', arguments: { path: 'b.txt' } }] };
+      return req.turn === 1 ? write('c.txt', 'a+b\n') : { text: 'wrote c.txt' };
+    });
+    const plan = 'goal: Build on both\ntasks:\n  - {id: a, role: editor, task: Write a.txt, depends_on: []}\n  - {id: b, role: editor, task: Write b.txt, depends_on: []}\n  - {id: c, role: editor, task: Sum them in c.txt, depends_on: [a, b]}\n';
+    const run = async (queue?: string) => {
+      suite.server.reset();
+      const { root, home } = project();
+      writeFileSync(join(root, 'plan.yaml'), plan);
+      const done = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', ...(queue ? ['--queue', queue] : [])], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
+      if (done.code !== 0) throw new Error(`the run failed: ${done.stdout}`);
+      const requests = suite.server.requests.map(view);
+      // c's reads found both files: its tool results carry their text.
+      const messages = suite.server.requests.find((r) => view(r).task === 'c' && view(r).turn === 1)!.body.messages as Array<{ role: string; content?: unknown }>;
+      const results = messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+      return {
+        tasks: (JSON.parse(done.stdout).orchestrations[0].tasks as Array<{ id: string; status: string; merge_commit?: string }>).map((t) => [t.id, t.status, t.merge_commit !== undefined]),
+        prompt: requests.find((r) => r.task === 'c' && r.turn === 0)!.prompt.replace(/\b[0-9a-f]{12,40}\b/g, 'SHA'),
+        readBoth: results.some((text) => /1\ta$/.test(text)) && results.some((text) => /1\tb$/.test(text)),
+        tree: git(root, 'rev-parse', 'HEAD^{tree}'),
+        files: ['a.txt', 'b.txt', 'c.txt'].map((file) => readFileSync(join(root, file), 'utf8')),
+      };
+    };
+    const local = await run();
+    const remote = await run(fleet.redis.url);
+    expect(remote).toEqual(local);
+    expect(remote.tasks).toEqual([['a', 'completed', true], ['b', 'completed', true], ['c', 'completed', true]]);
+    expect(remote.readBoth).toBe(true);
+    expect(remote.files).toEqual(['a\n', 'b\n', 'a+b\n']);
   }, 120_000);
 });
 
