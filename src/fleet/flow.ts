@@ -55,6 +55,7 @@ const FAILED_OR_MISSING = new Set(['failed', 'unknown']);
 export async function submitPlan(settings: FlowSettings, context: DispatchContext): Promise<Submitted> {
   const { plan } = context;
   const { jobs } = settings;
+  jobs.noteRun(settings.runId); // its caps are reported at the end, whether or not a job is submitted now
   const idOf = (taskId: string): string => jobIdOf(settings.prefix, taskId);
   const held = new Map<string, Held>();
   const open = plan.tasks.filter((task) => !context.completed.has(task.id));

@@ -118,6 +118,11 @@ export class FleetJobs {
     return reports.filter((line): line is string => line !== undefined);
   }
 
+  /** Counts run `runId` in `capReports` (a plan's flow, submitted without `run`). */
+  noteRun(runId: string): void {
+    this.runIds.add(runId);
+  }
+
   /** Waits for job `jobId`, already in the queue (a plan's flow submitted it). */
   async wait(jobId: string, signal: AbortSignal): Promise<JobOutcome> {
     const job = await this.queue.getJob(jobId);
