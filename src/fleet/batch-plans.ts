@@ -23,6 +23,8 @@ export interface BatchPlanOptions {
   mode: FleetJob['mode'];
   maxTurns: number;
   limits: { costCapUsd?: number; tokenCap?: number };
+  /** At most this many of the batch's jobs running at once. */
+  maxJobs?: number;
   /** Where the repositories are cloned (one directory per batch). */
   workdir: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -46,7 +48,7 @@ export async function runBatchPlans(options: BatchPlanOptions, batchId: string):
       await mkdir(join(options.workdir, batchId), { recursive: true });
       await git(options.workdir, ['clone', '--quiet', row.repo, dir]);
       await git(dir, ['checkout', '--quiet', '-b', branch]);
-      const dispatcher = new FleetDispatcher({ jobs: options.jobs, repoUrl: row.repo, mode: options.mode, maxTurns: options.maxTurns, limits: options.limits, runGroup: `batch.${batchId}` });
+      const dispatcher = new FleetDispatcher({ jobs: options.jobs, repoUrl: row.repo, mode: options.mode, maxTurns: options.maxTurns, limits: options.limits, runGroup: `batch.${batchId}`, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}) });
       const session = await openSession({
         cwd: dir,
         env: options.env,

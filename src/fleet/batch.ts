@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { taskPrompt } from '../orchestrator/prompts.js';
 import type { Role } from '../orchestrator/roles.js';
 import { SEEK_VERSION } from '../util/version.js';
+import { cancelAndWait } from './cancel.js';
 import type { FleetJobs } from './jobs.js';
 import { jobIdOf, type FleetJob } from './payload.js';
 import { jobSpend } from './spend.js';
@@ -92,6 +93,15 @@ export async function runBatch(options: BatchOptions, batchId = newBatchId()): P
   update();
   try {
     await Promise.all(rows.map((row) => runRow(row)));
+    if (options.signal.aborted) {
+      // Cancelled: the batch's jobs are stopped across the fleet; what the stopped ones spent counts.
+      await cancelAndWait(jobs, runId, rows.map((row) => row.jobId));
+      await Promise.all(rows.filter((row) => row.state === 'canceled').map(async (row) => {
+        const spend = await jobSpend(jobs.redis, row.jobId).catch(() => undefined);
+        if (spend) Object.assign(row, { costUsd: spend.costUsd, tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
+      }));
+      update();
+    }
   } finally {
     clearInterval(refresh);
     jobs.events.off('progress', onProgress);

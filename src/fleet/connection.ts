@@ -27,11 +27,15 @@ export interface FleetTimings {
   attempts: number;
   /** Least time between a worker's retention sweeps after jobs (retention.ts). */
   sweepMs: number;
+  /** How soon a job that must wait (a dependency not done yet, no free slot) is tried again
+   * first; the wait doubles each time, up to `pollMaxMs`. */
+  pollMs: number;
+  pollMaxMs: number;
 }
 
 /** Defaults suit real work; SEEK_FLEET_LOCK_MS, SEEK_FLEET_STALLED_MS, SEEK_FLEET_BACKOFF_MS,
- * SEEK_FLEET_ATTEMPTS and SEEK_FLEET_SWEEP_MS override them (tests use short locks to recover
- * killed workers fast, and sweep after every job). */
+ * SEEK_FLEET_ATTEMPTS, SEEK_FLEET_SWEEP_MS, SEEK_FLEET_POLL_MS and SEEK_FLEET_POLL_MAX_MS override
+ * them (tests use short locks to recover killed workers fast, and sweep after every job). */
 export function fleetTimings(env: Readonly<Record<string, string | undefined>>): FleetTimings {
   const number = (name: string, fallback: number): number => {
     const value = Number(env[name]);
@@ -43,6 +47,8 @@ export function fleetTimings(env: Readonly<Record<string, string | undefined>>):
     backoffMs: number('SEEK_FLEET_BACKOFF_MS', 5_000),
     attempts: number('SEEK_FLEET_ATTEMPTS', 3),
     sweepMs: number('SEEK_FLEET_SWEEP_MS', 3600_000),
+    pollMs: number('SEEK_FLEET_POLL_MS', 500),
+    pollMaxMs: number('SEEK_FLEET_POLL_MAX_MS', 15_000),
   };
 }
 

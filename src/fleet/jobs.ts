@@ -13,7 +13,9 @@ import { attemptErrors, capOvershoot, capReached, jobSpend, resetAttemptErrors, 
 
 export type JobOutcome =
   | { kind: 'completed'; result: FleetResult; spend: Spend; attempts: number }
-  | { kind: 'failed'; errors: string[]; spend: Spend; attempts: number }
+  /** `reason`: the job's own failed reason (its last attempt's error, "cancelled", or the
+   * failure of a dependency that failed it). */
+  | { kind: 'failed'; errors: string[]; spend: Spend; attempts: number; reason?: string }
   /** Not submitted: the run's cap was reached (`why` says which). */
   | { kind: 'capped'; why: string }
   /** The caller stopped waiting (the job, if submitted, goes on). */
@@ -36,6 +38,7 @@ export class FleetJobs {
   private readonly waiting: Array<() => void> = [];
   /** The runs this coordinator ran jobs of (for the caps' report). */
   private readonly runIds = new Set<string>();
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(private readonly options: FleetJobsOptions) {
     this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
@@ -46,11 +49,27 @@ export class FleetJobs {
     return this.options.redis;
   }
 
+  get url(): string {
+    return this.options.url;
+  }
+
+  get env(): Readonly<Record<string, string | undefined>> {
+    return this.options.env;
+  }
+
   async ready(): Promise<void> {
     await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady()]);
   }
 
+  /** Keeps `work` (fire-and-forget Redis writes) from being cut off by `close`. */
+  track(work: Promise<unknown>): void {
+    const settled = work.catch(() => undefined);
+    this.pending.add(settled);
+    void settled.finally(() => this.pending.delete(settled));
+  }
+
   async close(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
     await Promise.allSettled([this.events.close(), this.queue.close()]);
   }
 
@@ -99,6 +118,18 @@ export class FleetJobs {
     return reports.filter((line): line is string => line !== undefined);
   }
 
+  /** Counts run `runId` in `capReports` (a plan's flow, submitted without `run`). */
+  noteRun(runId: string): void {
+    this.runIds.add(runId);
+  }
+
+  /** Waits for job `jobId`, already in the queue (a plan's flow submitted it). */
+  async wait(jobId: string, signal: AbortSignal): Promise<JobOutcome> {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return { kind: 'failed', errors: [`job ${jobId} is not in the queue`], spend: ZERO_SPEND, attempts: 0 };
+    return this.outcome(job, signal);
+  }
+
   /** Waits for the job; a cancelled caller stops waiting (the job goes on, a resume finds it). */
   private async outcome(job: Job, signal: AbortSignal): Promise<JobOutcome> {
     const jobId = job.id!;
@@ -119,7 +150,7 @@ export class FleetJobs {
       const errors = await attemptErrors(this.redis, jobId);
       const last = fresh?.failedReason ?? ended.error.message;
       if (!errors.some((line) => line.endsWith(last))) errors.push(last);
-      return { kind: 'failed', errors, spend, attempts };
+      return { kind: 'failed', errors, spend, attempts, ...(fresh?.failedReason ? { reason: fresh.failedReason } : {}) };
     }
     return { kind: 'completed', result: resultSchema.parse(ended.value), spend, attempts };
   }

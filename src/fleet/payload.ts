@@ -29,12 +29,48 @@ export const jobSchema = z.strictObject({
   mode: z.enum(['ask', 'auto', 'yolo']),
   limits: z.strictObject({
     maxTurns: z.number().int().positive(),
+    /** At most this many jobs of the run run at once (workers hold a slot per running job). */
+    maxJobs: z.number().int().positive().optional(),
     /** The run stops starting jobs once its spend reaches these. */
     costCapUsd: z.number().positive().optional(),
     tokenCap: z.number().int().positive().optional(),
   }),
+  /** A task of a plan dispatched as a flow (src/fleet/flow.ts): the worker builds the prompt from
+   * its dependencies' results (its children's values) and starts from a checkout with their
+   * changes merged in; `prompt` is then only the task's own part. */
+  plan: z
+    .strictObject({
+      goal: z.string().optional(),
+      task: z.strictObject({
+        id: z.string(),
+        index: z.number().int(),
+        task: z.string(),
+        role: z.string(),
+        kind: z.enum(['reader', 'writer']),
+        reviews: z.boolean(),
+        dependsOn: z.array(z.string()),
+      }),
+      /** The task's dependencies in plan order (their results come from the job's children). */
+      deps: z.array(z.strictObject({ id: z.string(), role: z.string(), kind: z.enum(['reader', 'writer']), reviews: z.boolean() })),
+      /** An editor's worktree lacks the user's uncommitted changes: it is told so. */
+      worktreeNote: z.string().optional(),
+    })
+    .optional(),
 });
 export type FleetJob = z.infer<typeof jobSchema>;
+
+/** A flow's stand-in for a dependency that is a real job elsewhere in the flow (BullMQ gives a
+ * job one parent; a task with several dependants is a child of one and referenced by the
+ * others). It completes with the referenced job's value once that job has completed. */
+export const refSchema = z.strictObject({
+  seekVersion: z.string(),
+  runId: z.string(),
+  /** The referenced task and its job. */
+  taskId: z.string(),
+  ref: z.string(),
+});
+export type FleetRef = z.infer<typeof refSchema>;
+export const REF_JOB = 'ref';
 
 const tokens = z.looseObject({ prompt: z.number(), completion: z.number(), cache_hit: z.number() });
 
@@ -50,8 +86,16 @@ export const resultSchema = z.looseObject({
   costUsd: z.number(),
   /** The worker that ran the successful attempt (its host name and pid). */
   worker: z.string(),
-  /** The commit the job started from (resolved on the worker). */
+  /** The commit the job started from (resolved on the worker; with its dependencies' changes merged). */
   base: z.string(),
+  /** The task of a plan. */
+  taskId: z.string().optional(),
+  /** What the task's dependants build on: `base` plus its own commit. */
+  head: z.string().optional(),
+  /** Where `head` was pushed when it is neither the plan's base nor the commit. */
+  headRef: z.string().optional(),
+  /** A writer's diff as reviewers see it (stat, then patch, capped). */
+  diff: z.string().optional(),
   /** A writer's changes. `pushed`: on `branch` in the job's repository; else `bundle` (base64 of
    * a git bundle holding `branch`) is the only copy. */
   commit: z

@@ -4,19 +4,29 @@
  * runs the task in a session opened there exactly as a local plan task runs (role, permission
  * mode, sandbox, turn budget) with this machine's own provider credentials, and returns the
  * result; an editor's changes are published as a commit. Usage is counted in Redis call by call.
+ * A plan task (a job of a flow) first merges its dependencies' heads and builds its prompt from
+ * their results (inputs.ts); a reference job, a cancelled run's job and one without a free
+ * `--max-jobs` slot are handled by the gates (gates.ts); the coordinator's cancel aborts a running
+ * job (cancel.ts), which then fails "cancelled" without a retry.
+ * Every model request passes the provider rate limit shared by all workers (provider-limit.ts);
+ * the run's caps reach a running job as a wrap-up notice (a shared limit asked before each
+ * request); leftover checkouts, transcripts and mirrors are swept between jobs (retention.ts).
  * `close()` stops taking jobs and waits for the running ones.
  */
 import { hostname } from 'node:os';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { seekHome } from '../config/paths.js';
 import { openSession } from '../runtime/session.js';
 import { killBackgroundJobs } from '../tools/index.js';
 import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
+import { CancelListener } from './cancel.js';
 import { Checkouts } from './checkout.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
-import { jobSchema, type FleetJob, type FleetResult } from './payload.js';
+import { CANCELLED, refuseCancelled, Waits } from './gates.js';
+import { planOutputs, prepareInputs } from './inputs.js';
+import { jobSchema, refSchema, type FleetJob, type FleetResult } from './payload.js';
 import { answered, sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
 import { DEFAULT_KEEP_DAYS, workerRetention } from './retention.js';
 import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
@@ -48,10 +58,12 @@ export function versionRefusal(jobVersion: string): string {
   return `this job was made by seek ${jobVersion} and this worker runs seek ${SEEK_VERSION}; a coordinator and its workers must run the same seek version (upgrade one side)`;
 }
 
-export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; close(): Promise<void> } {
+export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; listening: Promise<void>; close(): Promise<void> } {
   const name = `${hostname()}:${process.pid}`;
   const timings = fleetTimings(options.env);
   const checkouts = new Checkouts(options.workdir);
+  const waits = new Waits(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }), options.redis, { minMs: timings.pollMs, maxMs: timings.pollMaxMs });
+  const cancels = new CancelListener(() => worker);
   let running = 0; // sessions open in this process
   const retention = workerRetention({
     checkouts,
@@ -61,13 +73,23 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     log: options.log,
   });
   const requestGate = options.providerLimit ? sharedProviderLimit(options.redis, options.providerLimit, options.log) : undefined;
-  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<FleetResult> => {
+  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<FleetResult> => {
     const jobId = job.id!;
+    if (typeof (job.data as { ref?: unknown } | undefined)?.ref === 'string') {
+      const ref = refSchema.safeParse(job.data);
+      if (!ref.success) throw new UnrecoverableError('malformed reference job');
+      if (ref.data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(ref.data.seekVersion));
+      return (await waits.resolve(job, token, ref.data)) as FleetResult;
+    }
     const attempt = job.attemptsStarted;
+    const runId = String((job.data as { runId?: unknown } | undefined)?.runId ?? '');
     try {
-      return await runJob(job, attempt, signal ?? new AbortController().signal);
-    } catch (error) {
-      const text = `attempt ${attempt} on ${name}: ${(error as Error).message}`;
+      return await cancels.around(jobId, runId, () => runJob(job, attempt, token, signal ?? new AbortController().signal));
+    } catch (caught) {
+      if (caught instanceof DelayedError) throw caught;
+      // Cancelled by the coordinator: failed for good, whatever the task's own ending said.
+      const error = signal?.aborted && signal.reason === CANCELLED ? new UnrecoverableError(CANCELLED) : (caught as Error);
+      const text = `attempt ${attempt} on ${name}: ${error.message}`;
       await recordAttemptError(options.redis, jobId, text).catch(() => undefined);
       options.log(`job ${jobId} failed: ${text}`);
       throw error;
@@ -76,11 +98,25 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     }
   };
 
-  const runJob = async (job: Job, attempt: number, signal: AbortSignal): Promise<FleetResult> => {
+  const runJob = async (job: Job, attempt: number, token: string | undefined, signal: AbortSignal): Promise<FleetResult> => {
     const parsed = jobSchema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`malformed job (is the coordinator another seek version?): ${parsed.error.issues[0]?.message ?? ''}`);
     const data = parsed.data;
     if (data.seekVersion !== SEEK_VERSION) throw new UnrecoverableError(versionRefusal(data.seekVersion));
+    await refuseCancelled(options.redis, data.runId, job.id!);
+    const { maxJobs } = data.limits;
+    if (maxJobs !== undefined) {
+      const wait = await waits.takeSlot(job, token, data.runId, maxJobs);
+      if (wait) throw wait;
+    }
+    try {
+      return await runTaken(job, data, attempt, signal);
+    } finally {
+      if (maxJobs !== undefined) await waits.releaseSlot(data.runId, job.id!);
+    }
+  };
+
+  const runTaken = async (job: Job, data: FleetJob, attempt: number, signal: AbortSignal): Promise<FleetResult> => {
     const spent = await runSpend(options.redis, data.runId);
     const cap = capReached(spent, data.limits);
     if (cap) throw new UnrecoverableError(`not started: ${cap}`);
@@ -91,8 +127,10 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     options.log(`job ${job.id} (${data.taskId}, ${data.role}) attempt ${attempt}: checking out`);
     const checkout = await checkouts.prepare(data.repo.url, data.repo.base, job.id!, attempt);
     try {
+      // A plan task starts from its dependencies' changes, its prompt built from their results.
+      const inputs = data.plan ? await prepareInputs(job, data.plan, data.repo.url, checkout) : undefined;
       await progress('running');
-      const report = await runTask(data, checkout.dir, job.id!, signal, budgetTokens);
+      const report = await runTask({ ...data, prompt: inputs?.prompt ?? data.prompt }, checkout.dir, job.id!, signal, budgetTokens);
       if (report.status !== 'completed') {
         const hint = report.result.content.split('\n')[0] ?? '';
         // Out of budget: another attempt would only spend more.
@@ -101,6 +139,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       }
       await progress('publishing');
       const commit = data.writes ? await checkouts.publish(checkout, data.repo.url, data.resultBranch, `seek: ${data.taskId} (${data.role})\n\n${firstLine(data.prompt)}`) : undefined;
+      const outputs = data.plan ? await planOutputs(checkout, data.repo.url, job.id!, data.taskId, inputs!.base, commit, data.writes) : {};
       options.log(`job ${job.id} completed${commit ? ` (${commit.pushed ? `pushed ${commit.branch}` : 'bundle'})` : ''}`);
       return {
         status: 'completed',
@@ -111,8 +150,9 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
         tokens: { ...report.tokens },
         costUsd: report.costUsd,
         worker: name,
-        base: checkout.base,
+        base: inputs?.base ?? checkout.base,
         ...(commit ? { commit } : {}),
+        ...outputs,
       };
     } finally {
       await checkouts.remove(checkout);
@@ -168,12 +208,15 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
   });
   worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  worker.on('completed', (job) => void waits.completed(job.id!)); // dependants waiting by reference start now
+  const listening = cancels.start(options.redis, options.log);
   return {
     worker,
     name,
+    listening,
     close: async () => {
       await worker.close();
-      await retention.close();
+      await Promise.allSettled([cancels.close(), waits.close(), retention.close()]);
     },
   };
 }

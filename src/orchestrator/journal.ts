@@ -12,6 +12,8 @@ import type { TaskRecord } from './types.js';
 export const JOURNAL_EVENT = 'orchestration_task';
 /** A task submitted to a fleet (`seek run --queue`): `{plan_hash, task_id, job_id}`. */
 export const FLEET_JOB_EVENT = 'fleet_job';
+/** A fleet run of the plan was cancelled (Ctrl-C, SIGTERM): `{plan_hash}`. */
+export const FLEET_CANCEL_EVENT = 'fleet_cancel';
 
 const recordSchema = z.looseObject({
   id: z.string(),
@@ -35,6 +37,8 @@ export class SessionJournal implements Journal {
   private readonly callOf = new Map<string, string>();
   /** Fleet jobs by the plan (hash) they belong to. */
   private readonly fleetJobs = new Map<string, string[]>();
+  /** Plans whose fleet run was cancelled. */
+  private readonly fleetCancels = new Set<string>();
 
   constructor(
     earlier: readonly SessionEntry[],
@@ -44,6 +48,10 @@ export class SessionJournal implements Journal {
       if (entry.type === 'event' && entry.name === FLEET_JOB_EVENT) {
         const job = fleetJobSchema.safeParse(entry.data);
         if (job.success) this.rememberJob(job.data.plan_hash, job.data.job_id);
+      }
+      if (entry.type === 'event' && entry.name === FLEET_CANCEL_EVENT) {
+        const hash = (entry.data as { plan_hash?: unknown } | undefined)?.plan_hash;
+        if (typeof hash === 'string') this.fleetCancels.add(hash);
       }
       if (entry.type !== 'event' || entry.name !== JOURNAL_EVENT) continue;
       const parsed = dataSchema.safeParse(entry.data);
@@ -70,6 +78,17 @@ export class SessionJournal implements Journal {
     if (this.fleetJobs.get(planHash)?.includes(jobId)) return;
     this.rememberJob(planHash, jobId);
     this.sink.append?.({ type: 'event', name: FLEET_JOB_EVENT, data: { plan_hash: planHash, task_id: taskId, job_id: jobId } });
+  }
+
+  /** Records that the plan's fleet run was cancelled. */
+  recordFleetCancel(planHash: string): void {
+    if (this.fleetCancels.has(planHash)) return;
+    this.fleetCancels.add(planHash);
+    this.sink.append?.({ type: 'event', name: FLEET_CANCEL_EVENT, data: { plan_hash: planHash } });
+  }
+
+  fleetCancelled(planHash: string): boolean {
+    return this.fleetCancels.has(planHash);
   }
 
   /** The fleet jobs of a plan in this session (empty for a plan run only in-process). */

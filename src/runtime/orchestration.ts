@@ -39,6 +39,13 @@ export interface DispatchContext {
   worktrees?: WorktreeManager;
   /** Records in the session that a task went to the fleet as this job (before it is queued). */
   recordJob(taskId: string, jobId: string): void;
+  /** Tasks of this plan completed in an earlier run of the session (they are reused, not run). */
+  completed: ReadonlySet<string>;
+  /** Whether an earlier run of this plan in the session was cancelled (its cancelled jobs are
+   * not run again unless the dispatcher was asked to). */
+  cancelledBefore: boolean;
+  /** Records in the session that this run of the plan was cancelled. */
+  recordCancel(): void;
 }
 
 /**
@@ -49,6 +56,9 @@ export interface DispatchContext {
  */
 export interface PlanDispatch {
   runChild(request: ChildRequest, context: DispatchContext): Promise<ChildReport>;
+  /** The orchestrator skipped this task (a dependency did not complete, e.g. its merge was
+   * refused here): its work elsewhere, if any, is stopped. */
+  skipped?(taskId: string, context: DispatchContext): void;
 }
 
 /** One task run directly (a fleet worker's job): its text is already the full task prompt. */
@@ -130,6 +140,9 @@ export class Orchestration {
       tree: ctx.projectRoot,
       ...(worktrees ? { worktrees } : {}),
       recordJob: (taskId, jobId) => journal.recordFleetJob(plan.hash, taskId, jobId),
+      completed: new Set(journal.completed(plan.hash).keys()),
+      cancelledBefore: journal.fleetCancelled(plan.hash),
+      recordCancel: () => journal.recordFleetCancel(plan.hash),
     };
     const summary = await runPlan(plan, ctx.callId, ctx.signal, {
       catalog: this.catalog,
@@ -137,6 +150,7 @@ export class Orchestration {
       ...(worktrees ? { changes: treeTracking(worktrees, ctx.projectRoot) } : {}),
       journal: this.options.journal,
       emit: (event) => {
+        if (dispatch && event.type === 'orchestration_task' && event.status === 'skipped') dispatch.skipped?.(event.taskId, context);
         try {
           this.options.sink.emit?.(event);
         } catch {

@@ -4,7 +4,7 @@ import type { GitClient } from './git.js';
  * `git diff --stat` then the patch between two tree-ishes, cut at `maxBytes` (UTF-8 bytes, marker
  * included) with a marker saying how to see the rest. Empty when their content is the same.
  */
-export async function diffTrees(git: GitClient, root: string, from: string, to: string, maxBytes: number): Promise<string> {
+export async function diffTrees(git: Pick<GitClient, 'ok'>, root: string, from: string, to: string, maxBytes: number): Promise<string> {
   if (from === to) return '';
   const [stat, patch] = await Promise.all([
     git.ok(root, ['diff', '--stat', '--no-color', from, to]),

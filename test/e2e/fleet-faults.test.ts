@@ -137,7 +137,7 @@ describe.skipIf(!hasRedis)('fleet durability and sharing', () => {
     expect(suite.server.requests.map((r) => view(r).task)).toEqual(['a', 'b']);
   }, 120_000);
 
-  it('keeps at most --max-jobs of the run queued or running at once', async () => {
+  it('keeps at most --max-jobs of the run running at once, held by the workers', async () => {
     await startWorkers(3);
     route((req) => ({ text: `finding of ${req.task}`, delayMs: 200 }));
     const { root, home } = project();

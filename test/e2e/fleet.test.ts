@@ -113,12 +113,12 @@ describe.skipIf(!hasRedis)('seek run --queue', () => {
     });
     expect(killed.signal).toBe('SIGKILL');
     expect(sessionId).not.toBe('');
-    // The session knows its tasks went to the fleet: resuming in-process is refused, nothing is asked.
+    // The session knows its tasks went to the fleet (the whole plan, as one flow): resuming in-process is refused, nothing is asked.
     const notB = () => suite.server.requests.filter((r) => view(r).task !== 'b').length; // b's job goes on meanwhile
     const requestsBefore = notB();
     const local = await runSeek(['run', 'plan.yaml', '--yolo', '--resume', sessionId], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
     expect(local.code).toBe(1);
-    expect(local.stdout).toMatch(/this plan's tasks went to a fleet in this session \(2 jobs, e\.g\. \S+\); run or resume it with the same --queue/);
+    expect(local.stdout).toMatch(/this plan's tasks went to a fleet in this session \(3 jobs, e\.g\. \S+\); run or resume it with the same --queue/);
     expect(notB()).toBe(requestsBefore);
     const resumed = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', '--queue', fleet.redis.url, '--resume', sessionId], { cwd: root, env: coordinatorEnv(home), timeoutMs: 60_000 });
     expect(resumed.stderr).toBe('');

@@ -109,7 +109,7 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
     const mode = options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask';
     const common = { jobs, repos, mode, maxTurns: options.maxTurns, limits, signal: controller.signal, onUpdate: table } as const;
     const report = plan
-      ? await runBatchPlans({ ...common, plan, workdir: join(seekHome(process.env), 'fleet-batch'), env: process.env }, batchId)
+      ? await runBatchPlans({ ...common, plan, workdir: join(seekHome(process.env), 'fleet-batch'), env: process.env, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}) }, batchId)
       : await runBatch({ ...common, task: options.prompt!, role }, batchId);
     const capStops = await jobs.capReports();
     for (const line of capStops) process.stderr.write(`seek: ${line}\n`);

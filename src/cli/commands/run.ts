@@ -35,6 +35,7 @@ interface RunOptions {
   maxJobs?: number;
   maxCost?: number;
   maxTokens?: number;
+  rerunCancelled?: boolean;
 }
 
 function positiveNumber(value: string): number {
@@ -60,7 +61,8 @@ export function createRunCommand(): Command {
     .option('--dry-run', 'check the plan and show what would run in parallel, then exit (no session, no model call)')
     .option('--queue <url>', 'run the tasks on fleet workers (seek worker) through this Redis: redis://[user:pass@]host:port, rediss:// for TLS')
     .option('--repo <url>', 'with --queue: the repository workers fetch and push to (default: the origin remote)')
-    .option('--max-jobs <n>', 'with --queue: at most this many jobs queued or running at once', (v) => Math.ceil(positiveNumber(v)))
+    .option('--max-jobs <n>', 'with --queue: at most this many of the run\'s jobs running at once', (v) => Math.ceil(positiveNumber(v)))
+    .option('--rerun-cancelled', 'with --queue --resume: run again the tasks a cancelled run left undone (without it they stay cancelled)')
     .option('--max-cost <usd>', 'with --queue: no new job starts once the run has spent this many dollars', positiveNumber)
     .option('--max-tokens <n>', 'with --queue: no new job starts once the run has used this many tokens', (v) => Math.ceil(positiveNumber(v)));
   // --resume continues the session of an interrupted run; --model is the subagents' model.
@@ -154,9 +156,17 @@ async function openFleet(options: RunOptions): Promise<Fleet | string> {
   try {
     const redis = await connectChecked(options.queue!);
     const limits = { ...(options.maxCost ? { costCapUsd: options.maxCost } : {}), ...(options.maxTokens ? { tokenCap: options.maxTokens } : {}) };
-    const jobs = new FleetJobs({ url: options.queue!, redis, limits, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}), env: process.env });
+    const jobs = new FleetJobs({ url: options.queue!, redis, limits, env: process.env });
     await jobs.ready();
-    const dispatcher = new FleetDispatcher({ jobs, repoUrl, mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask', maxTurns: options.maxTurns, limits });
+    const dispatcher = new FleetDispatcher({
+      jobs,
+      repoUrl,
+      mode: options.yolo ? 'yolo' : options.auto ? 'auto' : 'ask',
+      maxTurns: options.maxTurns,
+      limits,
+      ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}),
+      ...(options.rerunCancelled ? { rerunCancelled: true } : {}),
+    });
     return {
       dispatcher,
       capReports: () => jobs.capReports(),

@@ -84,7 +84,7 @@ async function runWorker(options: WorkerOptions): Promise<number> {
     ...(options.keepDays !== undefined ? { keepMs: options.keepDays * 24 * 3600_000 } : {}),
     log,
   });
-  await running.worker.waitUntilReady();
+  await Promise.all([running.worker.waitUntilReady(), running.listening]);
   log(`${running.name} ready on ${redact(options.queue)} (concurrency ${options.concurrency}, workdir ${workdir})`);
   await new Promise<void>((done) => {
     process.once('SIGTERM', () => done());

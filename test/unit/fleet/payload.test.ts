@@ -22,10 +22,15 @@ const job: FleetJob = {
 
 describe('fleet job payload', () => {
   it('has exactly the documented fields: no key, no provider setting, no environment', () => {
-    expect(Object.keys(jobSchema.shape).sort()).toEqual(['limits', 'mode', 'prompt', 'repo', 'resultBranch', 'role', 'runId', 'seekVersion', 'taskId', 'writes']);
+    expect(Object.keys(jobSchema.shape).sort()).toEqual(['limits', 'mode', 'plan', 'prompt', 'repo', 'resultBranch', 'role', 'runId', 'seekVersion', 'taskId', 'writes']);
     expect(jobSchema.parse(job)).toEqual(job);
     expect(jobSchema.safeParse({ ...job, apiKey: 'x' }).success).toBe(false); // strict: an extra field is refused
     expect(() => assertNoSecrets(job)).not.toThrow();
+    // A plan task's job also carries the task and its dependencies' roles (their results come from its children).
+    const task = { id: 'r', index: 2, task: 'Review', role: 'reviewer', kind: 'reader' as const, reviews: true, dependsOn: ['e1'] };
+    const planned: FleetJob = { ...job, plan: { goal: 'g', task, deps: [{ id: 'e1', role: 'editor', kind: 'writer', reviews: false }] } };
+    expect(jobSchema.parse(planned)).toEqual(planned);
+    expect(jobSchema.safeParse({ ...planned, plan: { ...planned.plan, env: {} } }).success).toBe(false);
   });
 
   it('refuses a payload that would carry a credential', () => {
