@@ -2,8 +2,9 @@
  * Submitting fleet jobs and waiting for them, for every coordinator (`seek run --queue`, `seek
  * batch`). A job id is chosen by the caller and fixed by what the job is, so submitting again
  * attaches to the job already in Redis (waiting, running or finished) instead of doing it twice;
- * only a job that failed is replaced. New jobs start only while the run's spend is under its caps
- * and at most `maxJobs` of the coordinator's jobs are queued or running at once.
+ * only a job that failed is replaced. New jobs start only while the run's spend is under its caps.
+ * `maxJobs` bounds the jobs queued or running at once for `seek batch --prompt` here; a plan's jobs
+ * (a BullMQ flow, flow.ts) are bounded by the workers, which hold a slot per running job.
  */
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
