@@ -14,7 +14,8 @@
  * - A cache is serialised after the run, so it holds the functions that run compiled (those it
  *   loaded from the cache included). The CLI says what kind of run it made (a headless prompt, the
  *   terminal UI, anything else: src/cli/run-kind.ts); the first run of each kind serialises the
- *   cache again, so it comes to hold the code of all three, in at most three writes per build.
+ *   cache again, adding its code. Runs with -p have a cache of their own, so the terminal UI's code
+ *   never weighs on a scripted start (V8 deserialises a whole cache, so its size is start time).
  * - Writes are atomic (temporary file, then rename): concurrent starts read a whole cache or none.
  *   A CRC-32 of the data is checked before V8 sees it: V8 checks a cache's version, flags and
  *   length, not every byte, and a damaged file must cost a recompile, never a crash. Node before
@@ -45,16 +46,17 @@ interface CliModule {
  * the data (uint32, little-endian), then V8's data. */
 const HEADER_BYTES = 5;
 const RUN_KIND_BITS = { print: 1, tui: 2, other: 4 } as const;
-/** Caches of other builds kept beside the current one. */
-const KEPT_OTHER_CACHES = 2;
+/** Caches of other builds kept beside the current one's (two each: -p runs and the rest). */
+const KEPT_OTHER_CACHES = 4;
 
 /** Loads and runs the CLI in `scriptPath` with `argv`; resolves when `main` does. */
 export async function launch(scriptPath: string, argv: string[]): Promise<void> {
   const bytes = readFileSync(scriptPath);
   // An ASCII script becomes a one-byte string (half the memory, a third of the decoding time).
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const cache = cacheFile(scriptPath);
-  const cached = cache ? readCache(cache) : undefined;
+  const printRun = argv.some((arg) => arg === '-p' || arg === '--print' || arg.startsWith('--print='));
+  const cache = cacheFile(scriptPath, printRun ? 'print' : 'session');
+  const cached = cache ? readCache(cache.path) : undefined;
   const script = new vm.Script(source, { filename: scriptPath, cachedData: cached?.data });
   const wrapper = script.runInThisContext() as ModuleWrapper;
   const module = { exports: {} };
@@ -69,15 +71,15 @@ export async function launch(scriptPath: string, argv: string[]): Promise<void> 
   }
 }
 
-function cacheFile(scriptPath: string): string | undefined {
+function cacheFile(scriptPath: string, group: 'print' | 'session'): { path: string; build: string } | undefined {
   if (process.env.SEEK_CODE_CACHE === '0' || typeof zlib.crc32 !== 'function') return undefined;
   try {
     const { size, mtimeMs } = statSync(scriptPath);
     // Same rule as src/config/paths.ts seekHome(), which this file cannot import.
     const override = process.env.SEEK_HOME;
     const home = override !== undefined && override.trim() !== '' ? resolve(override) : join(homedir(), '.seek');
-    const key = `${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`;
-    return join(home, 'cache', 'v8', `main-${key}.bin`);
+    const build = `main-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`;
+    return { path: join(home, 'cache', 'v8', `${build}-${group}.bin`), build };
   } catch {
     return undefined;
   }
@@ -95,7 +97,7 @@ function readCache(file: string): { data: Buffer; kinds: number } | undefined {
   }
 }
 
-function writeCache(file: string, script: vm.Script, kinds: number): void {
+function writeCache({ path: file, build }: { path: string; build: string }, script: vm.Script, kinds: number): void {
   try {
     const data = script.createCachedData();
     const dir = dirname(file);
@@ -106,7 +108,7 @@ function writeCache(file: string, script: vm.Script, kinds: number): void {
     header.writeUInt32LE(zlib.crc32(data), 1);
     writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
     renameSync(temporary, file);
-    pruneOtherCaches(dir, file);
+    pruneOtherBuilds(dir, build);
   } catch {
     // A cache that cannot be written (read-only home, full disk) only costs the next start time.
   }
@@ -114,9 +116,9 @@ function writeCache(file: string, script: vm.Script, kinds: number): void {
 
 /** Keeps the newest few caches of other builds (another install sharing this SEEK_HOME keeps its
  * own), and removes the rest: a rebuilt or upgraded seek never reads its old cache again. */
-function pruneOtherCaches(dir: string, current: string): void {
+function pruneOtherBuilds(dir: string, build: string): void {
   const others = readdirSync(dir)
-    .filter((name) => name.startsWith('main-') && join(dir, name) !== current)
+    .filter((name) => name.startsWith('main-') && !name.startsWith(`${build}-`))
     .map((name) => {
       const path = join(dir, name);
       try {

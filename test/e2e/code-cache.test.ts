@@ -9,8 +9,9 @@ import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 // bin/seek.js runs dist/cli/main.cjs through a V8 code cache under SEEK_HOME/cache/v8
 // (src/launch/code-cache.ts). These runs check what a user would notice: the answer is always
 // right, whatever state the cache is in, and the cache is written once, reused, and written again
-// only when it is damaged or by the first run of a kind it lacks. Its first byte holds the kinds of
-// run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else.
+// only when it is damaged or by the first run of a kind it lacks. Runs with -p have a cache of their
+// own (`…-print.bin`), the rest share one (`…-session.bin`). A cache's first byte holds the kinds
+// of run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else.
 
 const suite = useScriptedServer();
 const h = tuiHarness();
@@ -27,11 +28,16 @@ function cacheFiles(home: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.bin')) : [];
 }
 
-function onlyCache(home: string): { path: string; bytes: Buffer } {
-  const files = cacheFiles(home);
+function cacheOf(home: string, group: 'print' | 'session'): { path: string; bytes: Buffer } {
+  const files = cacheFiles(home).filter((name) => name.endsWith(`-${group}.bin`));
   expect(files).toHaveLength(1);
   const path = join(cacheDir(home), files[0]!);
   return { path, bytes: readFileSync(path) };
+}
+
+function onlyCache(home: string): { path: string; bytes: Buffer } {
+  expect(cacheFiles(home)).toHaveLength(1);
+  return cacheOf(home, 'print');
 }
 
 async function sayHello(root: string, home: string, extra: Record<string, string> = {}) {
@@ -60,32 +66,36 @@ describe('the start-up code cache', () => {
     expect(second.bytes.equals(first.bytes)).toBe(true);
   });
 
-  it('is written again once by the first run of each kind, and holds them all', async () => {
+  it('keeps -p runs apart from the rest, each written once and reused', async () => {
     const { root, home } = makeProject();
     const version = await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } });
     expect(version.stdout).toMatch(/^seek \d/);
-    const other = onlyCache(home);
-    expect(other.bytes[0]).toBe(OTHER);
+    const session = cacheOf(home, 'session');
+    expect(session.bytes[0]).toBe(OTHER);
+    expect(cacheFiles(home)).toHaveLength(1);
     await sayHello(root, home);
-    const both = onlyCache(home);
-    expect(both.bytes[0]).toBe(OTHER | PRINT);
-    expect(both.bytes.length).toBeGreaterThan(other.bytes.length); // the prompt's code added
-    const again = await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } });
-    expect(again.code).toBe(0);
+    const print = cacheOf(home, 'print');
+    expect(print.bytes[0]).toBe(PRINT);
+    expect(cacheOf(home, 'session').bytes.equals(session.bytes)).toBe(true);
+    expect((await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
     await sayHello(root, home);
-    expect(onlyCache(home).bytes.equals(both.bytes)).toBe(true); // kinds it holds write nothing
+    expect(cacheOf(home, 'session').bytes.equals(session.bytes)).toBe(true); // kinds they hold write nothing
+    expect(cacheOf(home, 'print').bytes.equals(print.bytes)).toBe(true);
   });
 
-  it.skipIf(!hasTmux)('learns the terminal UI from its first interactive run, which starts as usual (tmux)', async () => {
+  it.skipIf(!hasTmux)('learns the terminal UI from its first interactive run, adding to what the session cache holds (tmux)', async () => {
     const { root, home } = makeProject();
-    await sayHello(root, home);
-    for (const expected of [PRINT | TUI, PRINT | TUI]) {
+    expect((await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
+    const before = cacheOf(home, 'session');
+    for (let run = 0; run < 2; run++) {
       const t = h.start(root, home, { width: 80, height: 24 });
       await t.waitFor('ask seek');
       t.type('/exit');
       t.keys('Enter');
       await t.waitFor('[seek exited 0]');
-      expect(onlyCache(home).bytes[0]).toBe(expected);
+      const after = cacheOf(home, 'session');
+      expect(after.bytes[0]).toBe(OTHER | TUI);
+      expect(after.bytes.length).toBeGreaterThan(before.bytes.length); // the terminal UI's code added
     }
   });
 
@@ -121,11 +131,11 @@ describe('the start-up code cache', () => {
     expect(readFileSync(join(home, 'cache'), 'utf8')).toBe('not a folder');
   });
 
-  it('keeps two caches of other builds beside its own and removes older ones', async () => {
+  it('keeps four caches of other builds beside its own and removes older ones', async () => {
     const { root, home } = makeProject();
     await sayHello(root, home);
     const own = onlyCache(home).path;
-    const others = ['main-v0.0.1-x64-1-1.bin', 'main-v0.0.2-x64-1-1.bin', 'main-v0.0.3-x64-1-1.bin', 'main-v0.0.4-x64-1-1.bin'];
+    const others = ['v0.0.1', 'v0.0.2', 'v0.0.3', 'v0.0.4', 'v0.0.5', 'v0.0.6'].map((node) => `main-${node}-x64-1-1-print.bin`);
     others.forEach((name, index) => {
       const path = join(cacheDir(home), name);
       writeFileSync(path, 'other build');
@@ -133,7 +143,7 @@ describe('the start-up code cache', () => {
     });
     writeFileSync(own, 'damaged'); // forces a write, which prunes
     await sayHello(root, home);
-    expect(readdirSync(cacheDir(home)).sort()).toEqual([own.split('/').pop()!, others[2], others[3]].sort());
+    expect(readdirSync(cacheDir(home)).sort()).toEqual([own.split('/').pop()!, ...others.slice(2)].sort());
   });
 });
 
