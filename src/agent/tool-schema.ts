@@ -1,4 +1,5 @@
-import { z, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
+import { zod } from '../util/zod.js';
 import type { ToolSchema } from '../providers/types.js';
 import type { Tool } from './types.js';
 
@@ -17,7 +18,7 @@ export function toToolSchemas(tools: readonly Tool[]): ToolSchema[] {
 
 /** A zod schema as the model sees it (also what `npm run gen:tool-schemas` writes for built-in tools). */
 export function jsonParameters(schema: ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  const json = zod().toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
   // `additionalProperties: false` (zod's strict objects) costs ~29 bytes per tool in every request
   // and guides no model: validation still rejects unknown keys, and argument-repair renames the

@@ -14,7 +14,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { writeFileAtomic } from './atomic-file.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -169,15 +170,17 @@ export const userAgentsDir = (home: string): string => join(home, 'agents');
 
 // ---- Manifest -----------------------------------------------------------------------------------
 
-const manifestSchema = z.looseObject({
-  schema_version: z.literal(1),
-  project_id: z.string(),
-  abs_path: z.string(),
-  first_seen: z.string(),
-  last_seen: z.string(),
-});
+const manifestSchema = lazySchema((z) =>
+  z.looseObject({
+    schema_version: z.literal(1),
+    project_id: z.string(),
+    abs_path: z.string(),
+    first_seen: z.string(),
+    last_seen: z.string(),
+  }),
+);
 
-export type ProjectManifest = z.infer<typeof manifestSchema>;
+export type ProjectManifest = z.infer<ReturnType<typeof manifestSchema>>;
 
 /** How stale `last_seen` may get before a run rewrites the manifest for it alone: it is a day's
  * precision, so most runs in a project read the manifest and write nothing. */
@@ -202,7 +205,9 @@ export async function ensureProjectManifest(
   let firstSeen = timestamp;
   let preserved: Record<string, unknown> = {};
   try {
-    const existing = manifestSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    // Read before the schema is built: a missing file needs no zod (src/util/zod.ts).
+    const json: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const existing = manifestSchema().safeParse(json);
     if (existing.success) {
       const seenAgo = now.getTime() - Date.parse(existing.data.last_seen);
       if (existing.data.abs_path === resolve(root) && existing.data.project_id === pid && seenAgo >= 0 && seenAgo < MANIFEST_REFRESH_MS) return existing.data;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { startBackgroundJob } from './background-jobs.js';
 import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
@@ -18,7 +18,7 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
  * backgrounded grandchild such as `server &` may hold them open indefinitely). */
 const PIPE_DRAIN_MS = 250;
 
-export const bashSchema = lazy(() =>
+export const bashSchema = lazySchema((z) =>
   z
     .object({
       command: z.string(),

@@ -1,11 +1,11 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
 import type { Tool } from '../agent/types.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 // No property descriptions: this schema is in every request, and the description says it all.
-export const callToolSchema = lazy(() =>
+export const callToolSchema = lazySchema((z) =>
   z
     .object({
       name: z.string(),

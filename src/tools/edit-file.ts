@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { makeDiffDisplay } from './diff-display.js';
@@ -10,7 +10,7 @@ import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
 
-export const editFileSchema = lazy(() => {
+export const editFileSchema = lazySchema((z) => {
   const edit = z.object({
     old_string: z.string(),
     new_string: z.string(),

@@ -1,9 +1,9 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-export const enterWorktreeSchema = lazy(() =>
+export const enterWorktreeSchema = lazySchema((z) =>
   z
     .object({
       branch: z.string().min(1).optional().describe('Branch to create (default seek/wt/<id>)'),

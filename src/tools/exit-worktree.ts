@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-export const exitWorktreeSchema = lazy(() =>
+export const exitWorktreeSchema = lazySchema((z) =>
   z
     .object({
       path: z.string().min(1).describe('The worktree path enter_worktree returned'),

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { diffSafetyArgs, GIT_CONFIG_LISTING_ARGS, GIT_SAFETY_ARGS, GIT_SAFETY_ENV, repositoryOverrides } from '../util/git-safety.js';
 import { checkGitArgs, READ_ONLY_GIT_SUBCOMMANDS } from './git-args.js';
@@ -19,7 +19,7 @@ const GIT_MAX_LINE_CHARS = 1000;
 const GIT_MAX_READ_CHARS = 20 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 60_000;
 
-export const gitSchema = lazy(() =>
+export const gitSchema = lazySchema((z) =>
   z
     .object({
       subcommand: z.enum(READ_ONLY_GIT_SUBCOMMANDS),

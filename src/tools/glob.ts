@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
 import { displayPath, resolvePath } from './paths.js';
@@ -10,7 +10,7 @@ import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const GLOB_MAX_RESULTS = 500;
 
-export const globSchema = lazy(() =>
+export const globSchema = lazySchema((z) =>
   z
     .object({
       pattern: z.string().describe('Glob, e.g. src/**/*.ts'),

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import {
   compilePattern,
@@ -22,7 +22,7 @@ export const GREP_MAX_OUTPUT_CHARS = 30 * 1024;
 const GREP_MAX_LINE_CHARS = 500;
 const GREP_MAX_CONTEXT = 10;
 
-export const grepSchema = lazy(() =>
+export const grepSchema = lazySchema((z) =>
   z
     .object({
       pattern: z.string().describe('Regex'),

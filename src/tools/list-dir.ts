@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
 import { displayPath, resolvePath } from './paths.js';
@@ -14,7 +14,7 @@ export const LIST_MAX_DEPTH = 5;
 /** Stop counting left-out entries past this many; the note then says "more than". */
 const LIST_COUNT_LIMIT = 20_000;
 
-export const listDirSchema = lazy(() =>
+export const listDirSchema = lazySchema((z) =>
   z
     .object({
       path: z.string().optional().describe('Directory (default cwd)'),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool } from '../agent/types.js';
 import { EntryInputError } from '../memory/entry.js';
 import { amendEntry } from '../memory/operations.js';
@@ -7,7 +7,7 @@ import type { SessionMemory } from '../memory/session-memory.js';
 import { errorResult, memoryAction } from './memory-args.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-export const memoryAmendSchema = lazy(() => z.object({ name: z.string(), append_content: z.string() }).strict());
+export const memoryAmendSchema = lazySchema((z) => z.object({ name: z.string(), append_content: z.string() }).strict());
 type AmendArgs = z.infer<ReturnType<typeof memoryAmendSchema>>;
 
 /** memory_amend: appends a timestamped section to an entry; the original text is kept. A memory

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool } from '../agent/types.js';
 import { EntryInputError } from '../memory/entry.js';
 import { archiveEntry } from '../memory/operations.js';
@@ -7,7 +7,7 @@ import type { SessionMemory } from '../memory/session-memory.js';
 import { errorResult, memoryAction } from './memory-args.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-export const memoryArchiveSchema = lazy(() => z.object({ name: z.string(), reason: z.string() }).strict());
+export const memoryArchiveSchema = lazySchema((z) => z.object({ name: z.string(), reason: z.string() }).strict());
 type ArchiveArgs = z.infer<ReturnType<typeof memoryArchiveSchema>>;
 
 /** memory_archive: moves an entry to `archived.jsonl` with the reason (restorable with

@@ -1,9 +1,9 @@
 /** Parameters shared by the memory tools (CONTRACT.md "Tools the model sees"). */
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest } from '../agent/types.js';
 
-export const entryArgsSchema = lazy(() =>
+export const entryArgsSchema = lazySchema((z) =>
   z
     .object({
       name: z.string().describe('kebab-case'),

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool } from '../agent/types.js';
 import type { ArchivedEntry, MemoryEntry } from '../memory/entry.js';
 import { recallEntry } from '../memory/operations.js';
@@ -8,7 +8,7 @@ import type { SessionMemory } from '../memory/session-memory.js';
 import { errorResult } from './memory-args.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-export const memoryRecallSchema = lazy(() =>
+export const memoryRecallSchema = lazySchema((z) =>
   z
     .object({
       name: z.string().optional().describe('an entry name from the memory index: returns its full content'),

@@ -3,8 +3,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isAscii } from 'node:buffer';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, formatBytes, looksBinary, readHead } from './text-files.js';
@@ -21,7 +21,7 @@ export const READ_MAX_LINE_CHARS = 2000;
 /** Cap on the numbered text returned by one call (about 32 KiB). */
 export const READ_MAX_OUTPUT_CHARS = 32 * 1024;
 
-export const readFileSchema = lazy(() =>
+export const readFileSchema = lazySchema((z) =>
   z
     .object({
       path: z.string(),

@@ -9,8 +9,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolResult } from '../agent/types.js';
 import type { ToolScope } from '../extensions/allowed-tools.js';
 import { readSkillBody, SKILL_FILE, type Skill } from '../extensions/skills.js';
@@ -23,7 +23,7 @@ const MAX_LISTED_FILES = 100;
 const MAX_LIST_DEPTH = 4;
 
 // No property description: every byte of this tool is in every request (the catalog says it all).
-export const skillSchema = lazy(() => z.object({ name: z.string() }).strict());
+export const skillSchema = lazySchema((z) => z.object({ name: z.string() }).strict());
 export type SkillArgs = z.infer<ReturnType<typeof skillSchema>>;
 
 export interface SkillToolDeps {

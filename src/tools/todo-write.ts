@@ -1,12 +1,12 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { TodoItem, Tool, ToolResult } from '../agent/types.js';
 import { createTodoStore, type TodoStore } from './todo-store.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export { createTodoStore, type TodoStore } from './todo-store.js';
 
-export const todoWriteSchema = lazy(() =>
+export const todoWriteSchema = lazySchema((z) =>
   z
     .object({
       items: z.array(

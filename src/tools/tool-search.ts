@@ -1,12 +1,12 @@
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { toToolSchema } from '../agent/tool-schema.js';
 import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
 import type { Tool } from '../agent/types.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 // No property description: the tool's description says what the query is (every byte is in every request).
-export const toolSearchSchema = lazy(() =>
+export const toolSearchSchema = lazySchema((z) =>
   z
     .object({
       query: z.string(),

@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
-import { lazy } from '../util/lazy.js';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { countLines, makeDiffDisplay } from './diff-display.js';
@@ -10,7 +10,7 @@ import { errorCode, errorMessage, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-export const writeFileSchema = lazy(() =>
+export const writeFileSchema = lazySchema((z) =>
   z
     .object({
       path: z.string(),
