@@ -15,6 +15,7 @@
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const staging = 'dist.next';
@@ -28,6 +29,20 @@ const inlineVersion = {
       contents: `export const SEEK_VERSION = ${JSON.stringify(version)};`,
       loader: 'ts',
     }));
+  },
+};
+
+/** In main.cjs, zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
+ * loader becomes a require() of zod's ES module entry, which esbuild turns into that module's lazy
+ * init at the call site (a require of 'zod' itself would bundle zod's CommonJS build, a second copy). */
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]src[/\\]util[/\\]zod-loader\.ts$/ }, async (args) => {
+      const entry = await b.resolve('zod', { kind: 'import-statement', resolveDir: dirname(args.path) });
+      if (entry.errors.length > 0 || !entry.path.endsWith('.js')) throw new Error(`lazy-zod: zod's ES module entry not found (${entry.path})`);
+      return { contents: `export function zod() { return require(${JSON.stringify(entry.path)}).z; }`, loader: 'js' };
+    });
   },
 };
 
@@ -83,7 +98,7 @@ await build({
   sourcemap: 'linked',
   // Comments and indentation out: a smaller script reads and hashes faster at every start.
   minifyWhitespace: true,
-  plugins: [inlineVersion, sdkWebShims, tuiFromEsmBuild],
+  plugins: [inlineVersion, sdkWebShims, tuiFromEsmBuild, lazyZod],
   // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
   define: { 'import.meta.url': '__seekScriptUrl' },
   banner: {
