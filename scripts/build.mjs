@@ -32,7 +32,7 @@ const inlineVersion = {
   },
 };
 
-/** In main.cjs, zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
+/** In both bundles zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
  * loader becomes a require() of zod's ES module entry, which esbuild turns into that module's lazy
  * init at the call site (a require of 'zod' itself would bundle zod's CommonJS build, a second copy). */
 const lazyZod = {
@@ -115,7 +115,7 @@ await build({
   splitting: true,
   format: 'esm',
   sourcemap: 'linked',
-  plugins: [inlineVersion, sdkWebShims],
+  plugins: [inlineVersion, sdkWebShims, lazyZod],
   // Some bundled CommonJS dependencies call require(); give them one.
   banner: { js: "import { createRequire as __seekCreateRequire } from 'node:module'; const require = __seekCreateRequire(import.meta.url);" },
 });

@@ -4,8 +4,8 @@
  * plain run validates nothing until a tool call or a config file: modules import zod's types only
  * (`import type { z } from 'zod'`) and get its values here, at the first call.
  *
- * From source (tests, tsx) `zod()` returns the static import (zod-loader.ts); the CLI bundle
- * replaces that loader (scripts/build.mjs, lazyZod) so zod initialises at the first call. Either
+ * From source (tests, tsx) `zod()` returns the static import (zod-loader.ts); the CLI bundles
+ * replace that loader (scripts/build.mjs, lazyZod) so zod initialises at the first call. Either
  * way it is the one copy of zod in the process. A module that imports 'zod' for values puts zod
  * back on the start path of every module graph that reaches it.
  */
