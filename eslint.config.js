@@ -44,6 +44,29 @@ export default tseslint.config(
   layerRule(['agent', 'providers', ...SERVICES, ...FRONTENDS, ...CLI], ['util']),
   // The launcher (bin/seek.js -> dist/launch.js) runs before the CLI bundle and is built on its own.
   layerRule(['agent', 'providers', 'util', ...SERVICES, ...FRONTENDS, ...CLI], ['launch']),
+  // zod's values come from src/util/zod.ts, which the CLI bundle loads at first use: a value import
+  // of 'zod' would put its ~95 modules back on the start path. Types are free. Modules loaded only
+  // on demand (hooks files, plans, MCP servers, the fleet) may import it.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: [
+      'src/util/zod-loader.ts',
+      'src/hooks/parse.ts',
+      'src/hooks/audit.ts',
+      'src/orchestrator/plan-file.ts',
+      'src/mcp/call-tool.ts',
+      'src/mcp/serve.ts',
+      'src/mcp/search-tool.ts',
+      'src/mcp/deferred.ts',
+      'src/fleet/payload.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'zod', allowTypeImports: true, message: 'Build schemas with lazySchema/zod() from src/util/zod.ts, so zod loads at first use, not at start-up.' }] },
+      ],
+    },
+  },
   {
     files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -6,7 +6,7 @@
 //   code cache. One script with a cache loads several times faster than ES module chunks, which
 //   Node 20 cannot cache (bench/say-hello). Modules loaded on demand stay uninitialised until used.
 //   The provider SDKs are kept off undici (sdkWebShims) and Ink's layout engine off top-level
-//   await (yogaWithoutTopLevelAwait).
+//   await (yogaWithoutTopLevelAwait), and zod loads at its first use (lazyZod).
 // - dist/launch.js: the launcher itself (src/launch/), which bin/seek.js imports.
 //
 // Type checking is `npm run typecheck`; this step only transpiles. The version is written into the
@@ -14,6 +14,7 @@
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const staging = 'dist.next';
@@ -27,6 +28,20 @@ const inlineVersion = {
       contents: `export const SEEK_VERSION = ${JSON.stringify(version)};`,
       loader: 'ts',
     }));
+  },
+};
+
+/** In main.cjs zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
+ * loader becomes a require() of zod's ES module entry, which esbuild turns into that module's lazy
+ * init at the call site (a require of 'zod' itself would bundle zod's CommonJS build, a second copy). */
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]src[/\\]util[/\\]zod-loader\.ts$/ }, async (args) => {
+      const entry = await b.resolve('zod', { kind: 'import-statement', resolveDir: dirname(args.path) });
+      if (entry.errors.length > 0 || !entry.path.endsWith('.js')) throw new Error(`lazy-zod: zod's ES module entry not found (${entry.path})`);
+      return { contents: `export function zod() { return require(${JSON.stringify(entry.path)}).z; }`, loader: 'js' };
+    });
   },
 };
 
@@ -113,7 +128,7 @@ await build({
   sourcemap: 'linked',
   // Comments and indentation out: a smaller script reads and hashes faster at every start.
   minifyWhitespace: true,
-  plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait],
+  plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod],
   // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
   define: { 'import.meta.url': '__seekScriptUrl' },
   banner: {

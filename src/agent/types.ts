@@ -101,7 +101,13 @@ export interface Tool<Args = unknown> {
   /** A few words for the catalog of tools loaded on demand (src/tools/on-demand.ts); tools that
    * share one are listed together. Absent: the description's first sentence. */
   readonly summary?: string;
+  /** Validates the model's arguments. Built-in tools build it on first read (a getter over
+   * src/util/lazy.ts), so no zod schema is constructed at start-up. */
   readonly schema: ZodType<Args>;
+  /** The JSON schema the model sees, when precomputed (src/tools/tool-schemas.generated.ts, for
+   * built-in tools whose schema no option changes); it must be what `schema` converts to (a unit
+   * test checks). Absent: derived from `schema` (src/agent/tool-schema.ts). */
+  readonly parameters?: Record<string, unknown>;
   /** Read-only calls run concurrently within a turn; the others run one at a time, in order. */
   readonly readOnly: boolean;
   /** Describes the action for the permission policy. Absent means the tool needs no permission. */

@@ -14,7 +14,7 @@
  * (a worktree's, or delegate_tasks' editors'). `unrestorable` (absent when empty) lists changed
  * files too large to copy, by path, size and SHA-256 (large-files.ts).
  */
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { IndexedEntry } from '../session/reader.js';
 import type { SessionEntryInput } from '../session/format.js';
 import type { UnrestorableFile } from './large-files.js';
@@ -39,16 +39,18 @@ export interface CheckpointRecord {
   unrestorable?: UnrestorableFile[];
 }
 
-const dataSchema = z.looseObject({
-  turn: z.number().int().positive(),
-  kind: z.enum(['turn', 'restore', 'merge']),
-  ref: z.string().min(1),
-  commit: z.string().min(1),
-  tree: z.string().min(1),
-  root: z.string().min(1),
-  prompt: z.string(),
-  unrestorable: z.array(z.object({ path: z.string(), size: z.number(), sha256: z.string() })).optional(),
-});
+const dataSchema = lazySchema((z) =>
+  z.looseObject({
+    turn: z.number().int().positive(),
+    kind: z.enum(['turn', 'restore', 'merge']),
+    ref: z.string().min(1),
+    commit: z.string().min(1),
+    tree: z.string().min(1),
+    root: z.string().min(1),
+    prompt: z.string(),
+    unrestorable: z.array(z.object({ path: z.string(), size: z.number(), sha256: z.string() })).optional(),
+  }),
+);
 
 /** A checkpoint entry for the session file. */
 export function checkpointEntry(record: CheckpointRecord): SessionEntryInput {
@@ -62,7 +64,7 @@ export function checkpointsOf(entries: readonly IndexedEntry[]): Array<Checkpoin
   const found: Array<CheckpointRecord & { entryIndex: number }> = [];
   for (const { index, entry } of entries) {
     if (entry.type !== 'event' || entry.name !== CHECKPOINT_EVENT) continue;
-    const parsed = dataSchema.safeParse(entry.data);
+    const parsed = dataSchema().safeParse(entry.data);
     if (!parsed.success) continue;
     const { turn, kind, ref, commit, tree, root, prompt, unrestorable } = parsed.data;
     found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex: index, ...(unrestorable?.length ? { unrestorable } : {}) });

@@ -7,7 +7,7 @@
  *                 `seek gc` (default 30); a deleted session's go at once
  * Only the user's own config sets it (a project cannot make seek copy more of itself).
  */
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 
 export interface CheckpointSettings {
   enabled: boolean;
@@ -17,11 +17,13 @@ export interface CheckpointSettings {
 
 export const DEFAULT_CHECKPOINT_SETTINGS: CheckpointSettings = { enabled: true, maxFileSize: 10 * 1024 * 1024, keepDays: 30 };
 
-const schema = z.strictObject({
-  enabled: z.boolean().optional(),
-  maxFileSize: z.number().int().nonnegative().optional(),
-  keepDays: z.number().nonnegative().optional(),
-});
+const schema = lazySchema((z) =>
+  z.strictObject({
+    enabled: z.boolean().optional(),
+    maxFileSize: z.number().int().nonnegative().optional(),
+    keepDays: z.number().nonnegative().optional(),
+  }),
+);
 
 export class CheckpointSettingsError extends Error {
   override readonly name = 'CheckpointSettingsError';
@@ -32,7 +34,7 @@ export class CheckpointSettingsError extends Error {
 /** The settings from a config object's `checkpoints` field; throws with the offending field. */
 export function checkpointSettingsFrom(config: Readonly<Record<string, unknown>>, file: string): CheckpointSettings {
   if (config.checkpoints === undefined) return { ...DEFAULT_CHECKPOINT_SETTINGS };
-  const parsed = schema.safeParse(config.checkpoints);
+  const parsed = schema().safeParse(config.checkpoints);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `checkpoints.${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new CheckpointSettingsError(`${file}: ${problems}`);

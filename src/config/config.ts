@@ -4,7 +4,8 @@
  * flags, environment and file into the provider, model, key and base URL a run uses.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { DEFAULT_MODELS } from '../providers/catalog.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { configFile } from './paths.js';
@@ -43,34 +44,40 @@ export function isProviderName(value: string): value is ProviderName {
 
 // ---- The file -----------------------------------------------------------------------------------
 
-const providerEntrySchema = z.looseObject({
-  api_key: z.string().optional(),
-  base_url: z.string().optional(),
-  model: z.string().optional(),
-});
+const providerEntrySchema = lazySchema((z) =>
+  z.looseObject({
+    api_key: z.string().optional(),
+    base_url: z.string().optional(),
+    model: z.string().optional(),
+  }),
+);
 
-const price = z.number().nonnegative();
+const price = lazySchema((z) => z.number().nonnegative());
 
 /** A model's prices in $ per million tokens and its context window (CONTRACT.md `models`). */
-const modelEntrySchema = z.looseObject({
-  input: price.optional(),
-  output: price.optional(),
-  cache_read: price.optional(),
-  cache_write: price.optional(),
-  context_window: z.number().int().positive().optional(),
-});
+const modelEntrySchema = lazySchema((z) =>
+  z.looseObject({
+    input: price().optional(),
+    output: price().optional(),
+    cache_read: price().optional(),
+    cache_write: price().optional(),
+    context_window: z.number().int().positive().optional(),
+  }),
+);
 
 /** Unknown fields are kept (loose objects) so a newer seek's settings survive a rewrite by this one. */
-const configSchema = z.looseObject({
-  default_provider: z.enum(PROVIDER_NAMES).optional(),
-  providers: z.record(z.string(), providerEntrySchema).optional(),
-  model: z.string().optional(),
-  /** Prices and windows per model id, for models the catalog does not know or prices it has wrong. */
-  models: z.record(z.string(), modelEntrySchema).optional(),
-});
+const configSchema = lazySchema((z) =>
+  z.looseObject({
+    default_provider: z.enum(PROVIDER_NAMES).optional(),
+    providers: z.record(z.string(), providerEntrySchema()).optional(),
+    model: z.string().optional(),
+    /** Prices and windows per model id, for models the catalog does not know or prices it has wrong. */
+    models: z.record(z.string(), modelEntrySchema()).optional(),
+  }),
+);
 
-export type SeekConfig = z.infer<typeof configSchema>;
-export type ProviderConfigEntry = z.infer<typeof providerEntrySchema>;
+export type SeekConfig = z.infer<ReturnType<typeof configSchema>>;
+export type ProviderConfigEntry = z.infer<ReturnType<typeof providerEntrySchema>>;
 
 export type ConfigErrorCode = 'invalid_config' | 'unknown_provider' | 'missing_key';
 
@@ -112,7 +119,7 @@ export function parseConfig(text: string, file: string): SeekConfig {
       'invalid_config',
     );
   }
-  const parsed = configSchema.safeParse(json);
+  const parsed = configSchema().safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues
       .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(top level)'}: ${issue.message}`)

@@ -14,7 +14,6 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
 import { writeFileAtomic } from './atomic-file.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -169,15 +168,23 @@ export const userAgentsDir = (home: string): string => join(home, 'agents');
 
 // ---- Manifest -----------------------------------------------------------------------------------
 
-const manifestSchema = z.looseObject({
-  schema_version: z.literal(1),
-  project_id: z.string(),
-  abs_path: z.string(),
-  first_seen: z.string(),
-  last_seen: z.string(),
-});
+/** `projects/<pid>/manifest.json`. Unknown keys are kept, so a newer seek's fields survive. */
+export interface ProjectManifest {
+  schema_version: 1;
+  project_id: string;
+  abs_path: string;
+  first_seen: string;
+  last_seen: string;
+  [key: string]: unknown;
+}
 
-export type ProjectManifest = z.infer<typeof manifestSchema>;
+/** Checked by hand, not with zod: every saved run reads the manifest, and a plain run should not
+ * load zod for it (src/util/zod.ts). */
+function isProjectManifest(value: unknown): value is ProjectManifest {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const fields = value as Record<string, unknown>;
+  return fields.schema_version === 1 && ['project_id', 'abs_path', 'first_seen', 'last_seen'].every((key) => typeof fields[key] === 'string');
+}
 
 /** How stale `last_seen` may get before a run rewrites the manifest for it alone: it is a day's
  * precision, so most runs in a project read the manifest and write nothing. */
@@ -202,12 +209,12 @@ export async function ensureProjectManifest(
   let firstSeen = timestamp;
   let preserved: Record<string, unknown> = {};
   try {
-    const existing = manifestSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (existing.success) {
-      const seenAgo = now.getTime() - Date.parse(existing.data.last_seen);
-      if (existing.data.abs_path === resolve(root) && existing.data.project_id === pid && seenAgo >= 0 && seenAgo < MANIFEST_REFRESH_MS) return existing.data;
-      firstSeen = existing.data.first_seen;
-      preserved = existing.data;
+    const existing: unknown = JSON.parse(await readFile(file, 'utf8'));
+    if (isProjectManifest(existing)) {
+      const seenAgo = now.getTime() - Date.parse(existing.last_seen);
+      if (existing.abs_path === resolve(root) && existing.project_id === pid && seenAgo >= 0 && seenAgo < MANIFEST_REFRESH_MS) return existing;
+      firstSeen = existing.first_seen;
+      preserved = existing;
     }
   } catch {
     // Missing or unparsable: write a fresh one.

@@ -6,7 +6,8 @@
  * user's side: nothing of them enters a request until one is run.
  */
 import { join, relative, sep } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
 import { loadYamlParser, oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
@@ -32,13 +33,15 @@ export interface CustomCommand {
 
 const notice = (path: string, what: string): string => `command ${path}: ${what}`;
 
-const optionalString = z.string({ error: 'must be a string' }).optional();
-const fieldsSchema = z.looseObject({
-  description: optionalString,
-  'argument-hint': z.union([z.string(), z.array(z.string())], { error: 'must be a string' }).optional(),
-  model: optionalString,
-  'allowed-tools': z.union([z.array(z.string()), z.string()], { error: 'must be a list or a string' }).optional(),
-});
+const optionalString = lazySchema((z) => z.string({ error: 'must be a string' }).optional());
+const fieldsSchema = lazySchema((z) =>
+  z.looseObject({
+    description: optionalString(),
+    'argument-hint': z.union([z.string(), z.array(z.string())], { error: 'must be a string' }).optional(),
+    model: optionalString(),
+    'allowed-tools': z.union([z.array(z.string()), z.string()], { error: 'must be a list or a string' }).optional(),
+  }),
+);
 
 /** The command's fields and body. Frontmatter is optional; without a description the body's first
  * line stands for it. */
@@ -46,11 +49,11 @@ export function parseCommand(text: string, file: string, name: string, source: E
   const notices: string[] = [];
   const skip = (what: string) => ({ notices: [...notices, notice(file, `${what}; skipped`)] });
   const parts = splitFrontmatter(text);
-  let fields: z.infer<typeof fieldsSchema> = {};
+  let fields: z.infer<ReturnType<typeof fieldsSchema>> = {};
   if (parts) {
     const yaml = parseFieldsLeniently(parts.frontmatter);
     if ('error' in yaml) return skip(yaml.error);
-    const parsed = fieldsSchema.safeParse(withoutNulls(yaml.value));
+    const parsed = fieldsSchema().safeParse(withoutNulls(yaml.value));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return skip(`${issue?.path.map(String).join('.') || 'frontmatter'}: ${issue?.message ?? 'invalid'}`);

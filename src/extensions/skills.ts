@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
 import { loadYamlParser, oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
@@ -31,11 +31,13 @@ export interface Skill {
 
 const notice = (path: string, what: string): string => `skill ${path}: ${what}`;
 
-const fieldsSchema = z.looseObject({
-  name: z.string({ error: 'must be a string' }).optional(),
-  description: z.string({ error: (issue) => (issue.input === undefined ? 'missing' : 'must be a string') }),
-  'allowed-tools': z.union([z.array(z.string()), z.string()], { error: 'must be a list or a string' }).optional(),
-});
+const fieldsSchema = lazySchema((z) =>
+  z.looseObject({
+    name: z.string({ error: 'must be a string' }).optional(),
+    description: z.string({ error: (issue) => (issue.input === undefined ? 'missing' : 'must be a string') }),
+    'allowed-tools': z.union([z.array(z.string()), z.string()], { error: 'must be a list or a string' }).optional(),
+  }),
+);
 
 /** Parses one SKILL.md. Pure: `file` names the skill's folder and appears in notices. */
 export function parseSkill(text: string, file: string, source: ExtensionSource): { skill?: Skill; notices: string[]; body?: string } {
@@ -45,7 +47,7 @@ export function parseSkill(text: string, file: string, source: ExtensionSource):
   if (!parts) return skip('no YAML frontmatter (the first line must be "---", closed by another "---" line)');
   const yaml = parseFieldsLeniently(parts.frontmatter);
   if ('error' in yaml) return skip(yaml.error);
-  const parsed = fieldsSchema.safeParse(withoutNulls(yaml.value));
+  const parsed = fieldsSchema().safeParse(withoutNulls(yaml.value));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return skip(`${issue?.path.map(String).join('.') || 'frontmatter'}: ${issue?.message ?? 'invalid'}`);

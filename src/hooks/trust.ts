@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { projectHooksFile, trustedProjectsFile } from '../config/paths.js';
 import { checkCommandFiles, commandFiles, sha256Hex } from './scripts.js';
@@ -26,17 +27,21 @@ async function hooksParser(): Promise<typeof import('./parse.js').parseHooksToml
  * then untrusted until trusted again. A missing or unreadable file means nothing is trusted; it is
  * rewritten atomically, mode 0600.
  */
-const TrustRecordSchema = z.looseObject({ sha256: z.string(), trusted_at: z.string(), files: z.record(z.string(), z.string()).optional() });
-const TrustFileSchema = z.looseObject({
-  version: z.literal(1),
-  projects: z.record(z.string(), TrustRecordSchema),
-});
-type TrustFile = z.infer<typeof TrustFileSchema>;
-export type TrustRecord = z.infer<typeof TrustRecordSchema>;
+const TrustRecordSchema = lazySchema((z) => z.looseObject({ sha256: z.string(), trusted_at: z.string(), files: z.record(z.string(), z.string()).optional() }));
+const TrustFileSchema = lazySchema((z) =>
+  z.looseObject({
+    version: z.literal(1),
+    projects: z.record(z.string(), TrustRecordSchema()),
+  }),
+);
+type TrustFile = z.infer<ReturnType<typeof TrustFileSchema>>;
+export type TrustRecord = z.infer<ReturnType<typeof TrustRecordSchema>>;
 
 async function readTrustFile(seekHome: string): Promise<TrustFile> {
   try {
-    const parsed = TrustFileSchema.safeParse(JSON.parse(await readFile(trustedProjectsFile(seekHome), 'utf8')));
+    // Read before the schema is built: a missing file needs no zod (src/util/zod.ts).
+    const json: unknown = JSON.parse(await readFile(trustedProjectsFile(seekHome), 'utf8'));
+    const parsed = TrustFileSchema().safeParse(json);
     if (parsed.success) return parsed.data;
   } catch {
     // Missing or corrupt: nothing is trusted.

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import type { ConfiguredServer } from './config.js';
 
@@ -12,18 +13,22 @@ import type { ConfiguredServer } from './config.js';
  * Changing a definition changes its hash, so it must be approved again. User-scope servers (the
  * user's own `~/.seek/mcp.json`) need no approval.
  */
-const ApprovalSchema = z.looseObject({ sha256: z.string(), approved_at: z.string() });
-const ApprovalsFileSchema = z.looseObject({
-  version: z.literal(1),
-  projects: z.record(z.string(), z.record(z.string(), ApprovalSchema)),
-});
-type ApprovalsFile = z.infer<typeof ApprovalsFileSchema>;
+const ApprovalSchema = lazySchema((z) => z.looseObject({ sha256: z.string(), approved_at: z.string() }));
+const ApprovalsFileSchema = lazySchema((z) =>
+  z.looseObject({
+    version: z.literal(1),
+    projects: z.record(z.string(), z.record(z.string(), ApprovalSchema())),
+  }),
+);
+type ApprovalsFile = z.infer<ReturnType<typeof ApprovalsFileSchema>>;
 
 export const approvalsFile = (seekHome: string): string => join(seekHome, 'mcp-approvals.json');
 
 async function readApprovals(seekHome: string): Promise<ApprovalsFile> {
   try {
-    const parsed = ApprovalsFileSchema.safeParse(JSON.parse(await readFile(approvalsFile(seekHome), 'utf8')));
+    // Read before the schema is built: a missing file needs no zod (src/util/zod.ts).
+    const json: unknown = JSON.parse(await readFile(approvalsFile(seekHome), 'utf8'));
+    const parsed = ApprovalsFileSchema().safeParse(json);
     if (parsed.success) return parsed.data;
   } catch {
     // Missing or corrupt: nothing is approved.
@@ -35,6 +40,7 @@ export type ApprovalState = 'not-needed' | 'approved' | 'changed' | 'not-approve
 
 /** Whether each server may start. */
 export async function approvalStates(seekHome: string, projectRoot: string, servers: readonly ConfiguredServer[]): Promise<Map<string, ApprovalState>> {
+  if (servers.length === 0) return new Map();
   const approvals = (await readApprovals(seekHome)).projects[resolve(projectRoot)] ?? {};
   const states = new Map<string, ApprovalState>();
   for (const server of servers) {

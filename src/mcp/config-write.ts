@@ -32,7 +32,7 @@ export function fileForScope(scope: McpScope, projectRoot: string, seekHome: str
 
 export async function addServer(file: string, name: string, definition: ServerDefinition): Promise<void> {
   if (!SERVER_NAME.test(name)) throw new Error(`server name "${name}" may use only letters, digits, _ and -`);
-  ServerDefinitionSchema.parse(definition);
+  ServerDefinitionSchema().parse(definition);
   const object = await readObject(file);
   const servers = { ...((object.mcpServers as Record<string, unknown> | undefined) ?? {}) };
   servers[name] = definition;

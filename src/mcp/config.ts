@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 
 /**
  * MCP server definitions, in Claude Code's `.mcp.json` format:
@@ -14,45 +15,51 @@ import { z } from 'zod';
  * The two in the project come with the repository, so their servers start only once approved.
  */
 
-const common = {
+const common = lazySchema((z) => ({
   timeout_ms: z.number().int().positive().optional(),
   startup_timeout_ms: z.number().int().positive().optional(),
   disabled: z.boolean().optional(),
-};
+}));
 
-const StdioServerSchema = z.looseObject({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-  ...common,
-});
+const StdioServerSchema = lazySchema((z) =>
+  z.looseObject({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    ...common(),
+  }),
+);
 
 /** A client registered with the server's authorization server beforehand, for servers that do not
  * offer dynamic client registration. Without a secret it is a public client (PKCE only).
  * `callback_port`: the port of the redirect URI it was registered with,
  * `http://127.0.0.1:<port>/callback` (else the login listens on any free port). */
-const PreRegisteredClientSchema = z.object({
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1).optional(),
-  callback_port: z.number().int().min(1).max(65535).optional(),
-});
+const PreRegisteredClientSchema = lazySchema((z) =>
+  z.object({
+    client_id: z.string().min(1),
+    client_secret: z.string().min(1).optional(),
+    callback_port: z.number().int().min(1).max(65535).optional(),
+  }),
+);
 
-const RemoteServerSchema = z.looseObject({
-  type: z.enum(['http', 'sse', 'streamable-http']),
-  url: z.string().min(1),
-  headers: z.record(z.string(), z.string()).optional(),
-  oauth: PreRegisteredClientSchema.optional(),
-  ...common,
-});
+const RemoteServerSchema = lazySchema((z) =>
+  z.looseObject({
+    type: z.enum(['http', 'sse', 'streamable-http']),
+    url: z.string().min(1),
+    headers: z.record(z.string(), z.string()).optional(),
+    oauth: PreRegisteredClientSchema().optional(),
+    ...common(),
+  }),
+);
 
-export const ServerDefinitionSchema = z.union([StdioServerSchema, RemoteServerSchema]);
-export type ServerDefinition = z.infer<typeof ServerDefinitionSchema>;
-export type StdioDefinition = z.infer<typeof StdioServerSchema>;
-export type RemoteDefinition = z.infer<typeof RemoteServerSchema>;
+export const ServerDefinitionSchema = lazySchema((z) => z.union([StdioServerSchema(), RemoteServerSchema()]));
+export type ServerDefinition = z.infer<ReturnType<typeof ServerDefinitionSchema>>;
+export type StdioDefinition = z.infer<ReturnType<typeof StdioServerSchema>>;
+export type RemoteDefinition = z.infer<ReturnType<typeof RemoteServerSchema>>;
 
-const McpFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) });
+const McpFileSchema = lazySchema((z) => z.looseObject({ mcpServers: z.record(z.string(), z.unknown()).default({}) }));
 
 /** `editor`: a server the editor passed to `seek acp` for its session (the user's own, like `user`). */
 export type McpScope = 'local' | 'project' | 'user' | 'editor';
@@ -112,7 +119,7 @@ export async function loadMcpConfig(projectRoot: string, seekHome: string): Prom
     }
     let parsed;
     try {
-      parsed = McpFileSchema.safeParse(JSON.parse(text));
+      parsed = McpFileSchema().safeParse(JSON.parse(text));
     } catch (error) {
       problems.push(`${file} is not valid JSON (${(error as Error).message}); its MCP servers are ignored`);
       continue;
@@ -126,7 +133,7 @@ export async function loadMcpConfig(projectRoot: string, seekHome: string): Prom
         problems.push(`${file}: server name "${name}" may use only letters, digits, _ and -; it is ignored`);
         continue;
       }
-      const definition = ServerDefinitionSchema.safeParse(raw);
+      const definition = ServerDefinitionSchema().safeParse(raw);
       if (!definition.success) {
         problems.push(`${file}: server "${name}" needs "command" (stdio) or "type": "http"/"sse" with "url"; it is ignored`);
         continue;

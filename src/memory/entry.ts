@@ -3,7 +3,7 @@
  * `projects/<pid>/memory.jsonl`, the same shape plus archive fields in `archived.jsonl`.
  * Unknown fields are kept (loose objects), so a file written by a newer seek survives a rewrite.
  */
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 
 export const ENTRY_SCHEMA_VERSION = 1;
 
@@ -16,31 +16,33 @@ export const MAX_CONTENT_CHARS = 16_000;
 export const MAX_TAGS = 8;
 export const MAX_TAG_CHARS = 32;
 
-const timestamp = z.string().min(1);
+const timestamp = lazySchema((z) => z.string().min(1));
 
-export const entrySchema = z.looseObject({
-  schema_version: z.number().int().optional(),
-  name: z.string().min(1),
-  tagline: z.string(),
-  content: z.string(),
-  tags: z.array(z.string()).optional(),
-  created_at: timestamp,
-  updated_at: timestamp.optional(),
-  last_recalled_at: timestamp.optional(),
-  recall_count: z.number().int().min(0).optional(),
-  pinned: z.boolean().optional(),
-  stale: z.boolean().optional(),
-  stale_since: timestamp.optional(),
-  source_session_id: z.string().optional(),
-  auto_sourced: z.boolean().optional(),
-  observe_count: z.number().int().min(0).optional(),
-  /** The entry this one replaces (a decision record's "supersedes"). */
-  supersedes: z.string().optional(),
-  /** Archive only: the entry that replaced this one. */
-  superseded_by: z.string().optional(),
-  archived_at: timestamp.optional(),
-  archived_reason: z.string().optional(),
-});
+export const entrySchema = lazySchema((z) =>
+  z.looseObject({
+    schema_version: z.number().int().optional(),
+    name: z.string().min(1),
+    tagline: z.string(),
+    content: z.string(),
+    tags: z.array(z.string()).optional(),
+    created_at: timestamp(),
+    updated_at: timestamp().optional(),
+    last_recalled_at: timestamp().optional(),
+    recall_count: z.number().int().min(0).optional(),
+    pinned: z.boolean().optional(),
+    stale: z.boolean().optional(),
+    stale_since: timestamp().optional(),
+    source_session_id: z.string().optional(),
+    auto_sourced: z.boolean().optional(),
+    observe_count: z.number().int().min(0).optional(),
+    /** The entry this one replaces (a decision record's "supersedes"). */
+    supersedes: z.string().optional(),
+    /** Archive only: the entry that replaced this one. */
+    superseded_by: z.string().optional(),
+    archived_at: timestamp().optional(),
+    archived_reason: z.string().optional(),
+  }),
+);
 
 /** An entry as stored. Optional fields are omitted when unset (never null). */
 export interface MemoryEntry {
@@ -75,7 +77,7 @@ export interface ArchivedEntry extends MemoryEntry {
 /** Validates a parsed line and fills the fields older files may lack; undefined when it is not
  * an entry (no name, wrong types). */
 export function normaliseEntry(value: unknown): MemoryEntry | undefined {
-  const parsed = entrySchema.safeParse(value);
+  const parsed = entrySchema().safeParse(value);
   if (!parsed.success) return undefined;
   const data = parsed.data;
   const created = data.created_at;

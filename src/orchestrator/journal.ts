@@ -4,7 +4,7 @@
  * no finished work. A resumed session reads them back; running the same plan again (same hash)
  * reuses them instead of running those tasks again. Malformed events are ignored.
  */
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { SessionEntry } from '../session/format.js';
 import type { Journal } from './orchestrator.js';
 import type { TaskRecord } from './types.js';
@@ -15,18 +15,20 @@ export const FLEET_JOB_EVENT = 'fleet_job';
 /** A fleet run of the plan was cancelled (Ctrl-C, SIGTERM): `{plan_hash}`. */
 export const FLEET_CANCEL_EVENT = 'fleet_cancel';
 
-const recordSchema = z.looseObject({
-  id: z.string(),
-  role: z.string(),
-  status: z.literal('completed'),
-  turns: z.number(),
-  modelCalls: z.number(),
-  toolCalls: z.number(),
-  tokens: z.looseObject({ prompt: z.number(), completion: z.number(), cache_hit: z.number() }),
-  costUsd: z.number(),
-});
-const dataSchema = z.looseObject({ plan_hash: z.string(), call_id: z.string(), record: recordSchema });
-const fleetJobSchema = z.looseObject({ plan_hash: z.string(), task_id: z.string(), job_id: z.string() });
+const recordSchema = lazySchema((z) =>
+  z.looseObject({
+    id: z.string(),
+    role: z.string(),
+    status: z.literal('completed'),
+    turns: z.number(),
+    modelCalls: z.number(),
+    toolCalls: z.number(),
+    tokens: z.looseObject({ prompt: z.number(), completion: z.number(), cache_hit: z.number() }),
+    costUsd: z.number(),
+  }),
+);
+const dataSchema = lazySchema((z) => z.looseObject({ plan_hash: z.string(), call_id: z.string(), record: recordSchema() }));
+const fleetJobSchema = lazySchema((z) => z.looseObject({ plan_hash: z.string(), task_id: z.string(), job_id: z.string() }));
 
 /** Where new journal events go (the session writer, once it exists). */
 export type JournalSink = { append?: (entry: { type: 'event'; name: string; data: unknown }) => void };
@@ -46,7 +48,7 @@ export class SessionJournal implements Journal {
   ) {
     for (const entry of earlier) {
       if (entry.type === 'event' && entry.name === FLEET_JOB_EVENT) {
-        const job = fleetJobSchema.safeParse(entry.data);
+        const job = fleetJobSchema().safeParse(entry.data);
         if (job.success) this.rememberJob(job.data.plan_hash, job.data.job_id);
       }
       if (entry.type === 'event' && entry.name === FLEET_CANCEL_EVENT) {
@@ -54,7 +56,7 @@ export class SessionJournal implements Journal {
         if (typeof hash === 'string') this.fleetCancels.add(hash);
       }
       if (entry.type !== 'event' || entry.name !== JOURNAL_EVENT) continue;
-      const parsed = dataSchema.safeParse(entry.data);
+      const parsed = dataSchema().safeParse(entry.data);
       if (parsed.success) this.remember(parsed.data.plan_hash, parsed.data.call_id, parsed.data.record as TaskRecord);
     }
   }

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { trustRecord } from '../hooks/trust.js';
 import { seekToolNames } from '../hooks/tool-names.js';
 import { parseRuleText, RuleSyntaxError } from './rule-syntax.js';
@@ -24,12 +24,14 @@ export type ConfigRuleSource = 'user' | 'project' | 'local';
 export const projectConfigFile = (root: string): string => path.join(root, '.seek', 'config.json');
 export const localConfigFile = (root: string): string => path.join(root, '.seek', 'config.local.json');
 
-const permissionsSchema = z.looseObject({
-  allow: z.array(z.string()).optional(),
-  ask: z.array(z.string()).optional(),
-  deny: z.array(z.string()).optional(),
-  defaultMode: z.string().optional(),
-});
+const permissionsSchema = lazySchema((z) =>
+  z.looseObject({
+    allow: z.array(z.string()).optional(),
+    ask: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+    defaultMode: z.string().optional(),
+  }),
+);
 
 /** Modes a config may start in; Claude Code's names accepted. `plan` is a workflow, not a preference. */
 const DEFAULT_MODES: ReadonlyMap<string, Preference | 'plan'> = new Map(
@@ -103,7 +105,7 @@ function readJson(file: string): Record<string, unknown> | undefined {
 export function rulesFromConfig(config: Record<string, unknown>, file: string, source: ConfigRuleSource): FileRules {
   const out: FileRules = { file, source, rules: [], allowTexts: [], inert: [] };
   if (config.permissions === undefined) return out;
-  const parsed = permissionsSchema.safeParse(config.permissions);
+  const parsed = permissionsSchema().safeParse(config.permissions);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `permissions.${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new PermissionsConfigError(`${file}: ${problems}`);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionKind } from '../agent/types.js';
 import type { SandboxProfile } from '../sandbox/types.js';
 
@@ -61,13 +61,15 @@ export interface PolicyRule {
 }
 
 /** Validates rules read from config files (user/project); `source` is set by the loader. */
-export const PolicyRuleSchema = z.strictObject({
-  tool: z.string().min(1).optional(),
-  kind: z.enum(ACTION_KINDS as [ActionKind, ...ActionKind[]]).optional(),
-  pattern: z.string().min(1).optional(),
-  decision: z.enum(['allow', 'deny', 'ask']),
-  source: z.enum(['default', 'user', 'project', 'local', 'session', 'spawn']),
-});
+export const PolicyRuleSchema = lazySchema((z) =>
+  z.strictObject({
+    tool: z.string().min(1).optional(),
+    kind: z.enum(ACTION_KINDS as [ActionKind, ...ActionKind[]]).optional(),
+    pattern: z.string().min(1).optional(),
+    decision: z.enum(['allow', 'deny', 'ask']),
+    source: z.enum(['default', 'user', 'project', 'local', 'session', 'spawn']),
+  }),
+);
 
 /** Why the policy decided what it did; stable codes for logs and tests. */
 export type DecisionCode =

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ToolResult } from '../agent/types.js';
 import type { UserMessage } from '../providers/types.js';
 import { injectedContext } from '../session/context.js';
@@ -99,7 +99,7 @@ export function createWorktreeTools(manager: WorktreeManager, workspace: Workspa
 const ENTER_EVENT = 'worktree_enter';
 const EXIT_EVENT = 'worktree_exit';
 
-const enteredSchema = z.object({ id: z.string(), path: z.string(), branch: z.string(), base: z.string() });
+const enteredSchema = lazySchema((z) => z.object({ id: z.string(), path: z.string(), branch: z.string(), base: z.string() }));
 
 /** Records every move of `workspace` in the session file, so `--resume` knows where the agent was. */
 export function recordMoves(workspace: Workspace, writer: SessionWriter): void {
@@ -119,7 +119,7 @@ export function savedWorktree(entries: readonly IndexedEntry[]): WorktreeInfo | 
     if (entry.type !== 'event') continue;
     if (entry.name === EXIT_EVENT) return undefined;
     if (entry.name === ENTER_EVENT) {
-      const parsed = enteredSchema.safeParse(entry.data);
+      const parsed = enteredSchema().safeParse(entry.data);
       return parsed.success ? parsed.data : undefined;
     }
   }

@@ -16,7 +16,7 @@
  * Next to a session file, while a process writes it: `<sid>.owner.json` (the lock, see lock.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Message, ToolSchema, UserMessage } from '../providers/types.js';
 
 export const SESSION_SCHEMA_VERSION = 1;
@@ -53,23 +53,25 @@ export function isSessionId(value: string): boolean {
 
 // ---- Header -------------------------------------------------------------------------------------
 
-const headerSchema = z.looseObject({
-  type: z.literal('session'),
-  schema_version: z.number().int(),
-  id: z.string().min(1),
-  created_at: z.string(),
-  cwd: z.string(),
-  project_root: z.string(),
-  project_id: z.string(),
-  provider: z.string(),
-  model: z.string(),
-  system_prompt: z.string(),
-  tools_hash: z.string(),
-  parent_sid: z.string().optional(),
-  subagent: z.looseObject({ type: z.string(), description: z.string() }).optional(),
-  forked_from: z.looseObject({ session_id: z.string(), entries: z.number().int(), pid: z.number().int().optional() }).optional(),
-  seek_version: z.string(),
-});
+const headerSchema = lazySchema((z) =>
+  z.looseObject({
+    type: z.literal('session'),
+    schema_version: z.number().int(),
+    id: z.string().min(1),
+    created_at: z.string(),
+    cwd: z.string(),
+    project_root: z.string(),
+    project_id: z.string(),
+    provider: z.string(),
+    model: z.string(),
+    system_prompt: z.string(),
+    tools_hash: z.string(),
+    parent_sid: z.string().optional(),
+    subagent: z.looseObject({ type: z.string(), description: z.string() }).optional(),
+    forked_from: z.looseObject({ session_id: z.string(), entries: z.number().int(), pid: z.number().int().optional() }).optional(),
+    seek_version: z.string(),
+  }),
+);
 
 /** The first line of every session file. Mirrors `headerSchema`; unknown keys are kept on read. */
 export interface SessionHeader {
@@ -107,7 +109,7 @@ export type NewSessionHeader = Omit<SessionHeader, 'type' | 'schema_version' | '
 };
 
 export function parseHeader(value: unknown): SessionHeader | undefined {
-  const parsed = headerSchema.safeParse(value);
+  const parsed = headerSchema().safeParse(value);
   return parsed.success ? (parsed.data as SessionHeader) : undefined;
 }
 
@@ -119,36 +121,40 @@ export function toolsHash(tools: readonly ToolSchema[]): string {
 
 // ---- Entries ------------------------------------------------------------------------------------
 
-const usageSchema = z.looseObject({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadTokens: z.number(),
-  cacheWriteTokens: z.number(),
-  reasoningTokens: z.number().optional(),
-});
+const usageSchema = lazySchema((z) =>
+  z.looseObject({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+    reasoningTokens: z.number().optional(),
+  }),
+);
 
-const messageSchema = z.discriminatedUnion('role', [
-  z.looseObject({ role: z.literal('user'), content: z.string() }),
-  z.looseObject({
-    role: z.literal('assistant'),
-    content: z.string(),
-    reasoning: z.string().optional(),
-    toolCalls: z.array(z.looseObject({ id: z.string(), name: z.string(), arguments: z.string() })),
-    stopReason: z.enum(['stop', 'tool_calls', 'length', 'error', 'aborted']),
-    usage: usageSchema.optional(),
-    costUsd: z.number().optional(),
-    model: z.string().optional(),
-    errorMessage: z.string().optional(),
-  }),
-  z.looseObject({
-    role: z.literal('tool'),
-    toolCallId: z.string(),
-    toolName: z.string(),
-    content: z.string(),
-    isError: z.boolean(),
-    images: z.array(z.looseObject({ mimeType: z.string(), data: z.string() })).optional(),
-  }),
-]);
+const messageSchema = lazySchema((z) =>
+  z.discriminatedUnion('role', [
+    z.looseObject({ role: z.literal('user'), content: z.string() }),
+    z.looseObject({
+      role: z.literal('assistant'),
+      content: z.string(),
+      reasoning: z.string().optional(),
+      toolCalls: z.array(z.looseObject({ id: z.string(), name: z.string(), arguments: z.string() })),
+      stopReason: z.enum(['stop', 'tool_calls', 'length', 'error', 'aborted']),
+      usage: usageSchema().optional(),
+      costUsd: z.number().optional(),
+      model: z.string().optional(),
+      errorMessage: z.string().optional(),
+    }),
+    z.looseObject({
+      role: z.literal('tool'),
+      toolCallId: z.string(),
+      toolName: z.string(),
+      content: z.string(),
+      isError: z.boolean(),
+      images: z.array(z.looseObject({ mimeType: z.string(), data: z.string() })).optional(),
+    }),
+  ]),
+);
 
 /** A message as given, usage and costUsd included (cost is fixed when recorded, never recomputed). */
 export interface MessageEntry {
@@ -182,20 +188,22 @@ export type SessionEntryInput =
   | (Omit<CompactionEntry, 'ts'> & { ts?: string })
   | (Omit<EventEntry, 'ts'> & { ts?: string });
 
-const entrySchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('message'), ts: z.string(), message: messageSchema }),
-  z.looseObject({
-    type: z.literal('compaction'),
-    ts: z.string(),
-    summary: z.string(),
-    replaces_through: z.number().int(),
-  }),
-  z.looseObject({ type: z.literal('event'), ts: z.string(), name: z.string(), data: z.unknown().optional() }),
-]);
+const entrySchema = lazySchema((z) =>
+  z.discriminatedUnion('type', [
+    z.looseObject({ type: z.literal('message'), ts: z.string(), message: messageSchema() }),
+    z.looseObject({
+      type: z.literal('compaction'),
+      ts: z.string(),
+      summary: z.string(),
+      replaces_through: z.number().int(),
+    }),
+    z.looseObject({ type: z.literal('event'), ts: z.string(), name: z.string(), data: z.unknown().optional() }),
+  ]),
+);
 
 /** Validates one parsed entry line; undefined for anything that is not a known, well-formed entry. */
 export function parseEntry(value: unknown): SessionEntry | undefined {
-  const parsed = entrySchema.safeParse(value);
+  const parsed = entrySchema().safeParse(value);
   // The schema mirrors the interfaces above field by field; loose objects only add extra keys.
   return parsed.success ? (parsed.data as SessionEntry) : undefined;
 }

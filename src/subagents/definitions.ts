@@ -7,7 +7,8 @@
  * file (or the field) is skipped. The result feeds the `agent` tool's schema, so its order is a
  * pure function of the files: built-ins first, then defined types sorted by name.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { byCodeUnit, collectByName, extensionDirs, markdownFiles, readBoundedText, type ExtensionSource } from '../extensions/discovery.js';
 import { loadYamlParser, oneLine as collapse, parseYamlFields, splitFrontmatter, withoutNulls } from '../extensions/frontmatter.js';
 import { CLAUDE_TOOL_NAMES, mapToolNames as mapNames } from '../extensions/tool-list.js';
@@ -39,26 +40,28 @@ const CLAUDE_PERMISSION_MODES = new Map<string, SubagentPermission>(Object.entri
 } as const));
 
 const POSITIVE_INT = 'must be a positive integer';
-const positiveInt = z.number({ error: POSITIVE_INT }).int({ error: POSITIVE_INT }).positive({ error: POSITIVE_INT });
-const requiredString = z.string({ error: (issue) => (issue.input === undefined ? 'missing' : 'must be a string') });
-const toolList = z.union([z.array(z.string()), z.string()], { error: 'must be a list or a comma-separated string' });
+const positiveInt = lazySchema((z) => z.number({ error: POSITIVE_INT }).int({ error: POSITIVE_INT }).positive({ error: POSITIVE_INT }));
+const requiredString = lazySchema((z) => z.string({ error: (issue) => (issue.input === undefined ? 'missing' : 'must be a string') }));
+const toolList = lazySchema((z) => z.union([z.array(z.string()), z.string()], { error: 'must be a list or a comma-separated string' }));
 
 /** Frontmatter fields; unknown ones pass through and are ignored. Null values are removed first
  * (an empty `model:` line means "not set"). */
-const frontmatterSchema = z.looseObject({
-  name: requiredString,
-  description: requiredString,
-  tools: toolList.optional(),
-  disallowedTools: toolList.optional(),
-  model: z.string({ error: 'must be a string' }).optional(),
-  permission: z.enum(['inherit', 'ask', 'deny', 'auto', 'yolo', 'plan']).optional(),
-  permissionMode: z.string({ error: 'must be a string' }).optional(),
-  max_turns: positiveInt.optional(),
-  maxTurns: positiveInt.optional(),
-  budget_tokens: positiveInt.optional(),
-  timeout_seconds: positiveInt.optional(),
-});
-type Frontmatter = z.infer<typeof frontmatterSchema>;
+const frontmatterSchema = lazySchema((z) =>
+  z.looseObject({
+    name: requiredString(),
+    description: requiredString(),
+    tools: toolList().optional(),
+    disallowedTools: toolList().optional(),
+    model: z.string({ error: 'must be a string' }).optional(),
+    permission: z.enum(['inherit', 'ask', 'deny', 'auto', 'yolo', 'plan']).optional(),
+    permissionMode: z.string({ error: 'must be a string' }).optional(),
+    max_turns: positiveInt().optional(),
+    maxTurns: positiveInt().optional(),
+    budget_tokens: positiveInt().optional(),
+    timeout_seconds: positiveInt().optional(),
+  }),
+);
+type Frontmatter = z.infer<ReturnType<typeof frontmatterSchema>>;
 
 type Notify = (what: string) => void;
 
@@ -82,7 +85,7 @@ export function parseSubagentDefinition(
   if (!parts) return skip('no YAML frontmatter (the first line must be "---", closed by another "---" line)');
   const yaml = parseYamlFields(parts.frontmatter);
   if ('error' in yaml) return skip(yaml.error);
-  const parsed = frontmatterSchema.safeParse(withoutNulls(yaml.value));
+  const parsed = frontmatterSchema().safeParse(withoutNulls(yaml.value));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.map(String).join('.') ?? '';

@@ -8,7 +8,7 @@ import { isProcessAlive } from '../util/process.js';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { projectDir, subagentIndexFile } from '../config/paths.js';
 import type { SubagentIndexEvent, SubagentRecord, SubagentStatus, SubagentTokens } from './types.js';
 
@@ -44,33 +44,39 @@ export function appendSubagentEvent(
 
 // ---- Reading ------------------------------------------------------------------------------------
 
-const baseSchema = z.looseObject({ event: z.string(), sub_sid: z.string().min(1), ts: z.string().min(1) });
-const tokensSchema = z.looseObject({
-  prompt: z.number(),
-  completion: z.number(),
-  cache_hit: z.number().default(0),
-});
+const baseSchema = lazySchema((z) => z.looseObject({ event: z.string(), sub_sid: z.string().min(1), ts: z.string().min(1) }));
+const tokensSchema = lazySchema((z) =>
+  z.looseObject({
+    prompt: z.number(),
+    completion: z.number(),
+    cache_hit: z.number().default(0),
+  }),
+);
 /**
  * `pid` and `host` are optional on read: lines written by other tools (or by hand) may lack them.
  * Such a record gets `pid: 0, host: ''`, meaning "process unknown" (see `recoverOrphans`).
  */
-const startedSchema = z.looseObject({
-  parent_sid: z.string(),
-  parent_sub_sid: z.string().optional(),
-  type: z.string(),
-  description: z.string(),
-  depth: z.number().int().default(1),
-  pid: z.number().int().default(0),
-  host: z.string().default(''),
-  worktree_path: z.string().optional(),
-});
+const startedSchema = lazySchema((z) =>
+  z.looseObject({
+    parent_sid: z.string(),
+    parent_sub_sid: z.string().optional(),
+    type: z.string(),
+    description: z.string(),
+    depth: z.number().int().default(1),
+    pid: z.number().int().default(0),
+    host: z.string().default(''),
+    worktree_path: z.string().optional(),
+  }),
+);
 /** Fields a later event may carry; each one present replaces the folded value (last wins). */
-const laterSchema = z.looseObject({
-  tokens: tokensSchema.optional(),
-  turns: z.number().int().optional(),
-  reason: z.string().optional(),
-});
-const promotedSchema = z.looseObject({ session_id: z.string().min(1) });
+const laterSchema = lazySchema((z) =>
+  z.looseObject({
+    tokens: tokensSchema().optional(),
+    turns: z.number().int().optional(),
+    reason: z.string().optional(),
+  }),
+);
+const promotedSchema = lazySchema((z) => z.looseObject({ session_id: z.string().min(1) }));
 
 const LATER_STATUS: Readonly<Record<string, SubagentStatus>> = {
   completed: 'completed',
@@ -126,14 +132,14 @@ function applyLine(byId: Map<string, SubagentRecord>, line: string): boolean {
   } catch {
     return false;
   }
-  const base = baseSchema.safeParse(json);
+  const base = baseSchema().safeParse(json);
   if (!base.success) return false;
   const { event, sub_sid: subSid, ts } = base.data;
   const existing = byId.get(subSid);
 
   if (event === 'started') {
     if (existing) return false;
-    const started = startedSchema.safeParse(json);
+    const started = startedSchema().safeParse(json);
     if (!started.success) return false;
     const s = started.data;
     byId.set(subSid, {
@@ -154,11 +160,11 @@ function applyLine(byId: Map<string, SubagentRecord>, line: string): boolean {
 
   const status = LATER_STATUS[event];
   if (status === undefined || !existing) return false;
-  const later = laterSchema.safeParse(json);
+  const later = laterSchema().safeParse(json);
   if (!later.success) return false;
   let promotedTo: string | undefined;
   if (status === 'promoted') {
-    const promoted = promotedSchema.safeParse(json);
+    const promoted = promotedSchema().safeParse(json);
     if (!promoted.success) return false;
     promotedTo = promoted.data.session_id;
   }

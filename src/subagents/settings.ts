@@ -6,7 +6,7 @@
  *
  * Out-of-range values are clamped and reported, never fatal: a typo in a limit must not stop seek.
  */
-import { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 
 export interface SubagentSettings {
   /** Children running at once in this process, the whole tree counted; more fail fast. */
@@ -31,19 +31,21 @@ export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = {
 export const MAX_SUBAGENT_DEPTH = 3;
 const MAX_CONCURRENT_CEILING = 16;
 
-const sectionSchema = z.looseObject({
-  max_concurrent: z.number().int().optional(),
-  max_depth: z.number().int().optional(),
-  timeout_seconds: z.number().optional(),
-  max_turns: z.number().int().optional(),
-  budget_tokens: z.number().int().optional(),
-});
+const sectionSchema = lazySchema((z) =>
+  z.looseObject({
+    max_concurrent: z.number().int().optional(),
+    max_depth: z.number().int().optional(),
+    timeout_seconds: z.number().optional(),
+    max_turns: z.number().int().optional(),
+    budget_tokens: z.number().int().optional(),
+  }),
+);
 
 export function subagentSettings(config: Readonly<Record<string, unknown>>): { settings: SubagentSettings; notices: string[] } {
   const notices: string[] = [];
   const settings = { ...DEFAULT_SUBAGENT_SETTINGS };
   if (config.subagents === undefined) return { settings, notices };
-  const parsed = sectionSchema.safeParse(config.subagents);
+  const parsed = sectionSchema().safeParse(config.subagents);
   if (!parsed.success) {
     notices.push(`config.json: "subagents" is not an object of numbers (${parsed.error.issues[0]?.message ?? 'invalid'}); using the defaults`);
     return { settings, notices };

@@ -1,5 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { lazy } from '../util/lazy.js';
+import { zod } from '../util/zod.js';
 
 /** What the agent tool passes to whoever runs children (the subagent manager). */
 export interface AgentSpawnRequest {
@@ -25,11 +27,14 @@ export interface AgentToolOptions {
  */
 export function createAgentTool(options: AgentToolOptions): Tool<z.infer<ReturnType<typeof agentSchema>>> {
   const names = options.types.map((type) => type.name);
+  const schema = lazy(() => agentSchema(names));
   return {
     name: 'agent',
     summary: 'subagents',
     description: agentDescription(options),
-    schema: agentSchema(names),
+    get schema() {
+      return schema();
+    },
     readOnly: true,
     hookDenialResult: agentHookDenial,
     execute: (args, ctx) =>
@@ -47,6 +52,7 @@ export function agentHookDenial(message: string): string {
 
 function agentSchema(names: readonly string[]) {
   const [first = 'general-purpose', ...rest] = names;
+  const z = zod();
   return z
     .object({
       description: z.string().min(1).describe('Short (3-5 word) label for the task'),

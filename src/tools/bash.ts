@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { startBackgroundJob } from './background-jobs.js';
 import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
 import { errorMessage } from './text-files.js';
 import { COMMAND_OUTPUT_MAX_CHARS, HeadTailBuffer } from './truncate.js';
 import { integerAtLeast } from './schema.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export { killBackgroundJobs, listBackgroundJobs, type BackgroundJob } from './background-jobs.js';
 
@@ -16,19 +18,21 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
  * backgrounded grandchild such as `server &` may hold them open indefinitely). */
 const PIPE_DRAIN_MS = 250;
 
-const schema = z
-  .object({
-    command: z.string(),
-    timeout_ms: integerAtLeast(1).optional().describe(`Default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}`),
-    run_in_background: z.boolean().optional().describe('Start detached, return at once'),
-    unsandboxed: z
-      .boolean()
-      .optional()
-      .describe('Skip the OS sandbox (asks the user): only after a sandboxed run failed for lack of network or writes outside the project'),
-  })
-  .strict();
+export const bashSchema = lazySchema((z) =>
+  z
+    .object({
+      command: z.string(),
+      timeout_ms: integerAtLeast(1).optional().describe(`Default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS}`),
+      run_in_background: z.boolean().optional().describe('Start detached, return at once'),
+      unsandboxed: z
+        .boolean()
+        .optional()
+        .describe('Skip the OS sandbox (asks the user): only after a sandboxed run failed for lack of network or writes outside the project'),
+    })
+    .strict(),
+);
 
-export type BashArgs = z.infer<typeof schema>;
+export type BashArgs = z.infer<ReturnType<typeof bashSchema>>;
 
 /**
  * bash: runs `bash -c command` in ctx.cwd, in its own session and process group (so no controlling
@@ -48,7 +52,10 @@ export function createBashTool(): Tool<BashArgs> {
       'Run a bash command in the project dir; returns output and exit code. ' +
       'Servers/watchers: run_in_background, then read_file its output file. ' +
       'Unapproved commands run in an OS sandbox (no network, writes only in the project).',
-    schema,
+    parameters: TOOL_PARAMETERS.bash,
+    get schema() {
+      return bashSchema();
+    },
     readOnly: false,
     describe(args, ctx) {
       return {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { lazySchema } from '../util/zod.js';
 
 export const MAX_DELEGATED_TASKS = 20;
 
@@ -27,23 +27,25 @@ export interface DelegateTasksOptions {
  */
 export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ tasks: DelegatedTask[] }> {
   const [first = 'explorer', ...rest] = options.roles;
-  const schema = z
-    .object({
-      tasks: z
-        .array(
-          z
-            .object({
-              task: z.string().min(1).describe('Self-contained subtask'),
-              role: z.enum([first, ...rest]),
-              id: z.string().min(1).optional().describe('Default t1, t2, …'),
-              depends_on: z.array(z.string().min(1)).optional().describe('Ids it waits for; it gets only their results'),
-            })
-            .strict(),
-        )
-        .min(1)
-        .max(MAX_DELEGATED_TASKS),
-    })
-    .strict();
+  const schema = lazySchema((z) =>
+    z
+      .object({
+        tasks: z
+          .array(
+            z
+              .object({
+                task: z.string().min(1).describe('Self-contained subtask'),
+                role: z.enum([first, ...rest]),
+                id: z.string().min(1).optional().describe('Default t1, t2, …'),
+                depends_on: z.array(z.string().min(1)).optional().describe('Ids it waits for; it gets only their results'),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(MAX_DELEGATED_TASKS),
+      })
+      .strict(),
+  );
   return {
     name: 'delegate_tasks',
     summary: 'subagents',
@@ -53,7 +55,9 @@ export function createDelegateTasksTool(options: DelegateTasksOptions): Tool<{ t
       `No depends_on: in order, each task gets all earlier results. With depends_on: a graph, independent tasks in parallel (max ${options.maxConcurrent}); parallel editors get own worktrees, merged back in order (a conflict fails that task).`,
       'A failure skips its dependants. Calling again with the same tasks reuses completed ones.',
     ].join('\n'),
-    schema,
+    get schema() {
+      return schema();
+    },
     readOnly: false,
     hookDenialResult: (message) => `[delegate_tasks: failed] a pre_tool hook refused: ${message}`,
     execute: (args, ctx) => options.run(args.tasks, ctx),

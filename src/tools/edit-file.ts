@@ -1,31 +1,34 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { makeDiffDisplay } from './diff-display.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 import { applyEdits, type EditOutcome, type EditSpec } from './edit/apply.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
 
-const editSchema = z.object({
-  old_string: z.string(),
-  new_string: z.string(),
-  replace_all: z.boolean().optional(),
+export const editFileSchema = lazySchema((z) => {
+  const edit = z.object({
+    old_string: z.string(),
+    new_string: z.string(),
+    replace_all: z.boolean().optional(),
+  });
+  return z
+    .object({
+      path: z.string(),
+      old_string: z.string().optional(),
+      new_string: z.string().optional().describe('Replacement ("" deletes)'),
+      replace_all: z.boolean().optional(),
+      // minItems dropped from the JSON schema (bytes on every request); validation keeps it.
+      edits: z.array(edit).min(1).meta({ minItems: undefined }).optional().describe('Instead of old/new_string: edits applied in order, all or none'),
+    })
+    .strict();
 });
 
-const schema = z
-  .object({
-    path: z.string(),
-    old_string: z.string().optional(),
-    new_string: z.string().optional().describe('Replacement ("" deletes)'),
-    replace_all: z.boolean().optional(),
-    // minItems dropped from the JSON schema (bytes on every request); validation keeps it.
-    edits: z.array(editSchema).min(1).meta({ minItems: undefined }).optional().describe('Instead of old/new_string: edits applied in order, all or none'),
-  })
-  .strict();
-
-export type EditFileArgs = z.infer<typeof schema>;
+export type EditFileArgs = z.infer<ReturnType<typeof editFileSchema>>;
 
 /**
  * edit_file: string replacement in an existing file, keeping its line endings, its mode and any
@@ -40,7 +43,10 @@ export function createEditFileTool(options: { files?: TextFileOverlay } = {}): T
     name: 'edit_file',
     description:
       'Replace text in a file. old_string must match one place unless replace_all.',
-    schema,
+    parameters: TOOL_PARAMETERS.edit_file,
+    get schema() {
+      return editFileSchema();
+    },
     readOnly: false,
     describe: (args, ctx) => describeEdit(args, ctx, preview, options.files),
     execute: (args, ctx) => editFileTool(args, ctx, preview, options.files),

@@ -1,14 +1,18 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-const schema = z
-  .object({
-    branch: z.string().min(1).optional().describe('Branch to create (default seek/wt/<id>)'),
-    base: z.string().min(1).optional().describe('Commit or branch to start from (default HEAD)'),
-  })
-  .strict();
+export const enterWorktreeSchema = lazySchema((z) =>
+  z
+    .object({
+      branch: z.string().min(1).optional().describe('Branch to create (default seek/wt/<id>)'),
+      base: z.string().min(1).optional().describe('Commit or branch to start from (default HEAD)'),
+    })
+    .strict(),
+);
 
-export type EnterWorktreeArgs = z.infer<typeof schema>;
+export type EnterWorktreeArgs = z.infer<ReturnType<typeof enterWorktreeSchema>>;
 
 export interface EnterWorktreeDeps {
   /** Creates the worktree and moves the session into it; returns the contract result. */
@@ -26,7 +30,10 @@ export function createEnterWorktreeTool(deps: EnterWorktreeDeps): Tool<EnterWork
     summary: 'git worktrees',
     description:
       'Create an isolated git worktree of this project and work in it: from now on your working directory, file tools and bash are inside the worktree, and the user\'s working tree is untouched. Leave it with exit_worktree.',
-    schema,
+    parameters: TOOL_PARAMETERS.enter_worktree,
+    get schema() {
+      return enterWorktreeSchema();
+    },
     readOnly: false,
     execute: (args, ctx) => deps.enter(args, ctx),
   };

@@ -1,15 +1,19 @@
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-const schema = z
-  .object({
-    path: z.string().min(1).describe('The worktree path enter_worktree returned'),
-    if_dirty: z.enum(['keep', 'discard', 'merge']).optional().describe('keep (default); discard (a rescue ref keeps a copy); merge into the main working tree'),
-  })
-  .strict();
+export const exitWorktreeSchema = lazySchema((z) =>
+  z
+    .object({
+      path: z.string().min(1).describe('The worktree path enter_worktree returned'),
+      if_dirty: z.enum(['keep', 'discard', 'merge']).optional().describe('keep (default); discard (a rescue ref keeps a copy); merge into the main working tree'),
+    })
+    .strict(),
+);
 
-export type ExitWorktreeArgs = z.infer<typeof schema>;
+export type ExitWorktreeArgs = z.infer<ReturnType<typeof exitWorktreeSchema>>;
 
 export interface ExitWorktreeDeps {
   /** Cleans up (keep, discard with rescue, or merge) and moves the session back; the contract result.
@@ -31,7 +35,10 @@ export function createExitWorktreeTool(deps: ExitWorktreeDeps): Tool<ExitWorktre
     name: 'exit_worktree',
     summary: 'git worktrees',
     description: 'Leave a worktree made by enter_worktree and return to the project. Clean worktrees are removed; dirty ones are kept, discarded or merged as if_dirty says.',
-    schema,
+    parameters: TOOL_PARAMETERS.exit_worktree,
+    get schema() {
+      return exitWorktreeSchema();
+    },
     readOnly: false,
     describe: (args, ctx): ActionRequest => {
       if (args.if_dirty === 'merge') {

@@ -1,12 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { diffSafetyArgs, GIT_CONFIG_LISTING_ARGS, GIT_SAFETY_ARGS, GIT_SAFETY_ENV, repositoryOverrides } from '../util/git-safety.js';
 import { checkGitArgs, READ_ONLY_GIT_SUBCOMMANDS } from './git-args.js';
 import { terminateProcessGroup } from './process-group.js';
 import { errorMessage } from './text-files.js';
 import { LineBudget, truncateLine } from './truncate.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export { checkGitArgs, READ_ONLY_GIT_SUBCOMMANDS, type GitSubcommand } from './git-args.js';
 
@@ -17,14 +19,16 @@ const GIT_MAX_LINE_CHARS = 1000;
 const GIT_MAX_READ_CHARS = 20 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 60_000;
 
-const schema = z
-  .object({
-    subcommand: z.enum(READ_ONLY_GIT_SUBCOMMANDS),
-    args: z.array(z.string()).optional().describe('Arguments, e.g. ["-n","5"]'),
-  })
-  .strict();
+export const gitSchema = lazySchema((z) =>
+  z
+    .object({
+      subcommand: z.enum(READ_ONLY_GIT_SUBCOMMANDS),
+      args: z.array(z.string()).optional().describe('Arguments, e.g. ["-n","5"]'),
+    })
+    .strict(),
+);
 
-export type GitArgs = z.infer<typeof schema>;
+export type GitArgs = z.infer<ReturnType<typeof gitSchema>>;
 
 /** git: read-only git commands in ctx.cwd, output capped at 500 lines, never running a program the
  * repository's config names (util/git-safety.ts) and never contacting a remote. */
@@ -32,7 +36,10 @@ export function createGitTool(): Tool<GitArgs> {
   return {
     name: 'git',
     description: 'Run a read-only git command (no config overrides; output capped at 500 lines).',
-    schema,
+    parameters: TOOL_PARAMETERS.git,
+    get schema() {
+      return gitSchema();
+    },
     readOnly: true,
     describe(args, ctx) {
       const command = gitCommandLine(args);

@@ -1,21 +1,25 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorMessage } from './text-files.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const GLOB_MAX_RESULTS = 500;
 
-const schema = z
-  .object({
-    pattern: z.string().describe('Glob, e.g. src/**/*.ts'),
-    path: z.string().optional().describe('Dir to search (default cwd)'),
-  })
-  .strict();
+export const globSchema = lazySchema((z) =>
+  z
+    .object({
+      pattern: z.string().describe('Glob, e.g. src/**/*.ts'),
+      path: z.string().optional().describe('Dir to search (default cwd)'),
+    })
+    .strict(),
+);
 
-export type GlobArgs = z.infer<typeof schema>;
+export type GlobArgs = z.infer<ReturnType<typeof globSchema>>;
 
 /**
  * glob: file paths matching a pattern, newest first, .gitignore respected. The policy judges
@@ -27,7 +31,10 @@ export function createGlobTool(): Tool<GlobArgs> {
   return {
     name: 'glob',
     description: 'Find files by glob (gitignored ones skipped); paths relative to the searched dir, newest first.',
-    schema,
+    parameters: TOOL_PARAMETERS.glob,
+    get schema() {
+      return globSchema();
+    },
     readOnly: true,
     describe(args, ctx) {
       const root = resolvePath(ctx, args.path ?? '.');

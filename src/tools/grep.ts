@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import {
   compilePattern,
@@ -14,22 +15,25 @@ import { displayPath, resolvePath } from './paths.js';
 import { errorMessage } from './text-files.js';
 import { LineBudget, truncateLine } from './truncate.js';
 import { integerAtLeast } from './schema.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const GREP_MAX_OUTPUT_LINES = 300;
 export const GREP_MAX_OUTPUT_CHARS = 30 * 1024;
 const GREP_MAX_LINE_CHARS = 500;
 const GREP_MAX_CONTEXT = 10;
 
-const schema = z
-  .object({
-    pattern: z.string().describe('Regex'),
-    path: z.string().optional().describe('File or dir (default cwd)'),
-    glob: z.string().optional().describe('File filter, e.g. *.ts'),
-    context_lines: integerAtLeast(0).optional().describe('Lines around each match'),
-  })
-  .strict();
+export const grepSchema = lazySchema((z) =>
+  z
+    .object({
+      pattern: z.string().describe('Regex'),
+      path: z.string().optional().describe('File or dir (default cwd)'),
+      glob: z.string().optional().describe('File filter, e.g. *.ts'),
+      context_lines: integerAtLeast(0).optional().describe('Lines around each match'),
+    })
+    .strict(),
+);
 
-export type GrepArgs = z.infer<typeof schema>;
+export type GrepArgs = z.infer<ReturnType<typeof grepSchema>>;
 
 export interface GrepToolDeps {
   /** 'auto' (default) uses ripgrep when it is on PATH, else the built-in search; 'builtin' never
@@ -54,7 +58,10 @@ export function createGrepTool(deps: GrepToolDeps = {}): Tool<GrepArgs> {
   return {
     name: 'grep',
     description: 'Search file contents by regex (gitignored and binary files skipped); prints path:line:text.',
-    schema,
+    parameters: TOOL_PARAMETERS.grep,
+    get schema() {
+      return grepSchema();
+    },
     readOnly: true,
     describe(args, ctx) {
       const target = resolvePath(ctx, args.path ?? '.');

@@ -1,32 +1,39 @@
 import type { Dirent } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorMessage } from './text-files.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const LIST_MAX_ENTRIES = 500;
 export const LIST_MAX_DEPTH = 5;
 /** Stop counting left-out entries past this many; the note then says "more than". */
 const LIST_COUNT_LIMIT = 20_000;
 
-const schema = z
-  .object({
-    path: z.string().optional().describe('Directory (default cwd)'),
-    depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional().describe('Levels, default 1'),
-  })
-  .strict();
+export const listDirSchema = lazySchema((z) =>
+  z
+    .object({
+      path: z.string().optional().describe('Directory (default cwd)'),
+      depth: z.number().int().min(1).max(LIST_MAX_DEPTH).optional().describe('Levels, default 1'),
+    })
+    .strict(),
+);
 
-export type ListDirArgs = z.infer<typeof schema>;
+export type ListDirArgs = z.infer<ReturnType<typeof listDirSchema>>;
 
 /** list_dir: an indented tree of a directory, gitignored entries and `.git` left out. */
 export function createListDirTool(): Tool<ListDirArgs> {
   return {
     name: 'list_dir',
     description: 'List a directory as an indented tree (dirs end in /; gitignored entries skipped).',
-    schema,
+    parameters: TOOL_PARAMETERS.list_dir,
+    get schema() {
+      return listDirSchema();
+    },
     readOnly: true,
     describe(args, ctx) {
       const dir = resolvePath(ctx, args.path ?? '.');

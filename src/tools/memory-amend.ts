@@ -1,12 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool } from '../agent/types.js';
 import { EntryInputError } from '../memory/entry.js';
 import { amendEntry } from '../memory/operations.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import { errorResult, memoryAction } from './memory-args.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-const schema = z.object({ name: z.string(), append_content: z.string() }).strict();
-type AmendArgs = z.infer<typeof schema>;
+export const memoryAmendSchema = lazySchema((z) => z.object({ name: z.string(), append_content: z.string() }).strict());
+type AmendArgs = z.infer<ReturnType<typeof memoryAmendSchema>>;
 
 /** memory_amend: appends a timestamped section to an entry; the original text is kept. A memory
  * write, so the user is asked (as for memory_remember). */
@@ -15,7 +17,10 @@ export function createMemoryAmendTool(memory: SessionMemory): Tool<AmendArgs> {
     name: 'memory_amend',
     summary: 'project memory',
     description: "Append to an existing project-memory entry (a dated section after the original text, which is kept). The user is asked to confirm.",
-    schema,
+    parameters: TOOL_PARAMETERS.memory_amend,
+    get schema() {
+      return memoryAmendSchema();
+    },
     readOnly: false,
     describe: (args) => memoryAction(`amend memory "${args.name}"`, args.append_content),
     async execute(args) {

@@ -1,12 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool } from '../agent/types.js';
 import { EntryInputError } from '../memory/entry.js';
 import { archiveEntry } from '../memory/operations.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import { errorResult, memoryAction } from './memory-args.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-const schema = z.object({ name: z.string(), reason: z.string() }).strict();
-type ArchiveArgs = z.infer<typeof schema>;
+export const memoryArchiveSchema = lazySchema((z) => z.object({ name: z.string(), reason: z.string() }).strict());
+type ArchiveArgs = z.infer<ReturnType<typeof memoryArchiveSchema>>;
 
 /** memory_archive: moves an entry to `archived.jsonl` with the reason (restorable with
  * `seek memory restore`). A memory write, so the user is asked. */
@@ -15,7 +17,10 @@ export function createMemoryArchiveTool(memory: SessionMemory): Tool<ArchiveArgs
     name: 'memory_archive',
     summary: 'project memory',
     description: 'Archive a project-memory entry that no longer applies; it leaves the index and is kept in the archive with your reason. The user is asked to confirm.',
-    schema,
+    parameters: TOOL_PARAMETERS.memory_archive,
+    get schema() {
+      return memoryArchiveSchema();
+    },
     readOnly: false,
     describe: (args) => memoryAction(`archive memory "${args.name}"`, `reason: ${args.reason}`),
     async execute(args) {

@@ -2,6 +2,7 @@ import type { Tool } from '../agent/types.js';
 import { EntryInputError } from '../memory/entry.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import { entryArgsSchema, errorResult, type EntryArgs } from './memory-args.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 /**
  * memory_observe: proposes an entry; returns at once, and a background check by the flash model
@@ -14,7 +15,10 @@ export function createMemoryObserveTool(memory: SessionMemory): Tool<EntryArgs> 
     summary: 'project memory',
     description:
       'Propose a lasting project decision for project memory without asking the user; a background check keeps it only if new and durable (no duplicates, temporary facts or user preferences).',
-    schema: entryArgsSchema,
+    parameters: TOOL_PARAMETERS.memory_observe,
+    get schema() {
+      return entryArgsSchema();
+    },
     readOnly: false,
     async execute(args) {
       if (!memory.observer) return errorResult('memory_observe', 'observations are off in this run (--no-save); use memory_remember if the user wants something kept.');

@@ -1,18 +1,22 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool } from '../agent/types.js';
 import type { ArchivedEntry, MemoryEntry } from '../memory/entry.js';
 import { recallEntry } from '../memory/operations.js';
 import { searchEntries } from '../memory/search.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import { errorResult } from './memory-args.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-const schema = z
-  .object({
-    name: z.string().optional().describe('an entry name from the memory index: returns its full content'),
-    query: z.string().optional().describe('words to search for in names, taglines, tags and content'),
-  })
-  .strict();
-type RecallArgs = z.infer<typeof schema>;
+export const memoryRecallSchema = lazySchema((z) =>
+  z
+    .object({
+      name: z.string().optional().describe('an entry name from the memory index: returns its full content'),
+      query: z.string().optional().describe('words to search for in names, taglines, tags and content'),
+    })
+    .strict(),
+);
+type RecallArgs = z.infer<ReturnType<typeof memoryRecallSchema>>;
 
 const MAX_QUERY_HITS = 20;
 
@@ -26,7 +30,10 @@ export function createMemoryRecallTool(memory: SessionMemory): Tool<RecallArgs> 
     name: 'memory_recall',
     summary: 'project memory',
     description: 'Read project memory. name: the full entry (names are listed in the memory index). query: entries whose name, tagline, tags or content contain it. Give exactly one.',
-    schema,
+    parameters: TOOL_PARAMETERS.memory_recall,
+    get schema() {
+      return memoryRecallSchema();
+    },
     readOnly: true,
     async execute(args) {
       const name = args.name?.trim();

@@ -3,6 +3,7 @@ import { cleanInput, EntryInputError } from '../memory/entry.js';
 import { rememberEntry } from '../memory/operations.js';
 import type { SessionMemory } from '../memory/session-memory.js';
 import { entryArgsSchema, errorResult, memoryAction, type EntryArgs } from './memory-args.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 /** memory_remember: saves an entry the user confirms (action kind `memory`: asked in ask mode,
  * allowed under --yolo, denied in plan mode and in headless runs without --yolo). */
@@ -12,7 +13,10 @@ export function createMemoryRememberTool(memory: SessionMemory): Tool<EntryArgs>
     summary: 'project memory',
     description:
       'Save a project decision to memory (the user confirms) when asked to remember something; replaces an entry of the same name.',
-    schema: entryArgsSchema,
+    parameters: TOOL_PARAMETERS.memory_remember,
+    get schema() {
+      return entryArgsSchema();
+    },
     readOnly: false,
     describe(args) {
       cleanInput(args); // a bad entry fails here, before the user is asked about it

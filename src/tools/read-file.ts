@@ -3,13 +3,15 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { isAscii } from 'node:buffer';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, formatBytes, looksBinary, readHead } from './text-files.js';
 import { LineBudget } from './truncate.js';
 import { integerAtLeast } from './schema.js';
 import { OVERLAY_MAX_BYTES, type TextFileOverlay } from './file-overlay.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 /** Files up to this size are read whole, synchronously; larger ones are streamed. */
 const SMALL_FILE_BYTES = 256 * 1024;
@@ -19,15 +21,17 @@ export const READ_MAX_LINE_CHARS = 2000;
 /** Cap on the numbered text returned by one call (about 32 KiB). */
 export const READ_MAX_OUTPUT_CHARS = 32 * 1024;
 
-const schema = z
-  .object({
-    path: z.string(),
-    offset: integerAtLeast(1).optional().describe('First line (1-based)'),
-    limit: integerAtLeast(1).optional().describe(`Max lines (default ${READ_DEFAULT_LIMIT})`),
-  })
-  .strict();
+export const readFileSchema = lazySchema((z) =>
+  z
+    .object({
+      path: z.string(),
+      offset: integerAtLeast(1).optional().describe('First line (1-based)'),
+      limit: integerAtLeast(1).optional().describe(`Max lines (default ${READ_DEFAULT_LIMIT})`),
+    })
+    .strict(),
+);
 
-export type ReadFileArgs = z.infer<typeof schema>;
+export type ReadFileArgs = z.infer<ReturnType<typeof readFileSchema>>;
 
 /** read_file: numbered lines of a text file, paged by offset/limit and capped at ~32 KiB. With
  * `files`, the text comes from there (an editor's buffer) for files up to OVERLAY_MAX_BYTES. */
@@ -35,7 +39,10 @@ export function createReadFileTool(options: { files?: TextFileOverlay } = {}): T
   return {
     name: 'read_file',
     description: 'Read a text file as numbered lines. Long files come in pages: use offset/limit as the result says.',
-    schema,
+    parameters: TOOL_PARAMETERS.read_file,
+    get schema() {
+      return readFileSchema();
+    },
     readOnly: true,
     describe(args, ctx) {
       const absPath = resolvePath(ctx, args.path);

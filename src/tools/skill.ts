@@ -9,11 +9,13 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolResult } from '../agent/types.js';
 import type { ToolScope } from '../extensions/allowed-tools.js';
 import { readSkillBody, SKILL_FILE, type Skill } from '../extensions/skills.js';
 import { skillCatalog } from '../extensions/skill-catalog.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const SKILL_TOOL_NAME = 'skill';
 /** Files listed per skill folder, and how deep the listing goes. */
@@ -21,8 +23,8 @@ const MAX_LISTED_FILES = 100;
 const MAX_LIST_DEPTH = 4;
 
 // No property description: every byte of this tool is in every request (the catalog says it all).
-const schema = z.object({ name: z.string() }).strict();
-export type SkillArgs = z.infer<typeof schema>;
+export const skillSchema = lazySchema((z) => z.object({ name: z.string() }).strict());
+export type SkillArgs = z.infer<ReturnType<typeof skillSchema>>;
 
 export interface SkillToolDeps {
   skills: readonly Skill[];
@@ -38,7 +40,10 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
     // byte budget): each skill's name and description enter the context once, at session start.
     summary: `skills, load one when a task fits: ${skillCatalog(deps.skills).split('\n').join(' | ')}`,
     description: `Load a skill's instructions when a task fits one (an unknown name lists all):\n${skillCatalog(deps.skills)}`,
-    schema,
+    parameters: TOOL_PARAMETERS.skill,
+    get schema() {
+      return skillSchema();
+    },
     readOnly: true,
     describe(args) {
       const skill = byName.get(args.name.trim().toLowerCase());

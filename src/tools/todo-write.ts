@@ -1,23 +1,27 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { TodoItem, Tool, ToolResult } from '../agent/types.js';
 import { createTodoStore, type TodoStore } from './todo-store.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export { createTodoStore, type TodoStore } from './todo-store.js';
 
-const schema = z
-  .object({
-    items: z.array(
-      z
-        .object({
-          content: z.string().min(1),
-          status: z.enum(['pending', 'in_progress', 'completed']),
-        })
-        .strict(),
-    ),
-  })
-  .strict();
+export const todoWriteSchema = lazySchema((z) =>
+  z
+    .object({
+      items: z.array(
+        z
+          .object({
+            content: z.string().min(1),
+            status: z.enum(['pending', 'in_progress', 'completed']),
+          })
+          .strict(),
+      ),
+    })
+    .strict(),
+);
 
-export type TodoWriteArgs = z.infer<typeof schema>;
+export type TodoWriteArgs = z.infer<ReturnType<typeof todoWriteSchema>>;
 
 export interface TodoWriteToolDeps {
   store?: TodoStore;
@@ -30,7 +34,10 @@ export function createTodoWriteTool(deps: TodoWriteToolDeps = {}): Tool<TodoWrit
     name: 'todo_write',
     summary: 'task plan',
     description: 'Replace your todo list for multi-step work. Send the full list each time; at most one item in_progress.',
-    schema,
+    parameters: TOOL_PARAMETERS.todo_write,
+    get schema() {
+      return todoWriteSchema();
+    },
     readOnly: false,
     execute: async (args) => writeTodos(args.items, store),
   };

@@ -1,14 +1,18 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { toToolSchema } from '../agent/tool-schema.js';
 import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
 import type { Tool } from '../agent/types.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 // No property description: the tool's description says what the query is (every byte is in every request).
-const schema = z
-  .object({
-    query: z.string(),
-  })
-  .strict();
+export const toolSearchSchema = lazySchema((z) =>
+  z
+    .object({
+      query: z.string(),
+    })
+    .strict(),
+);
 
 /** Most definitions a search by words returns (names always return theirs). */
 const DEFAULT_LIMIT = 5;
@@ -31,12 +35,15 @@ export interface DeferredToolSource {
  * definitions (name, description, JSON Schema parameters) as a tool result, which joins the
  * history append-only. The model then calls them through call_tool, or by name.
  */
-export function createToolSearchTool(deferred: readonly Tool[], sources: readonly DeferredToolSource[]): Tool<z.infer<typeof schema>> {
+export function createToolSearchTool(deferred: readonly Tool[], sources: readonly DeferredToolSource[]): Tool<z.infer<ReturnType<typeof toolSearchSchema>>> {
   const byName = new Map(deferred.map((tool) => [tool.name, tool]));
   return {
     name: TOOL_SEARCH,
     description: `Load more tools' definitions (query: names or words) to call via ${CALL_TOOL}: ${catalog(deferred, sources)}.`,
-    schema,
+    parameters: TOOL_PARAMETERS.tool_search,
+    get schema() {
+      return toolSearchSchema();
+    },
     readOnly: true,
     async execute(args) {
       const words = args.query.split(/[\s,]+/).filter(Boolean);

@@ -1,21 +1,25 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { countLines, makeDiffDisplay } from './diff-display.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorCode, errorMessage, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
+import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
-const schema = z
-  .object({
-    path: z.string(),
-    content: z.string().describe('Whole new content'),
-  })
-  .strict();
+export const writeFileSchema = lazySchema((z) =>
+  z
+    .object({
+      path: z.string(),
+      content: z.string().describe('Whole new content'),
+    })
+    .strict(),
+);
 
-export type WriteFileArgs = z.infer<typeof schema>;
+export type WriteFileArgs = z.infer<ReturnType<typeof writeFileSchema>>;
 
 /**
  * write_file: creates or replaces a whole file, creating parent directories. The replacement is
@@ -26,7 +30,10 @@ export function createWriteFileTool(options: { files?: TextFileOverlay } = {}): 
   return {
     name: 'write_file',
     description: 'Create or overwrite a file (parent dirs are created). Prefer edit_file for existing files.',
-    schema,
+    parameters: TOOL_PARAMETERS.write_file,
+    get schema() {
+      return writeFileSchema();
+    },
     readOnly: false,
     describe: (args, ctx) => describeWrite(args, ctx, options.files),
     execute: (args, ctx) => writeFileTool(args, ctx, options.files),

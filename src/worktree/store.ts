@@ -8,25 +8,28 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/zod.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { isSessionId } from '../session/format.js';
 import { isProcessAlive } from '../util/process.js';
 
-const metaSchema = z.looseObject({
-  schema_version: z.literal(1),
-  id: z.string(),
-  path: z.string(),
-  branch: z.string(),
-  base: z.string(),
-  created_at: z.string(),
-  owner_sub_sid: z.string().optional(),
-  /** The seek process that created it, so gc never removes a worktree a live session works in. */
-  owner_pid: z.number().int().optional(),
-  owner_host: z.string().optional(),
-});
+const metaSchema = lazySchema((z) =>
+  z.looseObject({
+    schema_version: z.literal(1),
+    id: z.string(),
+    path: z.string(),
+    branch: z.string(),
+    base: z.string(),
+    created_at: z.string(),
+    owner_sub_sid: z.string().optional(),
+    /** The seek process that created it, so gc never removes a worktree a live session works in. */
+    owner_pid: z.number().int().optional(),
+    owner_host: z.string().optional(),
+  }),
+);
 
-export type WorktreeMeta = z.infer<typeof metaSchema>;
+export type WorktreeMeta = z.infer<ReturnType<typeof metaSchema>>;
 
 /** The owner pid when it is another process that still runs on this host; undefined otherwise
  * (no owner recorded, this process, gone, or another host where liveness cannot be told). */
@@ -48,7 +51,9 @@ export async function removeMeta(dir: string, id: string): Promise<void> {
 
 export async function readMeta(dir: string, id: string): Promise<WorktreeMeta | undefined> {
   try {
-    const parsed = metaSchema.safeParse(JSON.parse(await readFile(metaFile(dir, id), 'utf8')));
+    // Read before the schema is built: a missing file needs no zod (src/util/zod.ts).
+    const json: unknown = JSON.parse(await readFile(metaFile(dir, id), 'utf8'));
+    const parsed = metaSchema().safeParse(json);
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

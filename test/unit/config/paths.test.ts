@@ -148,6 +148,20 @@ describe('ensureProjectManifest', () => {
     expect(manifest.project_id).toBe('bbbbbbbbbbbbbbbb');
     expect(JSON.parse(readFileSync(manifestFile(home, 'bbbbbbbbbbbbbbbb'), 'utf8'))).toEqual(manifest);
   });
+
+  it('replaces an ill-shaped manifest, and keeps the unknown keys of a valid one', async () => {
+    const home = join(base, 'home-shapes');
+    const pid = 'dddddddddddddddd';
+    mkdirSync(projectDir(home, pid), { recursive: true });
+    const stored = { schema_version: 1, project_id: pid, abs_path: '/y', first_seen: '2024-06-01T00:00:00.000Z', last_seen: 7, extra: 'x' };
+    writeFileSync(manifestFile(home, pid), JSON.stringify(stored));
+    const replaced = await ensureProjectManifest(home, pid, '/y', new Date('2025-01-01T00:00:00Z'));
+    expect(replaced).toEqual({ schema_version: 1, project_id: pid, abs_path: '/y', first_seen: '2025-01-01T00:00:00.000Z', last_seen: '2025-01-01T00:00:00.000Z' });
+
+    writeFileSync(manifestFile(home, pid), JSON.stringify({ ...stored, last_seen: '2024-06-01T00:00:00.000Z' }));
+    const kept = await ensureProjectManifest(home, pid, '/y', new Date('2025-01-01T00:00:00Z'));
+    expect(kept).toEqual({ ...stored, first_seen: '2024-06-01T00:00:00.000Z', last_seen: '2025-01-01T00:00:00.000Z' });
+  });
 });
 
 describe('resolveProject', () => {

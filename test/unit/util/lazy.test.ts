@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { lazy } from '../../../src/util/lazy.js';
+import { lazySchema } from '../../../src/util/zod.js';
+
+describe('lazy', () => {
+  it('builds at the first call, once, and returns the same value after', () => {
+    let builds = 0;
+    const value = lazy(() => ({ n: ++builds }));
+    expect(builds).toBe(0);
+    const first = value();
+    expect(value()).toBe(first);
+    expect(builds).toBe(1);
+  });
+
+  it('tries a builder that threw again at the next call', () => {
+    let calls = 0;
+    const value = lazy(() => {
+      calls += 1;
+      if (calls === 1) throw new Error('first call fails');
+      return calls;
+    });
+    expect(() => value()).toThrow('first call fails');
+    expect(value()).toBe(2);
+    expect(value()).toBe(2);
+  });
+});
+
+describe('lazySchema', () => {
+  it('hands the builder zod and keeps the schema it built', () => {
+    const schema = lazySchema((z) => z.object({ n: z.number().int() }).strict());
+    expect(schema()).toBe(schema());
+    expect(schema().safeParse({ n: 1 }).success).toBe(true);
+    expect(schema().safeParse({ n: 1.5 }).success).toBe(false);
+    expect(schema().safeParse({ n: 1, extra: true }).success).toBe(false);
+  });
+});
