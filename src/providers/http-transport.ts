@@ -5,9 +5,9 @@
  * first request, and the process cannot exit until V8 has finished it (~60 ms after the reply on
  * a small machine). node:http parses natively, so seek exits as soon as its work is done.
  *
- * What the SDKs rely on, and this keeps: a `Response` (status, headers, `url`, a web ReadableStream
- * body that yields chunks as they arrive; a TransportResponse, so undici is never loaded, see
- * web-shims.ts); rejection with the signal's reason (an
+ * What the SDKs rely on, and this keeps: a `Response` (status, headers, `url`, a body that yields
+ * chunks as they arrive: async iterable first, a web ReadableStream on demand, see
+ * response-body.ts; a TransportResponse, so undici is never loaded, see web-shims.ts); rejection with the signal's reason (an
  * `AbortError`) when their AbortController fires, which is how they tell a user abort or their own
  * timeout; and other failures as `TypeError('fetch failed', { cause })`, as undici reports them,
  * which they wrap in `APIConnectionError`. Bodies are decoded (gzip, deflate, br); connections are
@@ -20,6 +20,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { constants as zlib, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { proxyAuthorization, proxyFor, TunnelAgent } from './http-proxy.js';
 import type { WireActivity } from './watched-fetch.js';
+import { responseBody, terminated } from './response-body.js';
 import { LightHeaders, TransportResponse } from './web-shims.js';
 
 export interface HttpTransportOptions {
@@ -165,13 +166,13 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs, acti
       clearTimeout(connectTimer);
       const status = res.statusCode ?? 0;
       const hasBody = method !== 'HEAD' && status !== 204 && status !== 205 && status !== 304;
-      let responseBody: ReadableStream<Uint8Array> | null = null;
+      let responseStream: ReadableStream<Uint8Array> | null = null;
       if (hasBody) {
-        const stream = webStream(decoded(res), activity, () => {
+        const stream = responseBody(decoded(res), activity && ((chunk) => activity.bytesReceived(chunk.byteLength, chunk)), () => {
           signal?.removeEventListener('abort', onAbort);
           req.destroy();
         });
-        responseBody = stream.body;
+        responseStream = stream.body;
         stopBody = stream.fail;
         void stream.finished.then(() => signal?.removeEventListener('abort', onAbort));
       } else {
@@ -180,7 +181,7 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs, acti
       }
       let response: TransportResponse;
       try {
-        response = new TransportResponse(responseBody, { status, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders), url: url.href });
+        response = new TransportResponse(responseStream, { status, statusText: res.statusMessage ?? '', headers: headerPairs(res.rawHeaders), url: url.href });
       } catch (error) {
         req.destroy();
         return fail(new TypeError('fetch failed', { cause: error }));
@@ -229,63 +230,6 @@ function decoded(res: IncomingMessage): Readable {
     stream = pipeline(stream, decoder, () => {});
   }
   return stream;
-}
-
-interface WebBody {
-  body: ReadableStream<Uint8Array>;
-  /** Errors the body (an abort reason, a socket failure) unless it has ended. */
-  fail(reason: unknown): void;
-  /** Settles when the body has ended, failed or been cancelled. */
-  finished: Promise<void>;
-}
-
-/** A web ReadableStream over a Node stream, chunk by chunk as they arrive, pausing the socket
- * while the consumer is behind. `cancel` destroys the request. */
-function webStream(source: Readable, activity: WireActivity | undefined, destroy: () => void): WebBody {
-  let done = false;
-  let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
-  let control!: ReadableStreamDefaultController<Uint8Array>;
-  const end = (error?: unknown) => {
-    if (done) return;
-    done = true;
-    finish();
-    if (error === undefined) control.close();
-    else control.error(error);
-  };
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        control = controller;
-        source.on('data', (chunk: Buffer) => {
-          if (done) return;
-          const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-          activity?.bytesReceived(bytes.byteLength, bytes);
-          controller.enqueue(bytes);
-          if ((controller.desiredSize ?? 0) <= 0) source.pause();
-        });
-        source.once('end', () => end());
-        source.once('error', (error) => end(terminated(error)));
-        source.once('close', () => end(terminated(new Error('the connection closed before the response ended'))));
-      },
-      pull() {
-        source.resume();
-      },
-      cancel() {
-        done = true;
-        finish();
-        destroy();
-        source.destroy();
-      },
-    },
-    { highWaterMark: 16 },
-  );
-  return { body, fail: (reason) => end(reason), finished };
-}
-
-/** A body cut short, as undici reports it: `TypeError: terminated` with the cause. */
-function terminated(cause: unknown): TypeError {
-  return new TypeError('terminated', { cause });
 }
 
 function abortReason(signal: AbortSignal): unknown {

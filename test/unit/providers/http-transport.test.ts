@@ -249,3 +249,86 @@ async function unusedPort(): Promise<number> {
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/** The body as the SDKs read it: `for await` over the body itself (response-body.ts), no web stream. */
+function iterate(response: Response): AsyncIterator<Uint8Array> {
+  return (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+}
+
+describe('the node:http fetch body, read as an async iterable (the SDKs\' way)', () => {
+  it('yields each chunk as it arrives and ends; a second way of reading it is refused', async () => {
+    const firstRead = gate();
+    handler = (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: one\n\n');
+      void firstRead.opened.then(() => res.end('data: two\n\n'));
+    };
+    const response = await createHttpFetch()(`${base}/stream`);
+    const chunks = iterate(response);
+    expect(text((await chunks.next()).value)).toBe('data: one\n\n');
+    expect(() => response.body!.getReader()).toThrow(TypeError);
+    firstRead.open();
+    expect(text((await chunks.next()).value)).toBe('data: two\n\n');
+    expect((await chunks.next()).done).toBe(true);
+    expect(response.body!.locked).toBe(true);
+  });
+
+  it('aborted in the middle: the pending read rejects with an AbortError and the connection closes', async () => {
+    let serverSide: Socket | undefined;
+    handler = (req, res) => {
+      serverSide = req.socket;
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: one\n\n');
+    };
+    const controller = new AbortController();
+    const chunks = iterate(await createHttpFetch()(`${base}/slow`, { signal: controller.signal }));
+    expect(text((await chunks.next()).value)).toBe('data: one\n\n');
+    const closed = once(serverSide!, 'close');
+    const pending = chunks.next();
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(chunks.next()).rejects.toMatchObject({ name: 'AbortError' });
+    await closed;
+  });
+
+  it('cut by the server: the read rejects with TypeError: terminated', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: one\n\n', () => res.socket?.destroy());
+    };
+    const chunks = iterate(await createHttpFetch()(`${base}/cut`));
+    expect(text((await chunks.next()).value)).toBe('data: one\n\n');
+    await expect(chunks.next()).rejects.toMatchObject({ name: 'TypeError', message: 'terminated' });
+  });
+
+  it('left early (the SDKs cancel a body they do not need): the connection is closed', async () => {
+    let serverSide: Socket | undefined;
+    handler = (req, res) => {
+      serverSide = req.socket;
+      res.writeHead(200, SSE_HEADERS);
+      res.write('data: one\n\n');
+    };
+    const chunks = iterate(await createHttpFetch()(`${base}/left`));
+    expect(text((await chunks.next()).value)).toBe('data: one\n\n');
+    const closed = once(serverSide!, 'close');
+    expect(await chunks.return!()).toEqual({ done: true, value: undefined });
+    await closed;
+    expect((await chunks.next()).done).toBe(true);
+  });
+
+  it('keeps every byte of a large body that arrives faster than it is read', async () => {
+    const payload = Buffer.alloc(4 * 1024 * 1024, 'x');
+    for (let i = 0; i < payload.length; i += 4096) payload[i] = 48 + ((i / 4096) % 10);
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(payload);
+    };
+    const response = await createHttpFetch()(`${base}/large`);
+    const received: Buffer[] = [];
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      received.push(Buffer.from(chunk));
+      await new Promise((resolve) => setImmediate(resolve)); // a slow reader: the socket must pause
+    }
+    expect(Buffer.concat(received).equals(payload)).toBe(true);
+  });
+});
