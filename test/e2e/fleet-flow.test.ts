@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Queue, type Job } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSeek } from '../support/seek-process.js';
-import { makeRepository, until } from '../support/fleet.js';
+import { makeRepository, SIX_TASK_FILES, SIX_TASK_GRAPH, until } from '../support/fleet.js';
 import { git, useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
 import { tempDir } from '../support/temp-dirs.js';
 
@@ -24,19 +24,7 @@ afterAll(async () => {
   await queue?.close();
 });
 
-const GRAPH = [
-  'goal: Three files and a review',
-  'tasks:',
-  '  - {id: map, role: explorer, task: Map the project, depends_on: []}',
-  '  - {id: e1, role: editor, task: Add one.txt, depends_on: [map]}',
-  '  - {id: e2, role: editor, task: Add two.txt, depends_on: [map]}',
-  '  - {id: e3, role: editor, task: Add three.txt, depends_on: [map]}',
-  '  - {id: r, role: reviewer, task: Review the three files, depends_on: [e1, e2, e3]}',
-  '  - {id: sum, role: explorer, task: Sum up, depends_on: [r]}',
-  '',
-].join('\n');
 const DEPENDS: Record<string, string[]> = { map: [], e1: ['map'], e2: ['map'], e3: ['map'], r: ['e1', 'e2', 'e3'], sum: ['r'] };
-const FILES: Record<string, [string, string]> = { e1: ['one.txt', 'first\n'], e2: ['two.txt', 'second\n'], e3: ['three.txt', 'third\n'] };
 
 /** A coordinator's session id from its stream-json output, as soon as it is printed. */
 function watchSession(child: { stdout: NodeJS.ReadableStream | null }): () => string {
@@ -55,13 +43,13 @@ describe.skipIf(!hasRedis)('plans as BullMQ flows', () => {
   it('the engine enforces depends_on with the coordinator dead; a resumed coordinator collects every result without redoing a job', async () => {
     await startWorkers(0);
     route((req) => {
-      const file = req.task ? FILES[req.task] : undefined;
+      const file = req.task ? SIX_TASK_FILES[req.task] : undefined;
       if (file) return req.turn === 0 ? { ...write(file[0], file[1]), delayMs: 200 } : { text: `wrote ${file[0]}` };
       if (req.task === 'r') return { text: 'All three files are fine.\nVERDICT: approve' };
       return { text: `finding of ${req.task}`, delayMs: 100 };
     });
     const { root, home } = project();
-    writeFileSync(join(root, 'plan.yaml'), GRAPH);
+    writeFileSync(join(root, 'plan.yaml'), SIX_TASK_GRAPH);
     let session = (): string => '';
     const killed = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'stream-json', '--queue', fleet.redis.url], {
       cwd: root,
@@ -112,7 +100,7 @@ describe.skipIf(!hasRedis)('plans as BullMQ flows', () => {
     expect(tasks.map((task) => [task.id, task.status])).toEqual(Object.keys(DEPENDS).map((id) => [id, 'completed']));
     expect(tasks.filter((task) => task.merge_commit).map((task) => task.id)).toEqual(['e1', 'e2', 'e3']);
     expect(tasks.find((task) => task.id === 'e1')!.model_calls).toBe(2); // the workers' figures, collected
-    for (const [file, content] of Object.values(FILES)) expect(readFileSync(join(root, file), 'utf8')).toBe(content);
+    for (const [file, content] of Object.values(SIX_TASK_FILES)) expect(readFileSync(join(root, file), 'utf8')).toBe(content);
   }, 120_000);
 });
 

@@ -107,6 +107,15 @@ describe.skipIf(!hasRedis)('provider rate limit shared by workers', () => {
   };
   const twoTaskPlan = (root: string): void =>
     writeFileSync(join(root, 'plan.yaml'), 'goal: Limited\ntasks:\n  - {id: a, role: explorer, task: Look one, depends_on: []}\n  - {id: b, role: explorer, task: Look two, depends_on: []}\n');
+  /** Runs the two-task plan through the fleet; each task must make its three model requests. */
+  const runTwoTasksOfThreeRequests = async (): Promise<void> => {
+    const { root, home } = project();
+    twoTaskPlan(root);
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    expect(run.code, run.stdout).toBe(0);
+    expect(requestsOf('a')).toHaveLength(3);
+    expect(requestsOf('b')).toHaveLength(3);
+  };
 
   it('lets no more than N model requests of all workers reach the provider in any window', async () => {
     await limitedWorkers(['--provider-rate', '2/2']);
@@ -115,12 +124,7 @@ describe.skipIf(!hasRedis)('provider rate limit shared by workers', () => {
       const { turn } = view(request);
       return turn < 2 ? { usage: USAGE, toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: turn + 1 } }] } : { usage: USAGE, text: 'done' };
     });
-    const { root, home } = project();
-    twoTaskPlan(root);
-    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
-    expect(run.code, run.stdout).toBe(0);
-    expect(requestsOf('a')).toHaveLength(3);
-    expect(requestsOf('b')).toHaveLength(3);
+    await runTwoTasksOfThreeRequests();
     const times = suite.server.requests.map((r) => r.receivedAt).sort((x, y) => x - y);
     // Any three requests of the two workers span a whole 2 s window (less what the HTTP request may
     // add): never three in one window, though each worker alone would send its three at once.
@@ -135,12 +139,7 @@ describe.skipIf(!hasRedis)('provider rate limit shared by workers', () => {
       const { turn } = view(request);
       return turn < 2 ? { usage: USAGE, delayMs: 150, toolCalls: [{ name: 'read_file', arguments: { path: 'README.md', offset: turn + 1 } }] } : { usage: USAGE, text: 'done' };
     });
-    const { root, home } = project();
-    twoTaskPlan(root);
-    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
-    expect(run.code, run.stdout).toBe(0);
-    expect(requestsOf('a')).toHaveLength(3);
-    expect(requestsOf('b')).toHaveLength(3);
+    await runTwoTasksOfThreeRequests();
     // One at a time: each request reached the server after the one before it was answered.
     const ordered = [...suite.server.requests].sort((x, y) => x.receivedAt - y.receivedAt);
     for (let i = 1; i < ordered.length; i++) expect(ordered[i]!.receivedAt).toBeGreaterThanOrEqual(ordered[i - 1]!.respondedAt!);

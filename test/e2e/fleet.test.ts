@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/scripted-server/index.js';
 import { runSeek } from '../support/seek-process.js';
-import { makeRepository, until } from '../support/fleet.js';
+import { makeRepository, SIX_TASK_FILES, SIX_TASK_GRAPH, until } from '../support/fleet.js';
 import { API_KEY, git, useFleet, view, write, hasRedis } from '../support/fleet-suite.js';
 import { tempDir } from '../support/temp-dirs.js';
 
@@ -21,22 +21,10 @@ const suite = fleet.suite;
 const firstPrompt = (requests: RecordedRequest[], task: string): string =>
   view(requests.find((r) => view(r).task === task && view(r).turn === 0)!).prompt.replace(/\b[0-9a-f]{12,40}\b/g, 'SHA');
 
-const GRAPH = [
-  'goal: Three files and a review',
-  'tasks:',
-  '  - {id: map, role: explorer, task: Map the project, depends_on: []}',
-  '  - {id: e1, role: editor, task: Add one.txt, depends_on: [map]}',
-  '  - {id: e2, role: editor, task: Add two.txt, depends_on: [map]}',
-  '  - {id: e3, role: editor, task: Add three.txt, depends_on: [map]}',
-  '  - {id: r, role: reviewer, task: Review the three files, depends_on: [e1, e2, e3]}',
-  '  - {id: sum, role: explorer, task: Sum up, depends_on: [r]}',
-  '',
-].join('\n');
-const FILES: Record<string, [string, string]> = { e1: ['one.txt', 'first\n'], e2: ['two.txt', 'second\n'], e3: ['three.txt', 'third\n'] };
 
 function graphRoute(): void {
   route((req) => {
-    const file = req.task ? FILES[req.task] : undefined;
+    const file = req.task ? SIX_TASK_FILES[req.task] : undefined;
     if (file) return req.turn === 0 ? { ...write(file[0], file[1]), delayMs: 300 } : { text: `wrote ${file[0]}` };
     if (req.task === 'r') return { text: 'All three files are fine.\nVERDICT: approve' };
     if (req.task === 'map') return { text: 'The project is one README.' };
@@ -50,14 +38,14 @@ describe.skipIf(!hasRedis)('seek run --queue', () => {
     await startWorkers(3);
     graphRoute();
     const local = project();
-    writeFileSync(join(local.root, 'plan.yaml'), GRAPH);
+    writeFileSync(join(local.root, 'plan.yaml'), SIX_TASK_GRAPH);
     const localRun = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json'], { cwd: local.root, env: coordinatorEnv(local.home), timeoutMs: 60_000 });
     if (localRun.code !== 0) throw new Error(`the local run failed: ${localRun.stdout}`);
     const localRequests = [...suite.server.requests];
     suite.server.reset();
 
     const remote = project();
-    writeFileSync(join(remote.root, 'plan.yaml'), GRAPH);
+    writeFileSync(join(remote.root, 'plan.yaml'), SIX_TASK_GRAPH);
     const fleetRun = await runSeek(['run', 'plan.yaml', '--yolo', '--output-format', 'json', '--queue', fleet.redis.url], { cwd: remote.root, env: coordinatorEnv(remote.home), timeoutMs: 90_000 });
     expect(fleetRun.stderr).toBe('');
     if (fleetRun.code !== 0) throw new Error(`the fleet run failed: ${fleetRun.stdout}`);
@@ -78,7 +66,7 @@ describe.skipIf(!hasRedis)('seek run --queue', () => {
     for (const task of ['map', 'e1', 'r', 'sum']) expect(firstPrompt(fleetRequests, task)).toBe(firstPrompt(localRequests, task));
     expect(firstPrompt(fleetRequests, 'r')).toContain('+second');
     // The same files, merged in plan order into the coordinator's tree.
-    for (const [file, content] of Object.values(FILES)) expect(readFileSync(join(remote.root, file), 'utf8')).toBe(content);
+    for (const [file, content] of Object.values(SIX_TASK_FILES)) expect(readFileSync(join(remote.root, file), 'utf8')).toBe(content);
     const subjects = (root: string) => git(root, 'log', '--first-parent', '--format=%s').split('\n').map((s) => s.replace(/worktree \S+/, 'worktree W'));
     expect(subjects(remote.root)).toEqual(subjects(local.root));
     expect(git(remote.root, 'rev-parse', 'HEAD^{tree}')).toBe(git(local.root, 'rev-parse', 'HEAD^{tree}'));

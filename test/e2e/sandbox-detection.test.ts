@@ -1,24 +1,15 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fakeBwrap } from '../support/fake-bwrap.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
-import { tempDir } from '../support/temp-dirs.js';
 
 /**
  * A headless session detects the OS sandbox on the first call that needs it: file and memory
  * tools never do (their decision does not depend on it), commands and children do, before the
  * policy decides. The bwrap is a script that logs each run and passes as a working bubblewrap.
  */
-function fakeBwrap(): { program: string; runs: () => string[] } {
-  const dir = tempDir('seek-fake-bwrap-');
-  const program = join(dir, 'bwrap');
-  const log = join(dir, 'runs.log');
-  writeFileSync(program, `#!/bin/sh\necho "$1" >> '${log}'\n[ "$1" = --version ] && echo 'bubblewrap 0.9.0'\nexit 0\n`);
-  chmodSync(program, 0o755);
-  return { program, runs: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
-}
-
 const suite = useScriptedServer();
 
 describe.skipIf(process.platform !== 'linux')('sandbox detection in a headless run', () => {

@@ -85,3 +85,19 @@ export async function until<T>(what: string, probe: () => T | undefined | false 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** The 6-task graph both fleet suites run (fleet.test.ts against a local run, fleet-flow.test.ts
+ * with the engine enforcing its order): an explorer, three editors, a reviewer of all three, a sum. */
+export const SIX_TASK_GRAPH = [
+  'goal: Three files and a review',
+  'tasks:',
+  '  - {id: map, role: explorer, task: Map the project, depends_on: []}',
+  '  - {id: e1, role: editor, task: Add one.txt, depends_on: [map]}',
+  '  - {id: e2, role: editor, task: Add two.txt, depends_on: [map]}',
+  '  - {id: e3, role: editor, task: Add three.txt, depends_on: [map]}',
+  '  - {id: r, role: reviewer, task: Review the three files, depends_on: [e1, e2, e3]}',
+  '  - {id: sum, role: explorer, task: Sum up, depends_on: [r]}',
+  '',
+].join('\n');
+/** What each editor of SIX_TASK_GRAPH writes: file and content. */
+export const SIX_TASK_FILES: Record<string, [string, string]> = { e1: ['one.txt', 'first\n'], e2: ['two.txt', 'second\n'], e3: ['three.txt', 'third\n'] };

@@ -54,14 +54,34 @@ function gate(): { opened: Promise<void>; open: () => void } {
 
 const text = (chunk: Uint8Array | undefined) => Buffer.from(chunk ?? new Uint8Array()).toString();
 
+/** Sends `data: one`, then `data: two` and the end once `firstRead` settles. */
+const oneThenTwo =
+  (firstRead: Promise<void>): Handler =>
+  (_req, res) => {
+    res.writeHead(200, SSE_HEADERS);
+    res.write('data: one\n\n');
+    void firstRead.then(() => res.end('data: two\n\n'));
+  };
+
+/** Sends `data: one` and keeps the response open; tells `onSocket` the server's side of it. */
+const oneChunkThenWait =
+  (onSocket: (socket: Socket) => void): Handler =>
+  (req, res) => {
+    onSocket(req.socket);
+    res.writeHead(200, SSE_HEADERS);
+    res.write('data: one\n\n');
+  };
+
+/** Sends `data: one`, then destroys the connection mid-body. */
+const cutAfterOne: Handler = (_req, res) => {
+  res.writeHead(200, SSE_HEADERS);
+  res.write('data: one\n\n', () => res.socket?.destroy());
+};
+
 describe('the node:http fetch', () => {
   it('hands over each body chunk as it arrives: the second is only sent after the first was read', async () => {
     const firstRead = gate();
-    handler = (_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n');
-      void firstRead.opened.then(() => res.end('data: two\n\n'));
-    };
+    handler = oneThenTwo(firstRead.opened);
     const response = await createHttpFetch()(`${base}/stream`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
@@ -134,11 +154,7 @@ describe('the node:http fetch', () => {
 
   it('aborted in the middle of the body: the read rejects with an AbortError and the connection closes', async () => {
     let serverSide: Socket | undefined;
-    handler = (req, res) => {
-      serverSide = req.socket;
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n');
-    };
+    handler = oneChunkThenWait((socket) => (serverSide = socket));
     const controller = new AbortController();
     const response = await createHttpFetch()(`${base}/slow`, { signal: controller.signal });
     const reader = response.body!.getReader();
@@ -164,10 +180,7 @@ describe('the node:http fetch', () => {
   });
 
   it('a body cut by the server fails the read as undici does (TypeError: terminated)', async () => {
-    handler = (_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n', () => res.socket?.destroy());
-    };
+    handler = cutAfterOne;
     const reader = (await createHttpFetch()(`${base}/cut`)).body!.getReader();
     expect(text((await reader.read()).value)).toBe('data: one\n\n');
     await expect(reader.read()).rejects.toMatchObject({ name: 'TypeError', message: 'terminated' });
@@ -258,11 +271,7 @@ function iterate(response: Response): AsyncIterator<Uint8Array> {
 describe('the node:http fetch body, read as an async iterable (the SDKs\' way)', () => {
   it('yields each chunk as it arrives and ends; a second way of reading it is refused', async () => {
     const firstRead = gate();
-    handler = (_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n');
-      void firstRead.opened.then(() => res.end('data: two\n\n'));
-    };
+    handler = oneThenTwo(firstRead.opened);
     const response = await createHttpFetch()(`${base}/stream`);
     const chunks = iterate(response);
     expect(text((await chunks.next()).value)).toBe('data: one\n\n');
@@ -275,11 +284,7 @@ describe('the node:http fetch body, read as an async iterable (the SDKs\' way)',
 
   it('aborted in the middle: the pending read rejects with an AbortError and the connection closes', async () => {
     let serverSide: Socket | undefined;
-    handler = (req, res) => {
-      serverSide = req.socket;
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n');
-    };
+    handler = oneChunkThenWait((socket) => (serverSide = socket));
     const controller = new AbortController();
     const chunks = iterate(await createHttpFetch()(`${base}/slow`, { signal: controller.signal }));
     expect(text((await chunks.next()).value)).toBe('data: one\n\n');
@@ -292,10 +297,7 @@ describe('the node:http fetch body, read as an async iterable (the SDKs\' way)',
   });
 
   it('cut by the server: the read rejects with TypeError: terminated', async () => {
-    handler = (_req, res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n', () => res.socket?.destroy());
-    };
+    handler = cutAfterOne;
     const chunks = iterate(await createHttpFetch()(`${base}/cut`));
     expect(text((await chunks.next()).value)).toBe('data: one\n\n');
     await expect(chunks.next()).rejects.toMatchObject({ name: 'TypeError', message: 'terminated' });
@@ -303,11 +305,7 @@ describe('the node:http fetch body, read as an async iterable (the SDKs\' way)',
 
   it('left early (the SDKs cancel a body they do not need): the connection is closed', async () => {
     let serverSide: Socket | undefined;
-    handler = (req, res) => {
-      serverSide = req.socket;
-      res.writeHead(200, SSE_HEADERS);
-      res.write('data: one\n\n');
-    };
+    handler = oneChunkThenWait((socket) => (serverSide = socket));
     const chunks = iterate(await createHttpFetch()(`${base}/left`));
     expect(text((await chunks.next()).value)).toBe('data: one\n\n');
     const closed = once(serverSide!, 'close');

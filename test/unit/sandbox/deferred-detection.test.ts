@@ -1,7 +1,7 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { setUpPermissions } from '../../../src/runtime/permissions.js';
+import { fakeBwrap } from '../../support/fake-bwrap.js';
 import { tempDir } from '../../support/temp-dirs.js';
 
 /**
@@ -11,14 +11,6 @@ import { tempDir } from '../../support/temp-dirs.js';
  * and passes as a working bubblewrap (detection is keyed by SEEK_SANDBOX_BWRAP, so every case
  * gets its own script and its own detection).
  */
-function fakeBwrap(): { program: string; runs: () => string[] } {
-  const dir = tempDir('seek-fake-bwrap-');
-  const program = join(dir, 'bwrap');
-  const log = join(dir, 'runs.log');
-  writeFileSync(program, `#!/bin/sh\necho "$1" >> '${log}'\n[ "$1" = --version ] && echo 'bubblewrap 0.9.0'\nexit 0\n`);
-  chmodSync(program, 0o755);
-  return { program, runs: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
-}
 
 async function permissions(program: string, deferSandbox: boolean) {
   const root = tempDir('seek-deferred-root-');
