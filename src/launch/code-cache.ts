@@ -48,6 +48,8 @@ const HEADER_BYTES = 5;
 const RUN_KIND_BITS = { print: 1, tui: 2, other: 4 } as const;
 /** Caches of other builds kept beside the current one's (two each: -p runs and the rest). */
 const KEPT_OTHER_CACHES = 4;
+/** A temporary cache file this old was left by a writer that was killed. */
+const ABANDONED_TEMPORARY_MS = 60_000;
 
 /** Loads and runs the CLI in `scriptPath` with `argv`; resolves when `main` does. */
 export async function launch(scriptPath: string, argv: string[]): Promise<void> {
@@ -98,11 +100,11 @@ function readCache(file: string): { data: Buffer; kinds: number } | undefined {
 }
 
 function writeCache({ path: file, build }: { path: string; build: string }, script: vm.Script, kinds: number): void {
+  const dir = dirname(file);
+  const temporary = `${file}.${process.pid}.tmp`;
   try {
     const data = script.createCachedData();
-    const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
     const header = Buffer.alloc(HEADER_BYTES);
     header[0] = kinds;
     header.writeUInt32LE(zlib.crc32(data), 1);
@@ -110,24 +112,29 @@ function writeCache({ path: file, build }: { path: string; build: string }, scri
     renameSync(temporary, file);
     pruneOtherBuilds(dir, build);
   } catch {
-    // A cache that cannot be written (read-only home, full disk) only costs the next start time.
+    // A cache that cannot be written (read-only home, full disk) only costs the next start time;
+    // a partly written temporary file goes.
+    unlinkQuietly(temporary);
   }
 }
 
 /** Keeps the newest few caches of other builds (another install sharing this SEEK_HOME keeps its
- * own), and removes the rest: a rebuilt or upgraded seek never reads its old cache again. */
+ * own), and removes the rest: a rebuilt or upgraded seek never reads its old cache again. A
+ * temporary file older than a minute was left by a killed writer and goes too. */
 function pruneOtherBuilds(dir: string, build: string): void {
-  const others = readdirSync(dir)
-    .filter((name) => name.startsWith('main-') && !name.startsWith(`${build}-`))
+  const entries = readdirSync(dir)
+    .filter((name) => name.startsWith('main-'))
     .map((name) => {
       const path = join(dir, name);
       try {
-        return { path, mtimeMs: statSync(path).mtimeMs };
+        return { name, path, mtimeMs: statSync(path).mtimeMs };
       } catch {
-        return { path, mtimeMs: 0 };
+        return { name, path, mtimeMs: 0 };
       }
-    })
-    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+    });
+  const now = Date.now();
+  for (const left of entries.filter((entry) => entry.name.endsWith('.tmp') && now - entry.mtimeMs > ABANDONED_TEMPORARY_MS)) unlinkQuietly(left.path);
+  const others = entries.filter((entry) => !entry.name.endsWith('.tmp') && !entry.name.startsWith(`${build}-`)).sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const stale of others.slice(KEPT_OTHER_CACHES)) unlinkQuietly(stale.path);
 }
 

@@ -131,7 +131,7 @@ describe('the start-up code cache', () => {
     expect(readFileSync(join(home, 'cache'), 'utf8')).toBe('not a folder');
   });
 
-  it('keeps four caches of other builds beside its own and removes older ones', async () => {
+  it('keeps four caches of other builds beside its own, removes older ones and abandoned temporary files', async () => {
     const { root, home } = makeProject();
     await sayHello(root, home);
     const own = onlyCache(home).path;
@@ -141,9 +141,15 @@ describe('the start-up code cache', () => {
       writeFileSync(path, 'other build');
       utimesSync(path, 1_000 + index, 1_000 + index);
     });
+    // Temporary files: one a killed writer left long ago, one another process is writing now.
+    const abandoned = `${own.split('/').pop()!}.999999.tmp`;
+    const inProgress = `${own.split('/').pop()!}.999998.tmp`;
+    writeFileSync(join(cacheDir(home), abandoned), 'partial');
+    utimesSync(join(cacheDir(home), abandoned), 1_000, 1_000);
+    writeFileSync(join(cacheDir(home), inProgress), 'partial');
     writeFileSync(own, 'damaged'); // forces a write, which prunes
     await sayHello(root, home);
-    expect(readdirSync(cacheDir(home)).sort()).toEqual([own.split('/').pop()!, ...others.slice(2)].sort());
+    expect(readdirSync(cacheDir(home)).sort()).toEqual([own.split('/').pop()!, inProgress, ...others.slice(2)].sort());
   });
 });
 
