@@ -64,9 +64,14 @@ export class AgentSession {
   /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it. */
   private readonly beforeToolCall: BeforeToolCall = async (call) => {
     await this.checkpoints?.beforeTool();
-    if (await waitsForSandbox(call.tool, call.args, call.ctx)) await this.prepared.sandboxReady();
+    // Once the sandbox is known, no call needs asking (describe() would run twice for nothing).
+    if (!this.sandboxKnown && (await waitsForSandbox(call.tool, call.args, call.ctx))) {
+      await this.prepared.sandboxReady();
+      this.sandboxKnown = true;
+    }
     return this.prepared.gate.before(call);
   };
+  private sandboxKnown = false;
   /** Before anything that can run a tool or spawn a child outside the loop's own calls (a
    * command's `!cmd`, a hook, an interrupted delegate_tasks call, a plan): the turn-start
    * checkpoint is in, and the policy knows the OS sandbox. */
