@@ -1,5 +1,5 @@
-// Builds dist/ for the `seek` binary in two esbuild passes, into a staging folder that replaces
-// dist/ only when both succeeded (a failed build leaves the previous dist/ in place):
+// Builds dist/ for the `seek` binary in three esbuild passes, into a staging folder that replaces
+// dist/ only when all succeeded (a failed build leaves the previous dist/ in place):
 //
 // - dist/cli/main.cjs: the whole CLI from src/cli/main.ts, terminal UI included, as one CommonJS
 //   function expression (the module wrapper), which src/launch/code-cache.ts compiles with a V8
@@ -7,14 +7,16 @@
 //   Node 20 cannot cache (bench/say-hello). Modules loaded on demand stay uninitialised until used.
 //   The provider SDKs are kept off undici (sdkWebShims) and Ink's layout engine off top-level
 //   await (yogaWithoutTopLevelAwait), and zod loads at its first use (lazyZod).
-// - dist/launch.js: the launcher itself (src/launch/), which bin/seek.js imports.
+// - dist/cli/headless.cjs: the same CLI without the terminal UI and the subcommands (headlessOnly),
+//   for `seek -p` runs (src/launch/route.ts decides): a script's size is start time.
+// - dist/launch.cjs: the launcher itself (src/launch/), which bin/seek.js requires.
 //
 // Type checking is `npm run typecheck`; this step only transpiles. The version is written into the
 // bundle, so it never reads package.json at start.
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const staging = 'dist.next';
@@ -109,6 +111,27 @@ const sdkWebShims = {
   },
 };
 
+/** In headless.cjs, the modules a `seek -p` run never loads (src/launch/route.ts routes every other
+ * command line to main.cjs) are stubs: each export of the real module becomes a function that
+ * says so. Routing is the launcher's job; a stub that runs is a routing bug, reported as one. */
+const HEADLESS_LEAVES_OUT = /^\.\/(interactive|commands\/[a-z-]+)\.js$/;
+const headlessOnly = {
+  name: 'headless-only',
+  setup(b) {
+    b.onResolve({ filter: HEADLESS_LEAVES_OUT }, (args) => {
+      if (!/[/\\]src[/\\]cli$/.test(args.resolveDir)) return undefined;
+      return { path: join(args.resolveDir, args.path.replace(/\.js$/, '.ts')), namespace: 'not-in-headless-build' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'not-in-headless-build' }, (args) => {
+      const names = [...readFileSync(args.path, 'utf8').matchAll(/^export (?:async )?function (\w+)/gm)].map((match) => match[1]);
+      if (names.length === 0) throw new Error(`headless-only: ${args.path} exports no function to stub`);
+      const stub = (name) =>
+        `export function ${name}() { throw new Error('internal: ${name} is not in the headless build (dist/cli/headless.cjs); src/launch/route.ts sent this command line to the wrong build'); }`;
+      return { contents: names.map(stub).join('\n'), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -120,39 +143,44 @@ const common = {
   external: ['react-devtools-core'],
 };
 
+/** The CLI as one CommonJS function expression (see the top of this file). */
+const cliBundle = (outfile, extraPlugins) =>
+  build({
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile,
+    format: 'cjs',
+    sourcemap: 'linked',
+    // Comments and indentation out: a smaller script reads and hashes faster at every start.
+    minifyWhitespace: true,
+    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, ...extraPlugins],
+    // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
+    define: { 'import.meta.url': '__seekScriptUrl' },
+    banner: {
+      js: "(function (exports, require, module, __filename, __dirname) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
+    },
+    // Node 20 drops a vm.Script's dynamic import callback when the script comes from a code cache:
+    // dependencies' import() of built-in or CommonJS modules become require().
+    supported: { 'dynamic-import': false },
+    footer: { js: '})' },
+  });
+await Promise.all([cliBundle(`${staging}/cli/main.cjs`, []), cliBundle(`${staging}/cli/headless.cjs`, [headlessOnly])]);
 await build({
   ...common,
-  entryPoints: ['src/cli/main.ts'],
-  outfile: `${staging}/cli/main.cjs`,
+  entryPoints: ['src/launch/code-cache.ts'],
+  outfile: `${staging}/launch.cjs`,
   format: 'cjs',
-  sourcemap: 'linked',
-  // Comments and indentation out: a smaller script reads and hashes faster at every start.
-  minifyWhitespace: true,
-  plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod],
-  // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
-  define: { 'import.meta.url': '__seekScriptUrl' },
-  banner: {
-    js: "(function (exports, require, module, __filename, __dirname) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
-  },
-  // Node 20 drops a vm.Script's dynamic import callback when the script comes from a code cache:
-  // dependencies' import() of built-in or CommonJS modules become require().
-  supported: { 'dynamic-import': false },
-  footer: { js: '})' },
-});
-await build({
-  ...common,
-  entryPoints: { launch: 'src/launch/code-cache.ts' },
-  outdir: staging,
-  format: 'esm',
 });
 // The launcher decodes an ASCII script as a one-byte string (a third of the time of UTF-8).
 // esbuild escapes non-ASCII text in strings but not in regular expression literals: write those
 // with \u escapes. A non-ASCII script still runs, only its start is slower.
-const main = readFileSync(`${staging}/cli/main.cjs`);
-if (!isAscii(main)) {
-  const at = main.findIndex((byte) => byte > 0x7f);
-  const context = main.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
-  process.stderr.write(`warning: dist/cli/main.cjs is not ASCII, so it starts slower; near: ${context}\n`);
+for (const script of ['main.cjs', 'headless.cjs']) {
+  const bytes = readFileSync(`${staging}/cli/${script}`);
+  if (!isAscii(bytes)) {
+    const at = bytes.findIndex((byte) => byte > 0x7f);
+    const context = bytes.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
+    process.stderr.write(`warning: dist/cli/${script} is not ASCII, so it starts slower; near: ${context}\n`);
+  }
 }
 rmSync('dist', { recursive: true, force: true });
 renameSync(staging, 'dist');

@@ -3,12 +3,13 @@ import { HooksConfigError } from '../hooks/problems.js';
 import { CommanderError, type Command } from 'commander';
 import { nearMissCommand } from './near-miss.js';
 import { StandardOutput } from './standard-output.js';
+import type { SubcommandName } from '../launch/route.js';
 
 export { runKind } from './run-kind.js';
 
 /** Subcommands, one file each under commands/. Loaded on demand so that `seek --version` and a
  * plain run import only what they use (cold start is measured). */
-export const SUBCOMMANDS: Record<string, () => Promise<Command>> = {
+export const SUBCOMMANDS: Record<SubcommandName, () => Promise<Command>> = {
   hooks: async () => (await import('./commands/hooks.js')).createHooksCommand(),
   subagent: async () => (await import('./commands/subagent.js')).createSubagentCommand(),
   worktree: async () => (await import('./commands/worktree.js')).createWorktreeCommand(),
@@ -55,7 +56,7 @@ async function dispatch(rawArgv: string[]): Promise<void> {
   }
   try {
     const first = argv[0];
-    const load = first !== undefined ? SUBCOMMANDS[first] : undefined;
+    const load = first !== undefined && Object.hasOwn(SUBCOMMANDS, first) ? SUBCOMMANDS[first as SubcommandName] : undefined;
     if (load) {
       const command = await load();
       configureExits(command);

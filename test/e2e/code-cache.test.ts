@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useScriptedServer } from '../support/scripted-suite.js';
@@ -11,7 +11,8 @@ import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 // right, whatever state the cache is in, and the cache is written once, reused, and written again
 // only when it is damaged or by the first run of a kind it lacks. Runs with -p have a cache of their
 // own (`…-print.bin`), the rest share one (`…-session.bin`). A cache's first byte holds the kinds
-// of run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else.
+// of run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else. -p runs start
+// dist/cli/headless.cjs, the CLI without the terminal UI and the subcommands; the rest main.cjs.
 
 const suite = useScriptedServer();
 const h = tuiHarness();
@@ -76,6 +77,9 @@ describe('the start-up code cache', () => {
     await sayHello(root, home);
     const print = cacheOf(home, 'print');
     expect(print.bytes[0]).toBe(PRINT);
+    // Each from its own build (src/launch/route.ts): -p runs start the headless one.
+    expect(basename(print.path)).toMatch(/^headless-v\d/);
+    expect(basename(session.path)).toMatch(/^main-v\d/);
     expect(cacheOf(home, 'session').bytes.equals(session.bytes)).toBe(true);
     expect((await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
     await sayHello(root, home);
@@ -150,6 +154,19 @@ describe('the start-up code cache', () => {
     writeFileSync(own, 'damaged'); // forces a write, which prunes
     await sayHello(root, home);
     expect(readdirSync(cacheDir(home)).sort()).toEqual([own.split('/').pop()!, inProgress, ...others.slice(2)].sort());
+  });
+
+  it('has a headless build without the terminal UI and the subcommands, half the size of the whole CLI', () => {
+    const dist = new URL('../../dist/cli/', import.meta.url).pathname;
+    const whole = readFileSync(join(dist, 'main.cjs'), 'latin1');
+    const headless = readFileSync(join(dist, 'headless.cjs'), 'latin1');
+    expect(whole).toContain('"src/tui/App.tsx"');
+    expect(whole).toContain('"src/cli/commands/worker.ts"');
+    expect(headless).not.toContain('"src/tui/');
+    expect(headless).not.toContain('"src/cli/commands/');
+    expect(headless).not.toContain('node_modules/bullmq/');
+    expect(headless).toContain('"src/cli/headless.ts"');
+    expect(headless.length).toBeLessThan(whole.length * 0.6);
   });
 });
 

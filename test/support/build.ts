@@ -28,7 +28,7 @@ function newestMtime(dir: string): number {
 export default function setup(project: TestProject): void {
   let built = 0;
   try {
-    built = Math.min(statSync(join(ROOT, 'dist/cli/main.cjs')).mtimeMs, statSync(join(ROOT, 'dist/launch.js')).mtimeMs);
+    built = Math.min(...['dist/cli/main.cjs', 'dist/cli/headless.cjs', 'dist/launch.cjs'].map((file) => statSync(join(ROOT, file)).mtimeMs));
   } catch {
     built = 0;
   }

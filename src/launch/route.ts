@@ -1,0 +1,45 @@
+/**
+ * Which build of the CLI a command line needs. The build writes two scripts from the same source:
+ * dist/cli/main.cjs, the whole CLI, and dist/cli/headless.cjs, the same CLI without the terminal UI
+ * and the subcommands (about half the size). A headless prompt (`seek -p …`) is the most frequent
+ * start and the one scripts wait on, and a script's size is start time: it is read, decoded and
+ * its code cache deserialised at every start (bench/say-hello measures it).
+ *
+ * The rule is conservative: the headless build is chosen only when the command line is certainly
+ * a root command with -p/--print; anything else (a subcommand, help, a doubtful flag) gets the
+ * whole CLI, which runs every command line. This file is shared by the launcher and the CLI, so
+ * the two can never disagree on the subcommands' names.
+ */
+
+/** The subcommands (src/cli/commands/, one file each). src/cli/main.ts keys its loaders by these. */
+export const SUBCOMMAND_NAMES = [
+  'hooks',
+  'subagent',
+  'worktree',
+  'run',
+  'memory',
+  'distill',
+  'sandbox',
+  'permissions',
+  'mcp',
+  'rewind',
+  'gc',
+  'acp',
+  'batch',
+  'worker',
+] as const;
+
+export type SubcommandName = (typeof SUBCOMMAND_NAMES)[number];
+
+const SUBCOMMANDS: ReadonlySet<string> = new Set(SUBCOMMAND_NAMES);
+
+/** True when `argv` (the arguments after `seek`) is a headless prompt run of the root command. */
+export function isHeadlessPrompt(argv: readonly string[]): boolean {
+  const first = argv[0];
+  if (first === undefined || SUBCOMMANDS.has(first) || first === 'help') return false;
+  for (const arg of argv) {
+    if (arg === '--') return false; // what follows is prompt text; the rest is the whole CLI's to judge
+    if (arg === '-p' || arg === '--print' || arg === '-print' || arg.startsWith('--print=')) return true;
+  }
+  return false;
+}
