@@ -92,8 +92,9 @@ const yogaWithoutTopLevelAwait = {
   },
 };
 
-/** The provider SDKs' uses of the global Headers and FormData point to src/providers/web-shims.ts:
- * touching Node's own loads undici (~35 ms on a 2-core machine) for a request that never uses it.
+/** The provider SDKs' uses of the global Headers, FormData and ReadableStream point to
+ * src/providers/web-shims.ts: touching Node's own Headers loads undici (~35 ms on a 2-core machine)
+ * and its ReadableStream web streams (~1 ms) for a request that never uses them.
  * A module that declares either name itself fails the build here, so this cannot shadow silently. */
 const SDK_MODULE = /[/\\]node_modules[/\\](openai|@anthropic-ai[/\\]sdk)[/\\].*\.mjs$/;
 const sdkWebShims = {
@@ -105,8 +106,27 @@ const sdkWebShims = {
       const names = [];
       if (/\bHeaders\b/.test(source)) names.push('LightHeaders as Headers');
       if (/\bFormData\b/.test(source)) names.push('LazyFormData as FormData');
+      const readableStream = /\bglobalThis\.ReadableStream\b/g;
+      if (readableStream.test(source)) names.push('LazyReadableStream');
       if (names.length === 0) return undefined;
-      return { contents: `import { ${names.join(', ')} } from ${JSON.stringify(shims)};\n${source}`, loader: 'js' };
+      const contents = `import { ${names.join(', ')} } from ${JSON.stringify(shims)};\n${source.replace(readableStream, 'LazyReadableStream')}`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
+/** Commander loads node:child_process at start for subcommands that are separate executables,
+ * which seek has none of: in the bundles it loads when Commander first spawns one (never). The
+ * build fails if Commander's text changes, so this cannot go stale silently. */
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const lazyCommanderChildProcess = {
+  name: 'lazy-commander-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[/\\]node_modules[/\\]commander[/\\]lib[/\\]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (source.split(COMMANDER_CHILD_PROCESS).length !== 2) throw new Error(`${args.path}: expected "${COMMANDER_CHILD_PROCESS}" once (Commander changed: update scripts/build.mjs)`);
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(COMMANDER_CHILD_PROCESS, lazy), loader: 'js' };
     });
   },
 };
@@ -153,7 +173,7 @@ const cliBundle = (outfile, extraPlugins) =>
     sourcemap: 'linked',
     // Comments and indentation out: a smaller script reads and hashes faster at every start.
     minifyWhitespace: true,
-    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, ...extraPlugins],
+    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, ...extraPlugins],
     // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
     define: { 'import.meta.url': '__seekScriptUrl' },
     banner: {

@@ -10,11 +10,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import type { Command } from 'commander';
+import { COMMAND_LIKE } from '../launch/route.js';
 
 /** The refusal to print for `argv`, or undefined when it is not a near miss. */
 export async function nearMissCommand(argv: readonly string[], commands: Record<string, () => Promise<Command>>, cwd: string = process.cwd()): Promise<string | undefined> {
   const [first, next] = argv;
-  if (first === undefined || !/^[A-Za-z][A-Za-z-]*$/.test(first) || first in commands) return undefined;
+  if (first === undefined || !COMMAND_LIKE.test(first) || first in commands) return undefined;
   const name = closestName(first.toLowerCase(), Object.keys(commands));
   if (name === undefined) return undefined;
   if (next !== undefined && !startsLike(await commands[name]!(), next, cwd)) return undefined;

@@ -33,10 +33,14 @@ export type SubcommandName = (typeof SUBCOMMAND_NAMES)[number];
 
 const SUBCOMMANDS: ReadonlySet<string> = new Set(SUBCOMMAND_NAMES);
 
+/** A first word the CLI may take for a command: a subcommand, `help`, or a near miss of one that
+ * it checks against the command's own arguments (src/cli/near-miss.ts). */
+export const COMMAND_LIKE = /^[A-Za-z][A-Za-z-]*$/;
+
 /** True when `argv` (the arguments after `seek`) is a headless prompt run of the root command. */
 export function isHeadlessPrompt(argv: readonly string[]): boolean {
   const first = argv[0];
-  if (first === undefined || SUBCOMMANDS.has(first) || first === 'help') return false;
+  if (first === undefined || SUBCOMMANDS.has(first) || COMMAND_LIKE.test(first)) return false;
   for (const arg of argv) {
     if (arg === '--') return false; // what follows is prompt text; the rest is the whole CLI's to judge
     if (arg === '-p' || arg === '--print' || arg === '-print' || arg.startsWith('--print=')) return true;

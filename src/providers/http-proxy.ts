@@ -5,10 +5,12 @@
  * proxy in a CONNECT tunnel (TunnelAgent); an http URL is sent to the proxy with its absolute URL
  * as the request target.
  */
-import { Agent as HttpsAgent, type AgentOptions, type RequestOptions } from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
+import type { AgentOptions, RequestOptions } from 'node:https';
 import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import type { Duplex } from 'node:stream';
+import { httpsModule, tlsModule } from '../util/builtins.js';
+import { lazy } from '../util/lazy.js';
 
 /** The proxy `url` should go through under `env`, or undefined for a direct connection. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): URL | undefined {
@@ -54,37 +56,45 @@ const MAX_CONNECT_HEAD = 16 * 1024;
 
 /**
  * An https Agent whose connections are CONNECT tunnels through `proxy`, TLS to the target inside.
- * Tunnels are pooled and kept alive per target like direct connections.
+ * Tunnels are pooled and kept alive per target like direct connections. (The class is made at the
+ * first tunnel: it extends node:https's Agent, which loads at first use.)
  */
-export class TunnelAgent extends HttpsAgent {
-  constructor(
-    private readonly proxy: URL,
-    /** TLS options for the connection to the target (e.g. `ca`). */
-    options: AgentOptions = {},
-  ) {
-    super({ ...options, keepAlive: true });
-  }
-
-  override createConnection(options: RequestOptions, callback?: (error: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const host = options.host ?? 'localhost';
-    const port = Number(options.port ?? 443);
-    openTunnel(this.proxy, host, port).then(
-      (socket) => {
-        const secure = tlsConnect({ ...(options as object), socket, servername: options.servername ?? host, host, port });
-        callback?.(null, secure);
-      },
-      (error: Error) => callback?.(error, undefined as unknown as Duplex),
-    );
-    return undefined;
-  }
+export function createTunnelAgent(proxy: URL, options: AgentOptions = {}): HttpAgent {
+  return new (tunnelAgentClass())(proxy, options);
 }
+
+const tunnelAgentClass = lazy(
+  () =>
+    class TunnelAgent extends httpsModule().Agent {
+      constructor(
+        private readonly proxy: URL,
+        /** TLS options for the connection to the target (e.g. `ca`). */
+        options: AgentOptions,
+      ) {
+        super({ ...options, keepAlive: true });
+      }
+
+      override createConnection(options: RequestOptions, callback?: (error: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+        const host = options.host ?? 'localhost';
+        const port = Number(options.port ?? 443);
+        openTunnel(this.proxy, host, port).then(
+          (socket) => {
+            const secure = tlsModule().connect({ ...(options as object), socket, servername: options.servername ?? host, host, port });
+            callback?.(null, secure);
+          },
+          (error: Error) => callback?.(error, undefined as unknown as Duplex),
+        );
+        return undefined;
+      }
+    },
+);
 
 /** A socket to `host:port` through `proxy`'s CONNECT, once the proxy answered 2xx. */
 function openTunnel(proxy: URL, host: string, port: number): Promise<Socket> {
   const proxyPort = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
   const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
   const socket: Socket =
-    proxy.protocol === 'https:' ? tlsConnect({ host: proxyHost, port: proxyPort, servername: proxyHost }) : netConnect({ host: proxyHost, port: proxyPort });
+    proxy.protocol === 'https:' ? tlsModule().connect({ host: proxyHost, port: proxyPort, servername: proxyHost }) : netConnect({ host: proxyHost, port: proxyPort });
   const target = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const auth = proxyAuthorization(proxy);
   return new Promise<Socket>((resolve, reject) => {

@@ -15,10 +15,11 @@
  * APIs answer directly.
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { constants as zlib, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { proxyAuthorization, proxyFor, TunnelAgent } from './http-proxy.js';
+import { createTunnelAgent, proxyAuthorization, proxyFor } from './http-proxy.js';
+import { httpsModule } from '../util/builtins.js';
+import { lazy } from '../util/lazy.js';
 import type { WireActivity } from './watched-fetch.js';
 import { responseBody, terminated } from './response-body.js';
 import { LightHeaders, TransportResponse } from './web-shims.js';
@@ -44,17 +45,18 @@ export function createHttpFetch(options: HttpTransportOptions = {}): HttpFetch {
   const env = options.env ?? process.env;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const tls = options.ca === undefined ? {} : { ca: options.ca };
-  const direct = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true, ...tls }) };
-  const tunnels = new Map<string, TunnelAgent>();
+  const http = new HttpAgent({ keepAlive: true });
+  const https = lazy((): HttpAgent => new (httpsModule().Agent)({ keepAlive: true, ...tls })); // node:https loads at the first https URL
+  const tunnels = new Map<string, HttpAgent>();
   const route = (url: URL): Route => {
     const proxy = proxyFor(url, env);
-    if (!proxy) return { url, agent: url.protocol === 'https:' ? direct.https : direct.http };
+    if (!proxy) return { url, agent: url.protocol === 'https:' ? https() : http };
     if (url.protocol === 'https:') {
       let tunnel = tunnels.get(proxy.href);
-      if (!tunnel) tunnels.set(proxy.href, (tunnel = new TunnelAgent(proxy, tls)));
+      if (!tunnel) tunnels.set(proxy.href, (tunnel = createTunnelAgent(proxy, tls)));
       return { url, agent: tunnel };
     }
-    return { url, agent: proxy.protocol === 'https:' ? direct.https : direct.http, viaProxy: proxy };
+    return { url, agent: proxy.protocol === 'https:' ? https() : http, viaProxy: proxy };
   };
   const plain = (input: string | URL | Request, init?: RequestInit) => send(input, init, route, connectTimeoutMs);
   return Object.assign(plain, {
@@ -128,7 +130,7 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs, acti
     const auth = proxyAuthorization(viaProxy);
     if (auth) outgoing['proxy-authorization'] = auth;
   }
-  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const request = target.protocol === 'https:' ? httpsModule().request : httpRequest;
 
   return new Promise<Response>((resolve, reject) => {
     let settled = false;

@@ -5,8 +5,8 @@
  * loads and compiles undici's whole JavaScript bundle, about 35 ms of a start-up on this project's
  * 2-core machine, for a say-hello that needs none of it (bench/say-hello). The transport
  * (http-transport.ts) answers with a TransportResponse, and the build (scripts/build.mjs) points
- * the provider SDKs' own uses of `Headers` and `FormData` here, so a model request never loads
- * undici. Anything outside that path (MCP's HTTP transports, OAuth) keeps the platform's classes.
+ * the provider SDKs' own uses of `Headers`, `FormData` and `globalThis.ReadableStream` here, so a
+ * model request never loads undici (nor web streams, unless a response body is read as one). Anything outside that path (MCP's HTTP transports, OAuth) keeps the platform's classes.
  *
  * Contract: the subset of the Fetch standard the SDKs and seek use, with the standard's behaviour
  * (test/unit/providers/web-shims.test.ts checks it against Node's own classes): header names are
@@ -120,6 +120,21 @@ function headerValue(value: string): string {
 export class LazyFormData {
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object FormData]' && value instanceof globalThis.FormData;
+  }
+}
+
+/** The global ReadableStream for the SDKs' checks of a request body, without loading Node's web
+ * streams (about 1 ms at a start that sends a string): only an object that calls itself a
+ * ReadableStream (one that exists, so web streams are loaded) is checked against the platform's
+ * class, and `new` makes the platform's. */
+export class LazyReadableStream {
+  constructor(...args: unknown[]) {
+    const Platform = globalThis.ReadableStream as new (...args: unknown[]) => ReadableStream;
+    return new Platform(...args) as unknown as LazyReadableStream;
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object ReadableStream]' && value instanceof globalThis.ReadableStream;
   }
 }
 

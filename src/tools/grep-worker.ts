@@ -11,7 +11,8 @@
  * vitest, a TypeScript loader). For that `searchText` must stay self-contained: no imports, no
  * module-level names, only its parameters and JavaScript globals.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { workerThreadsModule } from '../util/builtins.js';
 import type { GrepLine } from './grep-search.js';
 
 /** Matching lines of `text` with `contextLines` of context around each, overlapping windows merged.
@@ -83,7 +84,7 @@ function releaseWorker(worker: Worker): void {
 }
 
 function spawnWorker(): Worker {
-  const worker = new Worker(workerSource(), { eval: true });
+  const worker = new (workerThreadsModule().Worker)(workerSource(), { eval: true });
   worker.once('online', () => liveWorkers.add(worker));
   // A search listens while it waits for a batch; otherwise an error must not become an uncaught
   // 'error' event. A worker that exits leaves the pool.

@@ -13,6 +13,7 @@ describe('which build a command line needs', () => {
       ['--print=yes'],
       ['-print', 'the original seek spelling'],
       ['fix the bug', '-p'],
+      ['fix-it.', '-p'],
       ['-c', '-p', 'go on'],
       ['--resume', 'abc', '-p', 'more', '--output-format', 'json'],
       ['-p', '--help'],
@@ -28,6 +29,8 @@ describe('which build a command line needs', () => {
       ['say hello'],
       ['--version'],
       ['help', '-p'],
+      ['hook', 'up', 'the', 'database', '-p'], // near "hooks": the whole CLI asks the command whether it was meant
+      ['summarise', '-p'],
       ['run', 'plan.md', '-p'],
       ['worker', '--redis', 'redis://x', '-p'],
       ['acp'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LazyFormData, LightHeaders, TransportResponse } from '../../../src/providers/web-shims.js';
+import { LazyFormData, LazyReadableStream, LightHeaders, TransportResponse } from '../../../src/providers/web-shims.js';
 
 // Node's own Headers and Response (undici) are the oracle: the shims must behave the same on the
 // subset the SDKs use.
@@ -64,6 +64,17 @@ describe('LazyFormData', () => {
     expect({} instanceof LazyFormData).toBe(false);
     expect({ [Symbol.toStringTag]: 'FormData' } instanceof LazyFormData).toBe(false);
     expect((Object('text') as object) instanceof LazyFormData).toBe(false);
+  });
+});
+
+describe('LazyReadableStream', () => {
+  it('recognises the platform ReadableStream only, and makes one with new', async () => {
+    expect(new ReadableStream() instanceof LazyReadableStream).toBe(true);
+    for (const other of [{}, 'text', Buffer.from('x'), { [Symbol.toStringTag]: 'ReadableStream' }, null]) expect(other instanceof LazyReadableStream).toBe(false);
+    const made = new LazyReadableStream({ start: (controller: ReadableStreamDefaultController<string>) => (controller.enqueue('a'), controller.close()) }) as unknown as ReadableStream<string>;
+    expect(made).toBeInstanceOf(ReadableStream);
+    const read = await made.getReader().read();
+    expect(read).toEqual({ done: false, value: 'a' });
   });
 });
 
