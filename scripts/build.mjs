@@ -5,8 +5,9 @@
 //   function expression (the module wrapper), which src/launch/code-cache.ts compiles with a V8
 //   code cache. One script with a cache loads several times faster than ES module chunks, which
 //   Node 20 cannot cache (bench/say-hello). Modules loaded on demand stay uninitialised until used.
-//   The provider SDKs are kept off undici (sdkWebShims) and Ink's layout engine off top-level
-//   await (yogaWithoutTopLevelAwait), and zod loads at its first use (lazyZod).
+//   Dependencies that ship CommonJS are bundled from it (commonJsBuilds: nothing of theirs runs
+//   until used), the provider SDKs are kept off undici (sdkWebShims) and Ink's layout engine off
+//   top-level await (yogaWithoutTopLevelAwait), and zod loads at its first use (lazyZod).
 // - dist/cli/headless.cjs: the same CLI without the terminal UI and the subcommands (headlessOnly),
 //   for `seek -p` runs (src/launch/route.ts decides): a script's size is start time.
 // - dist/launch.cjs: the launcher itself (src/launch/), which bin/seek.js requires.
@@ -33,15 +34,15 @@ const inlineVersion = {
   },
 };
 
-/** In main.cjs zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
- * loader becomes a require() of zod's ES module entry, which esbuild turns into that module's lazy
- * init at the call site (a require of 'zod' itself would bundle zod's CommonJS build, a second copy). */
+/** In the bundles zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
+ * loader becomes a require() of zod's CommonJS entry (the build every import of zod resolves to:
+ * commonJsBuilds), which esbuild turns into that module's lazy init at the call site. */
 const lazyZod = {
   name: 'lazy-zod',
   setup(b) {
     b.onLoad({ filter: /[/\\]src[/\\]util[/\\]zod-loader\.ts$/ }, async (args) => {
-      const entry = await b.resolve('zod', { kind: 'import-statement', resolveDir: dirname(args.path) });
-      if (entry.errors.length > 0 || !entry.path.endsWith('.js')) throw new Error(`lazy-zod: zod's ES module entry not found (${entry.path})`);
+      const entry = await b.resolve('zod', { kind: 'require-call', resolveDir: dirname(args.path) });
+      if (entry.errors.length > 0 || !entry.path.endsWith('.cjs')) throw new Error(`lazy-zod: zod's CommonJS entry not found (${entry.path})`);
       return { contents: `export function zod() { return require(${JSON.stringify(entry.path)}).z; }`, loader: 'js' };
     });
   },
@@ -94,9 +95,10 @@ const yogaWithoutTopLevelAwait = {
 
 /** The provider SDKs' uses of the global Headers, FormData and ReadableStream point to
  * src/providers/web-shims.ts: touching Node's own Headers loads undici (~35 ms on a 2-core machine)
- * and its ReadableStream web streams (~1 ms) for a request that never uses them.
- * A module that declares either name itself fails the build here, so this cannot shadow silently. */
-const SDK_MODULE = /[/\\]node_modules[/\\](openai|@anthropic-ai[/\\]sdk)[/\\].*\.mjs$/;
+ * and its ReadableStream web streams (~1 ms) for a request that never uses them. Both the SDKs' ES
+ * module and CommonJS files are covered (the bundles use the latter: commonJsBuilds). A module that
+ * declares one of these names itself fails the build here, so this cannot shadow silently. */
+const SDK_MODULE = /[/\\]node_modules[/\\](openai|@anthropic-ai[/\\]sdk)[/\\].*\.m?js$/;
 const sdkWebShims = {
   name: 'sdk-web-shims',
   setup(b) {
@@ -104,13 +106,36 @@ const sdkWebShims = {
     b.onLoad({ filter: SDK_MODULE }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       const names = [];
-      if (/\bHeaders\b/.test(source)) names.push('LightHeaders as Headers');
-      if (/\bFormData\b/.test(source)) names.push('LazyFormData as FormData');
+      if (/\bHeaders\b/.test(source)) names.push(['LightHeaders', 'Headers']);
+      if (/\bFormData\b/.test(source)) names.push(['LazyFormData', 'FormData']);
       const readableStream = /\bglobalThis\.ReadableStream\b/g;
-      if (readableStream.test(source)) names.push('LazyReadableStream');
+      if (readableStream.test(source)) names.push(['LazyReadableStream', 'LazyReadableStream']);
       if (names.length === 0) return undefined;
-      const contents = `import { ${names.join(', ')} } from ${JSON.stringify(shims)};\n${source.replace(readableStream, 'LazyReadableStream')}`;
-      return { contents, loader: 'js' };
+      const body = source.replace(readableStream, 'LazyReadableStream');
+      if (args.path.endsWith('.mjs')) {
+        return { contents: `import { ${names.map(([from, as]) => `${from} as ${as}`).join(', ')} } from ${JSON.stringify(shims)};\n${body}`, loader: 'js' };
+      }
+      const strict = /^"use strict";\n/.exec(body)?.[0] ?? '';
+      const binding = `const { ${names.map(([from, as]) => `${from}: ${as}`).join(', ')} } = require(${JSON.stringify(shims)});\n`;
+      return { contents: strict + binding + body.slice(strict.length), loader: 'js' };
+    });
+  },
+};
+
+/** Dependencies bundled from their CommonJS builds. In a CommonJS bundle esbuild wraps an ES
+ * module so that its functions and export namespaces are made when the bundle starts, used or not;
+ * a CommonJS module costs nothing until it is first required. For these packages (the provider
+ * SDKs alone are ~380 ES modules) that was 11 ms of every start (bench/say-hello). Every import of
+ * a listed package, from seek or from another package, resolves to the same CommonJS build, so
+ * there is one copy of each. */
+const COMMONJS_BUILDS = new Set(['zod', 'openai', '@anthropic-ai/sdk', 'zod-to-json-schema', '@modelcontextprotocol/sdk', '@opentelemetry/api', 'diff', 'smol-toml', 'eventsource-parser']);
+const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const commonJsBuilds = {
+  name: 'commonjs-builds',
+  setup(b) {
+    b.onResolve({ filter: /^[@a-z]/ }, async (args) => {
+      if (args.pluginData === 'commonjs-builds' || !COMMONJS_BUILDS.has(packageOf(args.path))) return undefined;
+      return b.resolve(args.path, { kind: 'require-call', resolveDir: args.resolveDir, importer: args.importer, pluginData: 'commonjs-builds' });
     });
   },
 };
@@ -173,7 +198,7 @@ const cliBundle = (outfile, extraPlugins) =>
     sourcemap: 'linked',
     // Comments and indentation out: a smaller script reads and hashes faster at every start.
     minifyWhitespace: true,
-    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, ...extraPlugins],
+    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, commonJsBuilds, ...extraPlugins],
     // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
     define: { 'import.meta.url': '__seekScriptUrl' },
     banner: {
