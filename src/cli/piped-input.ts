@@ -11,26 +11,30 @@
  */
 import { fstatSync, readSync } from 'node:fs';
 import { Socket } from 'node:net';
+import { isatty } from 'node:tty';
 import type { Readable } from 'node:stream';
 
 export type PipedInputMode = 'all' | 'if-ready';
 
 export async function readPipedInput(mode: PipedInputMode): Promise<string> {
-  // For a pipe or socket this opens fd 0 as a libuv stream, which puts it in non-blocking mode
-  // (readSync below then answers EAGAIN instead of waiting); it starts no reading by itself.
-  const stdin = process.stdin;
-  if (stdin.isTTY) return '';
-  if (mode === 'all') return readToEnd(stdin, []);
+  if (isatty(0)) return '';
+  if (mode === 'all') return readToEnd(process.stdin, []);
   let kind: 'file' | 'stream' | 'other';
   try {
     const stat = fstatSync(0);
     kind = stat.isFile() ? 'file' : stat.isFIFO() || stat.isSocket() ? 'stream' : 'other';
   } catch {
-    return '';
+    return ''; // no stdin at all
   }
+  // /dev/null and devices are never read, and process.stdin is not even made: for a device Node
+  // builds an fs.ReadStream, which loads the fs streams (1-3 ms of a headless start).
+  if (kind === 'other' || process.platform === 'win32') return '';
+  // For a pipe or socket this opens fd 0 as a libuv stream, which puts it in non-blocking mode
+  // (readSync below then answers EAGAIN instead of waiting); it starts no reading by itself.
+  const stdin = process.stdin;
   if (kind === 'file') return readToEnd(stdin, []);
-  // /dev/null and devices; and only a libuv stream is known to be non-blocking.
-  if (kind === 'other' || process.platform === 'win32' || !(stdin instanceof Socket)) return '';
+  // Only a libuv stream is known to be non-blocking.
+  if (!(stdin instanceof Socket)) return '';
   const first = readWaiting();
   if (!first?.length) return ''; // nothing there yet, or the writer already closed it empty
   return readToEnd(stdin, [first]);
