@@ -9,6 +9,7 @@ import { lazySchema } from '../util/zod.js';
 import { DEFAULT_MODELS } from '../providers/catalog.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { configFile } from './paths.js';
+import { knownValid, rememberValid } from './validation-memo.js';
 
 export const PROVIDER_NAMES = ['deepseek', 'openai', 'openai-compatible', 'anthropic'] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
@@ -104,12 +105,15 @@ export async function readConfig(home: string): Promise<SeekConfig> {
     if (isErrnoCode(error, 'ENOENT')) return {};
     throw new ConfigError(`Cannot read ${file}: ${errorMessage(error)}.`, 'invalid_config');
   }
-  return parseConfig(text, file);
+  return parseConfig(text, file, home);
 }
 
-/** Parses config text; `file` only names the source in error messages. */
-export function parseConfig(text: string, file: string): SeekConfig {
+/** Parses config text; `file` only names the source in error messages. With `memoHome`, text
+ * this seek validated before is not validated again (validation-memo.ts: the schema only checks,
+ * so the parsed JSON is the config), and text that passes is remembered. */
+export function parseConfig(text: string, file: string, memoHome?: string): SeekConfig {
   if (text.trim() === '') return {};
+  if (memoHome !== undefined && knownValid(memoHome, 'config', text)) return JSON.parse(text) as SeekConfig;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -126,6 +130,7 @@ export function parseConfig(text: string, file: string): SeekConfig {
       .join('; ');
     throw new ConfigError(`${file} is not a valid seek config: ${problems}.`, 'invalid_config');
   }
+  if (memoHome !== undefined) rememberValid(memoHome, 'config', text);
   return parsed.data;
 }
 
