@@ -156,6 +156,28 @@ const lazyCommanderChildProcess = {
   },
 };
 
+/** seek's own imports of these built-in modules become functions that load the module at their
+ * first call: a static import loads it at start, and node:child_process (with dgram) and
+ * node:crypto cost about 1 and 1.5 ms of a headless start that calls neither (bench/say-hello).
+ * Only the functions listed are offered; an import of anything else from these modules fails the
+ * build ("No matching export"), so a class or constant can never silently become a function. */
+const LAZY_BUILTINS = {
+  'node:child_process': ['spawn', 'spawnSync', 'execFile', 'execFileSync'],
+  'node:crypto': ['createHash', 'createHmac', 'randomBytes', 'randomUUID', 'timingSafeEqual'],
+};
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(child_process|crypto)$/ }, (args) =>
+      /[/\\]src[/\\]/.test(args.importer) && !args.importer.includes('node_modules') ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: LAZY_BUILTINS[args.path].map((name) => `export function ${name}(...args) { return require(${JSON.stringify(args.path)}).${name}(...args); }`).join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 /** In headless.cjs, the modules a `seek -p` run never loads (src/launch/route.ts routes every other
  * command line to main.cjs) are stubs: each export of the real module becomes a function that
  * says so. Routing is the launcher's job; a stub that runs is a routing bug, reported as one. */
@@ -198,7 +220,7 @@ const cliBundle = (outfile, extraPlugins) =>
     sourcemap: 'linked',
     // Comments and indentation out: a smaller script reads and hashes faster at every start.
     minifyWhitespace: true,
-    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, commonJsBuilds, ...extraPlugins],
+    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, lazyBuiltins, commonJsBuilds, ...extraPlugins],
     // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
     define: { 'import.meta.url': '__seekScriptUrl' },
     banner: {

@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
+import { addToStartupCache, readStartupCache } from './startup-cache.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -71,7 +72,7 @@ export function projectIdPointerFile(root: string): string {
  * lowercase hex, surrounding whitespace ignored), else the first 16 hex digits of sha256 of the
  * root's absolute path. Every subsystem must use this function, never its own hash.
  */
-export function projectId(root: string): string {
+export function projectId(root: string, home?: string): string {
   const absolute = resolve(root);
   try {
     const pointer = readFileSync(projectIdPointerFile(absolute), 'utf8').trim();
@@ -79,7 +80,18 @@ export function projectId(root: string): string {
   } catch {
     // No pointer (the usual case) or unreadable: fall back to the path hash.
   }
-  return createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+  return pathHash(absolute, home);
+}
+
+/** The path's hash, remembered under `home` (cache/project-ids.json, startup-cache.ts) when one is
+ * given: it never changes for a path, and node:crypto costs 1.5 ms to load at a start that needs
+ * nothing else of it (bench/say-hello). */
+function pathHash(absolute: string, home: string | undefined): string {
+  const known = home === undefined ? undefined : readStartupCache(home, 'project-ids.json')[absolute];
+  if (known !== undefined && isProjectId(known)) return known;
+  const id = createHash('sha256').update(absolute).digest('hex').slice(0, 16);
+  if (home !== undefined) addToStartupCache(home, 'project-ids.json', { [absolute]: id });
+  return id;
 }
 
 /** Where seek is running: the project's root (the git top level containing cwd), its id, and,
@@ -102,7 +114,7 @@ export function resolveProject(cwd: string, home: string): ProjectLocation {
   const root = findProjectRoot(cwd);
   const owner = seekWorktreeOwner(root, home);
   if (owner) return { root, pid: owner.pid, worktreeId: owner.id };
-  return { root, pid: projectId(root) };
+  return { root, pid: projectId(root, home) };
 }
 
 /** `{pid, id}` when `root` is `<home>/projects/<pid>/worktrees/<id>` of an existing project. */

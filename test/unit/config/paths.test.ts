@@ -90,6 +90,27 @@ describe('projectId', () => {
     writeFileSync(join(root, '.seek', 'project-id'), '0123456789ABCDEF');
     expect(projectId(root)).toBe(createHash('sha256').update(root).digest('hex').slice(0, 16));
   });
+
+  it('remembers the path hash under SEEK_HOME, so a start need not load node:crypto', () => {
+    const root = join(base, 'id-cached');
+    const home = join(base, 'home-id-cached');
+    mkdirSync(root);
+    const expected = createHash('sha256').update(root).digest('hex').slice(0, 16);
+    const cache = join(home, 'cache', 'project-ids.json');
+    expect(projectId(root, home)).toBe(expected);
+    expect(JSON.parse(readFileSync(cache, 'utf8'))).toEqual({ [root]: expected });
+    expect(projectId(root, home)).toBe(expected);
+    // An entry that is not a project id, or a damaged file, is worked out again.
+    writeFileSync(cache, JSON.stringify({ [root]: '../../etc' }));
+    expect(projectId(root, home)).toBe(expected);
+    writeFileSync(cache, '{ damaged');
+    expect(projectId(root, home)).toBe(expected);
+    expect(JSON.parse(readFileSync(cache, 'utf8'))).toEqual({ [root]: expected });
+    // The pointer still wins over what is remembered.
+    mkdirSync(join(root, '.seek'));
+    writeFileSync(join(root, '.seek', 'project-id'), 'fedcba9876543210');
+    expect(projectId(root, home)).toBe('fedcba9876543210');
+  });
 });
 
 describe('layout', () => {

@@ -1,0 +1,47 @@
+/**
+ * Small JSON files under `<SEEK_HOME>/cache/` that spare a start work it did before (the
+ * validation memo, project ids): read synchronously at start (a few microseconds), written only
+ * when they change.
+ *
+ * Contract: such a file only ever saves work. A missing, unreadable or damaged file reads as
+ * empty, and one that cannot be written (a read-only or full home) is not an error. Writes are
+ * atomic (a temporary file, then a rename): two seeks writing at once leave one whole file, and
+ * what the other added is simply worked out again later.
+ */
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type StartupCacheName = 'validated.json' | 'project-ids.json';
+
+function cacheFile(home: string, name: StartupCacheName): string {
+  return join(home, 'cache', name);
+}
+
+/** The file's object of strings; entries that are not strings are left out. */
+export function readStartupCache(home: string, name: StartupCacheName): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(cacheFile(home, name), 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
+/** Adds `entries` to the file (read again just before, so concurrent additions mostly survive). */
+export function addToStartupCache(home: string, name: StartupCacheName, entries: Record<string, string>): void {
+  const dir = join(home, 'cache');
+  const file = cacheFile(home, name);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(temporary, `${JSON.stringify({ ...readStartupCache(home, name), ...entries })}\n`, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Never written.
+    }
+  }
+}
