@@ -80,8 +80,11 @@ export async function headSnapshot(repo: CheckpointRepository): Promise<Snapshot
 export interface CheckpointOptions {
   /** Where the checkpoint is recorded (`update-ref`); overwritten if it exists. */
   ref: string;
-  /** The session's previous checkpoint; HEAD (if any) when absent. */
-  parent?: Snapshot;
+  /** More refs pointed at the same commit, in the same git process (atomically with `ref`). */
+  alsoRefs?: readonly string[];
+  /** The session's previous checkpoint; HEAD (if any) when absent. A promise lets the caller read
+   * HEAD while the tree is being snapshotted. */
+  parent?: Snapshot | Promise<Snapshot | undefined>;
   message: string;
 }
 
@@ -92,14 +95,16 @@ export async function takeCheckpoint(repo: CheckpointRepository, options: Checkp
 
 /** Records `tree` (from `snapshotTree`) as a checkpoint at `options.ref`. */
 export async function commitCheckpoint(repo: CheckpointRepository, tree: string, options: CheckpointOptions): Promise<Snapshot> {
-  const parent = options.parent ?? (await headSnapshot(repo));
+  const parent = options.parent !== undefined ? await options.parent : await headSnapshot(repo);
   const commit =
     parent && parent.tree === tree
       ? parent.commit
       : // commit-tree only reads trees and writes a commit: no filter, diff or merge driver runs,
         // so the config listing runGit does first is not needed.
         await repo.git.withRunner(runGitWithOverrides([])).value(repo.root, ['commit-tree', '--no-gpg-sign', tree, ...(parent ? ['-p', parent.commit] : []), '-m', options.message]);
-  await repo.git.ok(repo.root, ['update-ref', '-m', 'seek checkpoint', options.ref, commit]);
+  const refs = [options.ref, ...(options.alsoRefs ?? [])];
+  if (refs.length === 1) await repo.git.ok(repo.root, ['update-ref', '-m', 'seek checkpoint', options.ref, commit]);
+  else await repo.git.ok(repo.root, ['update-ref', '-m', 'seek checkpoint', '--stdin'], { input: refs.map((ref) => `update ${ref} ${commit}\n`).join('') });
   return { commit, tree };
 }
 

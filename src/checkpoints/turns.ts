@@ -12,7 +12,7 @@
  * hook or merge of the turn.
  */
 import { CheckpointRepositories, checkpointRef, seenRef, type CheckpointRepository } from './repository.js';
-import { checkpointMessage, commitCheckpoint, snapshotTree, type Snapshot } from './snapshot.js';
+import { checkpointMessage, commitCheckpoint, headSnapshot, snapshotTree, type Snapshot } from './snapshot.js';
 import { CHECKPOINT_EVENT, checkpointEntry, firstLine, type CheckpointKind, type CheckpointRecord } from './record.js';
 import type { SessionEntryInput } from '../session/format.js';
 import { errorText } from '../worktree/git.js';
@@ -57,24 +57,23 @@ export class TurnCheckpoints {
 
   /**
    * Starts the checkpoint of `root` before the turn that `prompt` starts: reserves its entry and
-   * returns; the snapshot finishes in the background (see `settled`).
+   * returns at once; opening the repository and the snapshot finish in the background (see
+   * `settled`), overlapping the turn's first request. The checkpoint also becomes the session's
+   * `seen` state, in the same git process: a turn that runs no tool leaves the tree as it saw it
+   * at the start, and one that does moves `seen` again at its end.
    */
   async atTurnStart(root: string, prompt: string): Promise<void> {
     this.current = undefined;
     this.toolsRan = false;
     if (this.disabled) return;
-    await this.pending;
-    let repo: CheckpointRepository;
-    try {
-      repo = await this.repository(root);
-    } catch (error) {
-      return this.fail(error);
-    }
+    const previous = this.pending;
     const turn = ++this.count;
     const at = new Date();
     const fill = this.options.reserve();
     const what = firstLine(prompt);
-    this.pending = this.take(repo, turn, 'turn', what, at)
+    this.pending = previous
+      .then(() => this.repository(root))
+      .then((repo) => this.take(repo, turn, 'turn', what, at))
       .then((record) => {
         fill(checkpointEntry(record));
         this.current = record;
@@ -134,13 +133,11 @@ export class TurnCheckpoints {
     if (!start || !last || this.disabled) return;
     this.current = undefined;
     try {
+      // Nothing of the turn could change the tree: the session saw it as it was at the start (where
+      // the turn's checkpoint already put `seen`), and whatever changed since was changed by
+      // something else. No second snapshot, no git process.
+      if (!this.toolsRan) return;
       const repo = await this.repository(last.root);
-      if (!this.toolsRan) {
-        // Nothing of the turn could change the tree: the session saw it as it was at the start, and
-        // whatever changed since was changed by something else. No second snapshot needed.
-        await repo.git.ok(repo.root, ['update-ref', '-m', 'seek: state at the end of a turn', seenRef(this.options.sessionId), start.commit]);
-        return;
-      }
       const { tree } = await withTimeout(snapshotTree(repo));
       const message = `seek: state at the end of turn ${last.turn} of session ${this.options.sessionId}\n`;
       await commitCheckpoint(repo, tree, { ref: seenRef(this.options.sessionId), parent: start, message });
@@ -152,9 +149,12 @@ export class TurnCheckpoints {
   /** Snapshots the tree and commits it as checkpoint `turn` (parent: the previous one of the root). */
   private async take(repo: CheckpointRepository, turn: number, kind: CheckpointKind, what: string, at: Date): Promise<CheckpointRecord> {
     const ref = checkpointRef(this.options.sessionId, turn);
-    const parent = this.last && this.last.root === repo.root ? this.last : undefined;
+    // The first checkpoint of a root has HEAD for parent: read while the tree is snapshotted.
+    const parent = this.last && this.last.root === repo.root ? this.last : headSnapshot(repo);
+    if (parent instanceof Promise) parent.catch(() => undefined); // awaited below unless the snapshot fails first
     const { tree, unrestorable } = await withTimeout(snapshotTree(repo));
-    const snapshot = await commitCheckpoint(repo, tree, { ref, parent, message: checkpointMessage(this.options.sessionId, turn, at, what) });
+    const alsoRefs = kind === 'turn' ? [seenRef(this.options.sessionId)] : [];
+    const snapshot = await commitCheckpoint(repo, tree, { ref, alsoRefs, parent, message: checkpointMessage(this.options.sessionId, turn, at, what) });
     const record: CheckpointRecord = { turn, kind, ref, ...snapshot, root: repo.root, prompt: what, at: at.toISOString(), ...(unrestorable.length > 0 ? { unrestorable } : {}) };
     this.last = record;
     return record;

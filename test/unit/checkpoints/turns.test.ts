@@ -40,6 +40,8 @@ describe('TurnCheckpoints', () => {
     const { root, checkpoints, records } = harness();
     await checkpoints.atTurnStart(root, 'just talk');
     await checkpoints.settled();
+    // The turn-start checkpoint moved `seen` too, in the same git process: the end needs none.
+    expect(git(root, 'rev-parse', seenRef(SID)).trim()).toBe(records()[0]!.commit);
     writeFiles(root, { 'a.txt': 'changed by an editor while the model answered\n' });
     await checkpoints.atTurnEnd();
     const first = records()[0]!;
@@ -65,7 +67,9 @@ describe('TurnCheckpoints', () => {
     expect(notices[0]).toContain('checkpoint failed');
     await checkpoints.atTurnStart(root, 'y');
     await checkpoints.settled();
-    expect(entries).toEqual([]);
+    // The repository is opened in the background (off the first request's path), so its failure
+    // fills the place the turn reserved, like a failed snapshot's.
+    expect(entries).toEqual([expect.objectContaining({ type: 'event', name: 'checkpoint_failed', data: expect.objectContaining({ turn: 1 }) })]);
     expect(notices).toHaveLength(1);
   });
 
