@@ -4,6 +4,7 @@ import { repairArguments } from './argument-repair.js';
 import { toToolSchema } from './tool-schema.js';
 import { unwrapProxyCall } from './tool-proxy.js';
 import type { AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
+import { acceptsAsIs } from './fast-accept.js';
 
 export interface DispatchOptions {
   tools: readonly Tool[];
@@ -103,6 +104,8 @@ function prepare(modelCall: ToolCall, lookup: (name: string) => Tool | undefined
       error: `The arguments for ${call.name} are not valid JSON (${reason}). Send the call again with a single JSON object as arguments.`,
     };
   }
+  // Arguments that plainly match the precomputed schema need no zod (fast-accept.ts).
+  if (tool.parameters !== undefined && acceptsAsIs(tool.parameters, raw)) return { ok: true, prepared: { call, tool, args: raw } };
   const parsed = tool.schema.safeParse(raw);
   if (!parsed.success) {
     const repaired = repairArguments(raw, parsed.error, tool.schema);

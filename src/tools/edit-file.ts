@@ -22,8 +22,9 @@ export const editFileSchema = lazySchema((z) => {
       old_string: z.string().optional(),
       new_string: z.string().optional().describe('Replacement ("" deletes)'),
       replace_all: z.boolean().optional(),
-      // minItems dropped from the JSON schema (bytes on every request); validation keeps it.
-      edits: z.array(edit).min(1).meta({ minItems: undefined }).optional().describe('Instead of old/new_string: edits applied in order, all or none'),
+      // The JSON schema says all that validation checks (minItems included): src/agent/fast-accept.ts
+      // accepts arguments by it without zod.
+      edits: z.array(edit).min(1).optional().describe('Instead of old/new_string: edits applied in order, all or none'),
     })
     .strict();
 });
