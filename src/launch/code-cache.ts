@@ -9,9 +9,9 @@
  * Contract:
  * - The cache lives under SEEK_HOME (`cache/v8/`), a directory of the user's own: V8 trusts a code
  *   cache as compiled code, so it must never come from a shared, writable place such as /tmp.
- * - Its name carries the script's name, the Node version, the architecture and the script's size and mtime, so a new
- *   build or a new Node never meets an old cache; V8 also rejects one made under other flags, and
- *   a rejected or missing cache is written again after the run.
+ * - Its name carries the script's name, the Node version, the architecture and the script's size
+ *   and mtime, so a new build or a new Node never meets an old cache; V8 also rejects one made
+ *   under other flags, and a rejected or missing cache is written again after the run.
  * - A cache is serialised after the run, so it holds the functions that run compiled (those it
  *   loaded from the cache included). The CLI says what kind of run it made (a headless prompt, the
  *   terminal UI, anything else: src/cli/run-kind.ts); the first run of each kind serialises the
@@ -36,7 +36,7 @@ import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { isHeadlessPrompt } from './route.js';
 
-/** What dist/cli/main.cjs evaluates to: the CommonJS module wrapper around the CLI. It never
+/** What a CLI script (dist/cli/*.cjs) evaluates to: the CommonJS module wrapper around the CLI. It never
  * calls import(): Node 20 drops a vm.Script's dynamic import callback when the script comes from a
  * code cache (the build turns dependencies' import() into require()). */
 type ModuleWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
