@@ -8,7 +8,7 @@
  * atomic (a temporary file, then a rename): two seeks writing at once leave one whole file, and
  * what the other added is simply worked out again later.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type StartupCacheName = 'validated.json' | 'project-ids.json';
@@ -28,7 +28,9 @@ export function readStartupCache(home: string, name: StartupCacheName): Record<s
   }
 }
 
-/** Adds `entries` to the file (read again just before, so concurrent additions mostly survive). */
+/** Adds `entries` to the file (read again just before, so concurrent additions mostly survive).
+ * Synchronous and without fsync, unlike config/atomic-file.ts: it runs on the start path, and a
+ * cache lost to a crash is only worked out again. */
 export function addToStartupCache(home: string, name: StartupCacheName, entries: Record<string, string>): void {
   const dir = join(home, 'cache');
   const file = cacheFile(home, name);
@@ -37,11 +39,32 @@ export function addToStartupCache(home: string, name: StartupCacheName, entries:
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(temporary, `${JSON.stringify({ ...readStartupCache(home, name), ...entries })}\n`, { mode: 0o600 });
     renameSync(temporary, file);
+    removeAbandoned(dir, name);
   } catch {
+    unlinkQuietly(temporary);
+  }
+}
+
+/** A temporary file this old was left by a writer that was killed between write and rename. */
+const ABANDONED_MS = 60_000;
+
+function removeAbandoned(dir: string, name: StartupCacheName): void {
+  const now = Date.now();
+  for (const entry of readdirSync(dir)) {
+    if (!entry.startsWith(`${name}.`) || !entry.endsWith('.tmp')) continue;
+    const path = join(dir, entry);
     try {
-      unlinkSync(temporary);
+      if (now - statSync(path).mtimeMs > ABANDONED_MS) unlinkQuietly(path);
     } catch {
-      // Never written.
+      // Removed by another process first.
     }
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Never written, or already gone.
   }
 }

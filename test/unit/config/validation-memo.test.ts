@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +55,20 @@ describe('the config validation memo', () => {
       expect(await readConfig(dir)).toEqual(JSON.parse(VALID));
       expect(knownValid(dir, 'config', VALID)).toBe(true);
     }
+  });
+
+  it('removes a temporary file a killed writer left, once it is a minute old, and never one being written', async () => {
+    const dir = home(VALID);
+    mkdirSync(join(dir, 'cache'), { recursive: true });
+    const abandoned = join(dir, 'cache', 'validated.json.999999.tmp');
+    const fresh = join(dir, 'cache', 'validated.json.999998.tmp');
+    writeFileSync(abandoned, '{"config":');
+    utimesSync(abandoned, 1_000, 1_000);
+    writeFileSync(fresh, '{"config":');
+    await readConfig(dir);
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    expect(knownValid(dir, 'config', VALID)).toBe(true);
   });
 
   it('costs nothing but the saving when the memo cannot be written', async () => {
