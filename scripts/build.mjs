@@ -16,8 +16,9 @@
 // bundle, so it never reads package.json at start.
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { buildVendorChunks, emptyWants, packageOf, vendorChunks } from './vendor-chunks.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const staging = 'dist.next';
@@ -35,16 +36,16 @@ const inlineVersion = {
 };
 
 /** In the bundles zod initialises at the first call of `zod()` (src/util/zod.ts), not at start: the
- * loader becomes a require() of zod's CommonJS entry (the build every import of zod resolves to:
- * commonJsBuilds), which esbuild turns into that module's lazy init at the call site. */
+ * loader becomes a require() of zod, which lives in a vendor chunk (scripts/vendor-chunks.mjs)
+ * that the launcher loads at that call. */
 const lazyZod = {
   name: 'lazy-zod',
   setup(b) {
-    b.onLoad({ filter: /[/\\]src[/\\]util[/\\]zod-loader\.ts$/ }, async (args) => {
-      const entry = await b.resolve('zod', { kind: 'require-call', resolveDir: dirname(args.path) });
-      if (entry.errors.length > 0 || !entry.path.endsWith('.cjs')) throw new Error(`lazy-zod: zod's CommonJS entry not found (${entry.path})`);
-      return { contents: `export function zod() { return require(${JSON.stringify(entry.path)}).z; }`, loader: 'js' };
-    });
+    b.onLoad({ filter: /[/\\]src[/\\]util[/\\]zod-loader\.ts$/ }, (args) => ({
+      contents: "export function zod() { return require('zod').z; }",
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
   },
 };
 
@@ -131,7 +132,6 @@ const sdkWebShims = {
  * through re-exporting getters, about 0.3 ms more on every model request (the 20-turn workload),
  * for 1-2 ms at start. */
 const COMMONJS_BUILDS = new Set(['zod', 'zod-to-json-schema', '@modelcontextprotocol/sdk', '@opentelemetry/api', 'diff', 'smol-toml', 'eventsource-parser']);
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const commonJsBuilds = {
   name: 'commonjs-builds',
   setup(b) {
@@ -166,15 +166,30 @@ const lazyCommanderChildProcess = {
 const LAZY_BUILTINS = {
   'node:child_process': ['spawn', 'spawnSync', 'execFile', 'execFileSync'],
   'node:crypto': ['createHash', 'createHmac', 'randomBytes', 'randomUUID', 'timingSafeEqual'],
+  // seek's sources use these; loading node:fs/promises costs ~1.5 ms of a start that reads no file
+  // through it before the first request.
+  'node:fs/promises': [
+    'appendFile', 'chmod', 'copyFile', 'lstat', 'mkdir', 'mkdtemp', 'open', 'readdir', 'readFile', 'readlink', 'realpath',
+    'rename', 'rm', 'rmdir', 'stat', 'symlink', 'unlink', 'utimes', 'writeFile',
+  ],
 };
+/** fs/promises functions that the start path calls (the config, instructions, memory), done by
+ * node:fs, which every start has loaded, with the same arguments, results and errors. */
+const FS_CALLBACK_TWINS = new Set(['lstat', 'mkdir', 'readdir', 'readFile', 'stat']);
+function lazyFunction(moduleName, name) {
+  if (moduleName === 'node:fs/promises' && FS_CALLBACK_TWINS.has(name)) {
+    return `export function ${name}(...args) { return new Promise((resolve, reject) => require('node:fs').${name}(...args, (error, value) => (error ? reject(error) : resolve(value)))); }`;
+  }
+  return `export function ${name}(...args) { return require(${JSON.stringify(moduleName)}).${name}(...args); }`;
+}
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:(child_process|crypto)$/ }, (args) =>
+    b.onResolve({ filter: /^node:(child_process|crypto|fs\/promises)$/ }, (args) =>
       /[/\\]src[/\\]/.test(args.importer) && !args.importer.includes('node_modules') ? { path: args.path, namespace: 'lazy-builtin' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: LAZY_BUILTINS[args.path].map((name) => `export function ${name}(...args) { return require(${JSON.stringify(args.path)}).${name}(...args); }`).join('\n'),
+      contents: LAZY_BUILTINS[args.path].map((name) => lazyFunction(args.path, name)).join('\n'),
       loader: 'js',
     }));
   },
@@ -212,28 +227,59 @@ const common = {
   external: ['react-devtools-core'],
 };
 
-/** The CLI as one CommonJS function expression (see the top of this file). */
+/** What the CLI bundles and the vendor chunks share: one CommonJS function expression each (see the
+ * top of this file). */
+const scriptOptions = {
+  ...common,
+  format: 'cjs',
+  sourcemap: 'linked',
+  metafile: true,
+  // Comments and indentation out: a smaller script reads and hashes faster at every start.
+  minifyWhitespace: true,
+  plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, lazyBuiltins, commonJsBuilds],
+  // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
+  define: { 'import.meta.url': '__seekScriptUrl' },
+  banner: {
+    js: "(function (exports, require, module, __filename, __dirname) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
+  },
+  // Node 20 drops a vm.Script's dynamic import callback when the script comes from a code cache:
+  // dependencies' import() of built-in or CommonJS modules become require().
+  supported: { 'dynamic-import': false },
+  footer: { js: '})' },
+};
+
+/** Chunk name -> the specifiers the CLI bundles and the chunks ask of it (scripts/vendor-chunks.mjs). */
+const wanted = emptyWants();
 const cliBundle = (outfile, extraPlugins) =>
   build({
-    ...common,
+    ...scriptOptions,
     entryPoints: ['src/cli/main.ts'],
     outfile,
-    format: 'cjs',
-    sourcemap: 'linked',
-    // Comments and indentation out: a smaller script reads and hashes faster at every start.
-    minifyWhitespace: true,
-    plugins: [inlineVersion, sdkWebShims, yogaWithoutTopLevelAwait, lazyZod, lazyCommanderChildProcess, lazyBuiltins, commonJsBuilds, ...extraPlugins],
-    // Dependencies built as ES modules call createRequire(import.meta.url): give them this file's URL.
-    define: { 'import.meta.url': '__seekScriptUrl' },
-    banner: {
-      js: "(function (exports, require, module, __filename, __dirname) {const __seekScriptUrl = require('node:url').pathToFileURL(__filename).href;",
-    },
-    // Node 20 drops a vm.Script's dynamic import callback when the script comes from a code cache:
-    // dependencies' import() of built-in or CommonJS modules become require().
-    supported: { 'dynamic-import': false },
-    footer: { js: '})' },
+    plugins: [vendorChunks(wanted), ...scriptOptions.plugins, ...extraPlugins],
   });
-await Promise.all([cliBundle(`${staging}/cli/main.cjs`, []), cliBundle(`${staging}/cli/headless.cjs`, [headlessOnly])]);
+const cliResults = await Promise.all([cliBundle(`${staging}/cli/main.cjs`, []), cliBundle(`${staging}/cli/headless.cjs`, [headlessOnly])]);
+const chunkResults = await buildVendorChunks(wanted, `${staging}/cli/chunks`, scriptOptions);
+failOnPackagesInTwoOutputs([cliResults, ...chunkResults.map((result) => [result])]);
+
+/** A package bundled into the CLI and into a chunk, or into two chunks, would exist twice in one
+ * process (two zods, two classes of one error): every import of it must go to one place. */
+function failOnPackagesInTwoOutputs(groups) {
+  const owner = new Map();
+  for (const [index, results] of groups.entries()) {
+    for (const result of results) {
+      for (const output of Object.values(result.metafile.outputs)) {
+        for (const input of Object.keys(output.inputs)) {
+          const at = input.lastIndexOf('node_modules/');
+          if (at < 0) continue;
+          const name = packageOf(input.slice(at + 'node_modules/'.length));
+          const first = owner.get(name);
+          if (first === undefined) owner.set(name, { index, output: Object.keys(result.metafile.outputs).find((key) => key.endsWith('.cjs')) });
+          else if (first.index !== index) throw new Error(`build: ${name} is bundled into both ${first.output} and ${Object.keys(result.metafile.outputs).find((key) => key.endsWith('.cjs'))}: add it to a vendor chunk's packages or make its users import it from one (scripts/vendor-chunks.mjs)`);
+        }
+      }
+    }
+  }
+}
 await build({
   ...common,
   entryPoints: ['src/launch/code-cache.ts'],
@@ -243,7 +289,7 @@ await build({
 // The launcher decodes an ASCII script as a one-byte string (a third of the time of UTF-8).
 // esbuild escapes non-ASCII text in strings but not in regular expression literals: write those
 // with \u escapes. A non-ASCII script still runs, only its start is slower.
-for (const script of ['main.cjs', 'headless.cjs']) {
+for (const script of ['main.cjs', 'headless.cjs', ...readdirSync(`${staging}/cli/chunks`).filter((name) => name.endsWith('.cjs')).map((name) => `chunks/${name}`)]) {
   const bytes = readFileSync(`${staging}/cli/${script}`);
   if (!isAscii(bytes)) {
     const at = bytes.findIndex((byte) => byte > 0x7f);

@@ -5,6 +5,7 @@ import { toToolSchema } from './tool-schema.js';
 import { unwrapProxyCall } from './tool-proxy.js';
 import type { AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
 import { acceptsAsIs } from './fast-accept.js';
+import { monotonicMs } from '../util/clock.js';
 
 export interface DispatchOptions {
   tools: readonly Tool[];
@@ -127,7 +128,7 @@ function describeIssues(error: ZodError): string {
 async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag): Promise<ToolResultMessage> {
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
-  const started = performance.now();
+  const started = monotonicMs();
   const finish = (outcome: ToolResult): ToolResultMessage => {
     const notes = entry.ok ? entry.prepared.notes : undefined;
     const result = notes ? { ...outcome, content: `${outcome.content}\n(Arguments corrected: ${notes.join('; ')}. Use the schema's names and types.)` } : outcome;
@@ -139,7 +140,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
       isError: result.isError === true,
       ...(result.images?.length ? { images: result.images } : {}),
     };
-    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: performance.now() - started, message });
+    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message });
     return message;
   };
 
@@ -204,7 +205,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   const message = finish(result);
   if (options.afterToolCall) {
     try {
-      await options.afterToolCall({ toolCall: call, tool, args, result, durationMs: performance.now() - started });
+      await options.afterToolCall({ toolCall: call, tool, args, result, durationMs: monotonicMs() - started });
     } catch {
       // Observers must not break the run.
     }

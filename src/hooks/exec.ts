@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { monotonicMs } from '../util/clock.js';
 
 /** Output kept per stream (characters); hook output is for a reason line, not a transcript. */
 const MAX_OUTPUT_BYTES = 64 * 1024;
@@ -31,7 +32,7 @@ export interface ShellOptions {
  * still carries bash's exit code once the timeout fires.
  */
 export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';
@@ -42,7 +43,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...result, stdout, stderr, durationMs: Math.round(performance.now() - started) });
+      resolve({ ...result, stdout, stderr, durationMs: Math.round(monotonicMs() - started) });
     };
 
     const child = spawn('bash', [...(options.bashArgs ?? []), '-c', command], {

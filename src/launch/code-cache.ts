@@ -18,6 +18,9 @@
  *   cache again, adding its code. Runs with -p have a build and a cache of their own, so the
  *   terminal UI's code never weighs on a scripted start (V8 deserialises a whole cache, and reads
  *   a whole script, so their sizes are start time).
+ * - Large dependencies most runs never load are vendor chunks beside the CLI scripts (chunks.ts):
+ *   each compiles through a cache of its own (`chunk-<name>-…-shared.bin`, any kind of run), at
+ *   its first use only.
  * - Writes are atomic (temporary file, then rename): concurrent starts read a whole cache or none.
  *   A CRC-32 of the data is checked before V8 sees it: V8 checks a cache's version, flags and
  *   length, not every byte, and a damaged file must cost a recompile, never a crash. Node before
@@ -25,21 +28,16 @@
  * - Any failure to read or write the cache only costs speed; `SEEK_CODE_CACHE=0` turns it off.
  *
  * This file is bundled on its own (dist/launch.cjs) and imports nothing from the rest of seek but
- * the routing rule (route.ts).
+ * the routing rule (route.ts) and the chunks' require (chunks.ts).
  */
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
+import { chunkAwareRequire, chunkFolder, type CompiledScript, type ModuleWrapper } from './chunks.js';
 import { isHeadlessPrompt } from './route.js';
-
-/** What a CLI script (dist/cli/*.cjs) evaluates to: the CommonJS module wrapper around the CLI. It never
- * calls import(): Node 20 drops a vm.Script's dynamic import callback when the script comes from a
- * code cache (the build turns dependencies' import() into require()). */
-type ModuleWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
 interface CliModule {
   main(argv: string[]): Promise<void>;
@@ -62,37 +60,71 @@ export interface CliScripts {
 }
 
 /** Loads and runs the CLI build that `argv` needs (src/launch/route.ts); resolves when its `main`
- * does. */
+ * does. The vendor chunks it asks for (chunks.ts) compile through the same cache. */
 export async function launch(scripts: CliScripts, argv: string[]): Promise<void> {
   const headless = isHeadlessPrompt(argv);
   const scriptPath = headless ? scripts.headless : scripts.full;
-  const bytes = readFileSync(scriptPath);
-  // An ASCII script becomes a one-byte string (half the memory, a third of the decoding time).
-  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const cache = cacheFile(scriptPath, headless ? 'print' : 'session');
-  const cached = cache ? readCache(cache.path) : undefined;
-  const script = new vm.Script(source, { filename: scriptPath, cachedData: cached?.data });
-  const wrapper = script.runInThisContext() as ModuleWrapper;
+  const compiled: CachedScript[] = [];
+  const compile = (path: string, group: CacheGroup): CachedScript => {
+    const script = compileCached(path, group);
+    compiled.push(script);
+    return script;
+  };
+  const cliScript = compile(scriptPath, headless ? 'print' : 'session');
   const module = { exports: {} };
-  wrapper.call(module.exports, module.exports, createRequire(scriptPath), module, scriptPath, dirname(scriptPath));
+  const require = chunkAwareRequire(scriptPath, (path) => compile(path, 'shared'));
+  cliScript.wrapper.call(module.exports, module.exports, require, module, scriptPath, dirname(scriptPath));
   const cli = module.exports as CliModule;
   try {
     await cli.main(argv);
   } finally {
     const kind = RUN_KIND_BITS[cli.runKind?.() ?? 'other'];
-    const usable = cached !== undefined && script.cachedDataRejected !== true;
-    if (cache && (!usable || (cached.kinds & kind) === 0)) writeCache(cache, script, (usable ? cached.kinds : 0) | kind, scripts);
+    for (const script of compiled) script.saveCache(kind, scripts);
   }
 }
 
-/** A script's build: its name, the Node version and architecture, its size and mtime. A cache is
- * named after the build that made it, so a new build or a new Node never meets an old cache. */
-function buildOf(scriptPath: string): string {
-  const { size, mtimeMs } = statSync(scriptPath);
-  return `${basename(scriptPath, '.cjs')}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`;
+/** -p runs and the rest have caches of their own for their CLI builds; a chunk has one for all. */
+type CacheGroup = 'print' | 'session' | 'shared';
+
+interface CachedScript extends CompiledScript {
+  /** Writes the cache after the run if it was missing or rejected, or lacks this kind of run. */
+  saveCache(kind: number, scripts: CliScripts): void;
 }
 
-function cacheFile(scriptPath: string, group: 'print' | 'session'): { path: string } | undefined {
+function compileCached(scriptPath: string, group: CacheGroup): CachedScript {
+  const bytes = readFileSync(scriptPath);
+  // An ASCII script becomes a one-byte string (half the memory, a third of the decoding time).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const cache = cacheFile(scriptPath, group);
+  const cached = cache ? readCache(cache.path) : undefined;
+  const script = new vm.Script(source, { filename: scriptPath, cachedData: cached?.data });
+  return {
+    wrapper: script.runInThisContext() as ModuleWrapper,
+    saveCache(kind, scripts) {
+      const usable = cached !== undefined && script.cachedDataRejected !== true;
+      if (cache && (!usable || (cached.kinds & kind) === 0)) writeCache(cache, script, (usable ? cached.kinds : 0) | kind, scripts);
+    },
+  };
+}
+
+/** A script's build: its name (a chunk's prefixed `chunk-`), the Node version and architecture,
+ * its size and mtime. A cache is named after the build that made it, so a new build or a new Node
+ * never meets an old cache. */
+function buildOf(scriptPath: string): string {
+  const { size, mtimeMs } = statSync(scriptPath);
+  const name = basename(dirname(scriptPath)) === 'chunks' ? `chunk-${basename(scriptPath, '.cjs')}` : basename(scriptPath, '.cjs');
+  return `${name}-${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}`;
+}
+
+/** The builds whose caches are this install's own: the two CLI scripts and the chunks beside them. */
+function currentBuilds(scripts: CliScripts): string[] {
+  const builds = [buildOf(scripts.full), buildOf(scripts.headless)];
+  const folder = chunkFolder(scripts.full);
+  for (const name of readdirSync(folder)) if (name.endsWith('.cjs')) builds.push(buildOf(join(folder, name)));
+  return builds;
+}
+
+function cacheFile(scriptPath: string, group: CacheGroup): { path: string } | undefined {
   if (process.env.SEEK_CODE_CACHE === '0' || typeof zlib.crc32 !== 'function') return undefined;
   try {
     // Same rule as src/config/paths.ts seekHome(), which this file cannot import.
@@ -127,7 +159,7 @@ function writeCache({ path: file }: { path: string }, script: vm.Script, kinds: 
     header.writeUInt32LE(zlib.crc32(data), 1);
     writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
     renameSync(temporary, file);
-    pruneOtherBuilds(dir, [buildOf(scripts.full), buildOf(scripts.headless)]);
+    pruneOtherBuilds(dir, currentBuilds(scripts));
   } catch {
     // A cache that cannot be written (read-only home, full disk) only costs the next start time;
     // a partly written temporary file goes.
@@ -136,7 +168,7 @@ function writeCache({ path: file }: { path: string }, script: vm.Script, kinds: 
 }
 
 /** Caches are named `<script>-<node>-<arch>-<size>-<mtime>-<group>.bin` (buildOf). */
-const CACHE_NAME = /^(main|headless)-/;
+const CACHE_NAME = /^(main|headless|chunk-[a-z0-9]+)-/;
 
 /** Keeps the newest few caches of other builds (another install sharing this SEEK_HOME keeps its
  * own), and removes the rest: a rebuilt or upgraded seek never reads its old cache again. A

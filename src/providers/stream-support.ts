@@ -4,6 +4,7 @@
  */
 import { costOf, lookupModel } from './catalog.js';
 import type { AssistantMessage, ProviderError, StopReason, StreamEvent, ToolCall, Usage } from './types.js';
+import { monotonicMs } from '../util/clock.js';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
@@ -53,13 +54,13 @@ export class AttemptSignal {
   /** Data arrived: push the idle deadline back. Called for every chunk, so it only records the
    * time; the one armed timer re-arms itself for the remainder when it fires early. */
   touch(): void {
-    this.lastActivity = performance.now();
+    this.lastActivity = monotonicMs();
     if (this.timer === undefined && !this.controller.signal.aborted) this.arm(this.idleTimeoutMs);
   }
 
   private arm(delayMs: number): void {
     this.timer = setTimeout(() => {
-      const idleFor = performance.now() - this.lastActivity;
+      const idleFor = monotonicMs() - this.lastActivity;
       if (idleFor < this.idleTimeoutMs) {
         this.arm(this.idleTimeoutMs - idleFor);
         return;

@@ -12,6 +12,7 @@ import { expandCommandText, type Outcome } from '../extensions/command-text.js';
 import { readCommandBody, type CustomCommand } from '../extensions/commands.js';
 import type { ToolLimit } from '../extensions/allowed-tools.js';
 import { displayPath, resolvePath } from '../tools/paths.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** Bytes of one `@file` included at most (the rest is cut, and said so). */
 const MAX_INCLUDED_FILE_BYTES = 64 * 1024;
@@ -84,14 +85,14 @@ async function runThroughGate(deps: CommandDeps, toolName: string, rawArgs: Reco
   const toolCall = { id: ctx.callId, name: toolName, arguments: JSON.stringify(rawArgs) };
   const decision = await deps.gate.before({ toolCall, tool, args, ctx });
   if (!decision.allow) return { ok: false, reason: decision.reason };
-  const started = performance.now();
+  const started = monotonicMs();
   let result: ToolResult;
   try {
     result = await tool.execute(decision.args ?? args, decision.sandbox ? { ...ctx, sandbox: decision.sandbox } : ctx);
   } catch (error) {
     return { ok: false, reason: `it failed (${error instanceof Error ? error.message : String(error)})` };
   }
-  await deps.gate.after({ toolCall, tool, args, result, durationMs: performance.now() - started });
+  await deps.gate.after({ toolCall, tool, args, result, durationMs: monotonicMs() - started });
   // A command's own output (the model-facing text adds an exit-code line and notes).
   return { ok: true, value: result.display?.kind === 'command' ? result.display.output : result.content };
 }

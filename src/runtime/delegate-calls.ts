@@ -8,6 +8,7 @@ import type { Message, ToolCall, ToolResultMessage } from '../providers/types.js
 import type { TaskSpec } from '../orchestrator/types.js';
 import type { SessionEvent } from './events.js';
 import type { PreparedSession } from './prepare.js';
+import { monotonicMs } from '../util/clock.js';
 
 export interface DelegateCallDeps {
   prepared: Pick<PreparedSession, 'pendingCalls' | 'orchestration' | 'workspace'>;
@@ -52,7 +53,7 @@ export class DelegateCalls {
   /** Runs one call as the loop would. Undefined (nothing recorded) when cancelled. */
   async run(call: ToolCall, tasks: TaskSpec[] | undefined, goal: string | undefined, signal: AbortSignal): Promise<ToolResult | undefined> {
     const { prepared, emit, record } = this.deps;
-    const started = performance.now();
+    const started = monotonicMs();
     emit({ type: 'tool_start', turn: 0, toolCall: call, args: { tasks, goal } });
     const ctx = { cwd: prepared.workspace.cwd, projectRoot: prepared.workspace.root, signal, callId: call.id };
     const result = tasks
@@ -60,7 +61,7 @@ export class DelegateCalls {
       : { content: 'Interrupted: the session stopped before this tool call returned a result.', isError: true };
     if (signal.aborted) return undefined;
     const message: ToolResultMessage = { role: 'tool', toolCallId: call.id, toolName: call.name, content: result.content, isError: result.isError === true };
-    emit({ type: 'tool_end', turn: 0, toolCall: call, result, durationMs: performance.now() - started, message });
+    emit({ type: 'tool_end', turn: 0, toolCall: call, result, durationMs: monotonicMs() - started, message });
     record(message);
     return result;
   }

@@ -4,6 +4,7 @@ import type { CostTotals, CostTracker } from '../cost/tracker.js';
 import type { OrchestrationSummary } from '../orchestrator/types.js';
 import type { SubagentOutcome } from '../subagents/types.js';
 import type { RunSummary } from './events.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** Where a run starts: its bill, children and orchestrations are what comes after. */
 export interface RunMark {
@@ -27,7 +28,7 @@ export function summarySince(mark: RunMark, sources: RunSources): RunFigures {
   const after = sources.tracker.cumulative();
   return {
     sessionId: sources.sessionId,
-    durationMs: performance.now() - mark.started,
+    durationMs: monotonicMs() - mark.started,
     usage: subtractUsage(after.usage, mark.cost.usage),
     costUsd: roundCost(after.costUsd - mark.cost.costUsd),
     costKnown: after.costKnown,

@@ -34,6 +34,7 @@ import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
 import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
+import { monotonicMs } from '../util/clock.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -284,7 +285,7 @@ export class AgentSession {
 
   /** Where a run starts: its bill, children and orchestrations are what comes after. */
   private mark(): RunMark {
-    return { started: performance.now(), cost: this.tracker.cumulative(), children: this.prepared.subagents.outcomes().length, orchestrations: this.orchestrations.length };
+    return { started: monotonicMs(), cost: this.tracker.cumulative(), children: this.prepared.subagents.outcomes().length, orchestrations: this.orchestrations.length };
   }
 
   /** What a run billed and started since `mark` (its subagents and orchestrations). */

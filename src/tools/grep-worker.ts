@@ -14,6 +14,7 @@
 import type { Worker } from 'node:worker_threads';
 import { workerThreadsModule } from '../util/builtins.js';
 import type { GrepLine } from './grep-search.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** Matching lines of `text` with `contextLines` of context around each, overlapping windows merged.
  * Runs inside the worker: keep it self-contained (see the file comment). */
@@ -153,12 +154,12 @@ export class RegexWorker {
       // The clock runs only while the worker can match: start-up time (long on a busy machine)
       // is not the pattern's fault.
       const startClock = (): void => {
-        startedAt = performance.now();
+        startedAt = monotonicMs();
         timer = setTimeout(() => fail(new PatternTimeoutError(budgetMs)), Math.max(0, budgetMs - this.usedMs));
       };
       const settle = (): void => {
         clearTimeout(timer);
-        if (startedAt !== undefined) this.usedMs += performance.now() - startedAt;
+        if (startedAt !== undefined) this.usedMs += monotonicMs() - startedAt;
         worker.off('online', startClock).off('message', onMessage).off('error', fail).off('exit', onExit);
         signal.removeEventListener('abort', onAbort);
       };

@@ -33,7 +33,7 @@ export default function setup(project: TestProject): void {
     built = 0;
   }
   let failure = '';
-  if (Math.max(newestMtime(join(ROOT, 'src')), statSync(join(ROOT, 'scripts/build.mjs')).mtimeMs) > built) {
+  if (Math.max(newestMtime(join(ROOT, 'src')), ...['scripts/build.mjs', 'scripts/vendor-chunks.mjs'].map((file) => statSync(join(ROOT, file)).mtimeMs)) > built) {
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
     const output = (build.stderr ?? '').trim();
     if (build.status !== 0) {

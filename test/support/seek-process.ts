@@ -17,6 +17,8 @@ export interface SeekRunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /** Another copy of bin/seek.js (an install a test has changed); the checkout's by default. */
+  bin?: string;
   /** Called with the child right after it starts (to send signals mid-run). */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
 }
@@ -27,7 +29,7 @@ export function runSeek(args: string[], options: SeekRunOptions): Promise<SeekRu
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
     for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
-    const child = spawn(process.execPath, [SEEK_BIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.bin ?? SEEK_BIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
