@@ -29,7 +29,7 @@ const layerRule = (forbidden, layer) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'bench/**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'bench/**/*.mjs', 'bench/**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {

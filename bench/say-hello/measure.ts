@@ -6,7 +6,7 @@
  * - wall: spawn to process exit;
  * - first request: spawn to the request's arrival at the server;
  * - exit after reply: the response's last byte written to process exit;
- * - max RSS: the process's peak resident set (reported by a preload, max-rss.mjs, in every runner).
+ * - max RSS: the process's peak resident set (reported by a CommonJS preload, max-rss.cjs, in every runner).
  *
  * seek runs `--no-save` (its V8 code cache warm, as after any earlier run), the same without the
  * code cache (a first start), with stdin an idle open pipe, then saved (the default: a session
@@ -24,7 +24,7 @@ import { makeProject, SEEK_BIN } from '../../test/support/seek-process.js';
 import { tempDir } from '../../test/support/temp-dirs.js';
 
 const HERE = new URL('.', import.meta.url).pathname;
-const PRELOAD = new URL('max-rss.mjs', import.meta.url).href;
+const PRELOAD = new URL('max-rss.cjs', import.meta.url).pathname;
 
 interface Runner {
   label: string;
@@ -54,7 +54,7 @@ async function runOnce(runner: Runner, server: ScriptedServer, cwd: string, env:
   server.reset();
   server.enqueue({ text: 'Hello!' });
   const started = now();
-  const child = spawn(process.execPath, ['--import', PRELOAD, ...runner.args(server)], {
+  const child = spawn(process.execPath, ['--require', PRELOAD, ...runner.args(server)], {
     cwd,
     env: { ...env, ...runner.env },
     stdio: [runner.idleStdin ? 'pipe' : 'ignore', 'pipe', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import {
   type OpenAIProviderName,
 } from './openai-compat.js';
 import { OpenAIChunkReader, type WireChunk } from './openai-chunks.js';
+import { serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
 import { watchedFetch, type WireActivity } from './watched-fetch.js';
 import type { ModelRequest, Provider, StreamEvent } from './types.js';
@@ -33,6 +34,17 @@ export interface OpenAICompatibleProviderOptions {
 interface LoadedSdk {
   client: OpenAI;
   errors: SdkErrorClasses;
+  /** The SDK's error for an error reported inside the stream (its status line said 200). */
+  streamError(error: object, headers: Headers): Error;
+}
+
+function isErrorChunk(chunk: unknown): chunk is { error: object } {
+  return typeof chunk === 'object' && chunk !== null && Boolean((chunk as { error?: unknown }).error);
+}
+
+/** What the SDK's stream treats as the reader being cancelled. */
+function isAbort(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && ((error as { name?: unknown }).name === 'AbortError' || String((error as { message?: unknown }).message).includes('FetchRequestCanceledException'));
 }
 
 export function createOpenAICompatibleProvider(options: OpenAICompatibleProviderOptions): Provider {
@@ -51,6 +63,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
         fetch: watchedFetch(options.fetch ?? transport!.sharedHttpFetch(), activity),
       }),
       errors: module,
+      streamError: (error, headers) => new module.APIError(undefined, error, undefined, headers),
     }));
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
@@ -62,19 +75,34 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
       baseUrl: options.baseUrl,
       loadSdk,
       run: async function* (sdk, attempt, assembler, streaming): AsyncGenerator<StreamEvent, WireEnd> {
-        const chunks = await sdk.client.chat.completions.create(buildChatRequest(request, compat), { signal: attempt.signal });
+        // The raw response: the SDK has checked its status (errors are the SDK's), and the events
+        // are read here (sse-events.ts), doing what the SDK's stream does with them.
+        const response = await sdk.client.chat.completions.create(buildChatRequest(request, compat), { signal: attempt.signal }).asResponse();
         streaming();
+        if (!response.body) return { complete: false, detail: 'the response had no body' };
         const reader = new OpenAIChunkReader(assembler);
+        let done = false;
         try {
-          for await (const chunk of chunks) {
+          for await (const events of serverSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
             attempt.touch();
-            // The SDK's chunk type describes OpenAI; other servers send other shapes (content arrays).
-            yield* reader.read(chunk as unknown as WireChunk);
+            for (const event of events) {
+              if (done) continue; // after [DONE] the body is read to its end, so the connection is kept
+              if (event.data.startsWith('[DONE]')) {
+                done = true;
+                continue;
+              }
+              const chunk = JSON.parse(event.data) as unknown;
+              // An error reported inside the stream, with the status line long gone.
+              if (isErrorChunk(chunk)) throw sdk.streamError(chunk.error, response.headers);
+              // The SDK's chunk type describes OpenAI; other servers send other shapes (content arrays).
+              yield* reader.read(chunk as WireChunk);
+            }
           }
         } catch (error) {
           // A chunk that is not JSON is a damaged stream, retried like a cut one.
           if (error instanceof SyntaxError) return { complete: false, detail: `a chunk was not valid JSON (${error.message})` };
-          throw error;
+          // An abort ends the events, as the SDK's stream ends: the attempt says why.
+          if (!isAbort(error)) throw error;
         }
         return reader.end(attempt.wireDone);
       },

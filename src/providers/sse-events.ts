@@ -1,0 +1,33 @@
+/**
+ * Server-sent events read straight from a response body: each network chunk is decoded and fed to
+ * eventsource-parser, and the events it completes come out together, one batch per chunk.
+ *
+ * Why not the SDK's stream: the OpenAI SDK passes every event through four async generators
+ * (bytes, SSE chunks, SSE messages, parsed data), which on the 20-turn workload cost about 0.5 ms of
+ * every turn after the response's last byte and 1.5 ms of the first (bench/loop-workload). Parsing
+ * here is one synchronous pass per chunk; what the SDK did with the events is kept by the caller.
+ *
+ * Contract: events come in order, each once, with `data` as sent (multi-line data joined by "\n");
+ * an event not closed by a blank line when the body ends is dropped, as the SSE standard and the
+ * SDKs do; ending the iteration early ends the body's iteration (which cancels the request).
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+export type ServerSentEvent = EventSourceMessage;
+
+export async function* serverSentEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<ServerSentEvent[], void, undefined> {
+  const decoder = new TextDecoder();
+  let completed: ServerSentEvent[] = [];
+  const parser = createParser({ onEvent: (event) => completed.push(event) });
+  const take = (): ServerSentEvent[] => {
+    const batch = completed;
+    completed = [];
+    return batch;
+  };
+  for await (const chunk of body) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (completed.length > 0) yield take();
+  }
+  parser.feed(decoder.decode());
+  if (completed.length > 0) yield take();
+}
