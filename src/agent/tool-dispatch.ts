@@ -179,7 +179,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   if (options.beforeToolCall) {
     let verdict: Awaited<ReturnType<BeforeToolCall>>;
     try {
-      verdict = await options.beforeToolCall({ toolCall: call, tool, args, ctx });
+      verdict = await options.beforeToolCall({ toolCall: call, tool, args, ctx, ...(action ? { described: action } : {}) });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       verdict = { allow: false, reason: `Not run: the permission check failed (${reason}).` };

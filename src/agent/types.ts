@@ -131,6 +131,9 @@ export type BeforeToolCall = (call: {
   tool: Tool;
   args: unknown;
   ctx: ToolContext;
+  /** What `tool.describe(args, ctx)` returned when the dispatcher asked it for the tool_start
+   * event (absent when it threw or the tool has no describe): the same question, not asked twice. */
+  described?: Awaited<ReturnType<NonNullable<Tool['describe']>>>;
 }) => Promise<{ allow: true; args?: unknown; sandbox?: CommandSandbox } | { allow: false; reason: string; stopTurn?: boolean }>;
 
 export type AfterToolCall = (call: {

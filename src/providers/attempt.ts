@@ -68,7 +68,11 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
     } else {
       yield* assembler.endAllToolCalls();
       if (end.usage) yield { type: 'usage', usage: end.usage };
-      yield { type: 'done', message: assembler.message(end.stopReason, end.usage) };
+      const message = assembler.message(end.stopReason, end.usage);
+      // The response is whole: a consumer that stops at `done` cancels nothing (an abort here
+      // would only build a DOMException and run every listener of a finished request).
+      finished = true;
+      yield { type: 'done', message };
     }
     finished = true;
   } catch (error) {

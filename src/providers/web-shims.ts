@@ -76,15 +76,23 @@ export class LightHeaders {
   }
 
   forEach(callback: (value: string, name: string, headers: LightHeaders) => void, thisArg?: unknown): void {
-    for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this);
+    // A plain loop, not entries(): the SDKs and the transport call this for every request.
+    for (const [name, value] of this.#pairs()) callback.call(thisArg, value, name, this);
   }
 
   *entries(): IterableIterator<[string, string]> {
+    yield* this.#pairs();
+  }
+
+  /** Sorted by name, as the standard's iteration is; set-cookie values apart, others joined. */
+  #pairs(): [string, string][] {
+    const pairs: [string, string][] = [];
     for (const name of [...this.#values.keys()].sort()) {
       const list = this.#values.get(name)!;
-      if (name === 'set-cookie') for (const cookie of list) yield [name, cookie];
-      else yield [name, list.join(', ')];
+      if (name === 'set-cookie') for (const cookie of list) pairs.push([name, cookie]);
+      else pairs.push([name, list.length === 1 ? list[0]! : list.join(', ')]);
     }
+    return pairs;
   }
 
   *keys(): IterableIterator<string> {

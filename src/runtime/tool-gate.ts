@@ -192,7 +192,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     return turn;
   }
 
-  const before: BeforeToolCall = async ({ toolCall, tool, args, ctx }) => {
+  const before: BeforeToolCall = async ({ toolCall, tool, args, ctx, described }) => {
     const name = tool.callName?.(args) ?? tool.name;
     const refused = scope?.refusal(tool.name, name);
     if (refused !== undefined) return { allow: false, reason: refused };
@@ -211,7 +211,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     if (!tool.describe) return { allow: true };
     let action: ActionRequest;
     try {
-      action = await tool.describe(args, ctx);
+      action = described ?? (await tool.describe(args, ctx));
     } catch (error) {
       return { allow: false, reason: `[${tool.name}: failed] ${(error as Error).message}` };
     }
