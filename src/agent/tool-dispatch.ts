@@ -43,6 +43,13 @@ type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCa
  * it stands for (see tool-proxy.ts): every event and result carries the real name and arguments. Once the signal aborts, calls not yet
  * started are answered with an "interrupted" result so no call is left without a result.
  */
+/** Whether any tool has run in this process: the launcher's code cache is serialised again after
+ * the first run that ran tools, so their code starts compiled (src/launch/code-cache.ts). */
+let toolsRan = false;
+export function anyToolRan(): boolean {
+  return toolsRan;
+}
+
 export async function executeToolCalls(calls: readonly ToolCall[], options: DispatchOptions): Promise<DispatchResult> {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const lookup = (name: string): Tool | undefined => byName.get(name) ?? options.resolveTool?.(name);
@@ -193,6 +200,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   }
 
   let result: ToolResult;
+  toolsRan = true;
   try {
     result = await tool.execute(args, ctx);
   } catch (error) {

@@ -5,7 +5,7 @@ import { nearMissCommand } from './near-miss.js';
 import { StandardOutput } from './standard-output.js';
 import type { SubcommandName } from '../launch/route.js';
 
-export { runKind } from './run-kind.js';
+export { ranTools, runKind } from './run-kind.js';
 
 /** Subcommands, one file each under commands/. Loaded on demand so that `seek --version` and a
  * plain run import only what they use (cold start is measured). */

@@ -14,8 +14,9 @@
  *   under other flags, and a rejected or missing cache is written again after the run.
  * - A cache is serialised after the run, so it holds the functions that run compiled (those it
  *   loaded from the cache included). The CLI says what kind of run it made (a headless prompt, the
- *   terminal UI, anything else: src/cli/run-kind.ts); the first run of each kind serialises the
- *   cache again, adding its code. Runs with -p have a build and a cache of their own, so the
+ *   terminal UI, anything else: src/cli/run-kind.ts) and whether it ran tools; the first run of
+ *   each kind, and the first of a kind that ran tools, serialise the cache again, adding their
+ *   code. Runs with -p have a build and a cache of their own, so the
  *   terminal UI's code never weighs on a scripted start (V8 deserialises a whole cache, and reads
  *   a whole script, so their sizes are start time).
  * - Large dependencies most runs never load are vendor chunks beside the CLI scripts (chunks.ts):
@@ -42,12 +43,16 @@ import { isHeadlessPrompt } from './route.js';
 interface CliModule {
   main(argv: string[]): Promise<void>;
   runKind?(): 'print' | 'tui' | 'other';
+  /** Whether a tool ran (its code is then worth caching). */
+  ranTools?(): boolean;
 }
 
-/** A cache file: one byte of the kinds of run that went into it (RUN_KIND_BITS), the CRC-32 of
+/** A cache file: one byte of the kinds of run that went into it (RUN_KIND_BITS, TOOLS_BIT), the CRC-32 of
  * the data (uint32, little-endian), then V8's data. */
 const HEADER_BYTES = 5;
 const RUN_KIND_BITS = { print: 1, tui: 2, other: 4 } as const;
+/** Added to a run's kind when it ran tools. */
+const TOOLS_BIT = 8;
 /** Caches of other builds kept beside the current ones (an older install has two: -p runs and the rest). */
 const KEPT_OTHER_CACHES = 4;
 /** A temporary cache file this old was left by a writer that was killed. */
@@ -78,7 +83,7 @@ export async function launch(scripts: CliScripts, argv: string[]): Promise<void>
   try {
     await cli.main(argv);
   } finally {
-    const kind = RUN_KIND_BITS[cli.runKind?.() ?? 'other'];
+    const kind = RUN_KIND_BITS[cli.runKind?.() ?? 'other'] | (cli.ranTools?.() === true ? TOOLS_BIT : 0);
     for (const script of compiled) script.saveCache(kind, scripts);
   }
 }
@@ -87,7 +92,8 @@ export async function launch(scripts: CliScripts, argv: string[]): Promise<void>
 type CacheGroup = 'print' | 'session' | 'shared';
 
 interface CachedScript extends CompiledScript {
-  /** Writes the cache after the run if it was missing or rejected, or lacks this kind of run. */
+  /** Writes the cache after the run if it was missing or rejected, or lacks this kind of run (or
+   * its tools). */
   saveCache(kind: number, scripts: CliScripts): void;
 }
 
@@ -102,7 +108,7 @@ function compileCached(scriptPath: string, group: CacheGroup): CachedScript {
     wrapper: script.runInThisContext() as ModuleWrapper,
     saveCache(kind, scripts) {
       const usable = cached !== undefined && script.cachedDataRejected !== true;
-      if (cache && (!usable || (cached.kinds & kind) === 0)) writeCache(cache, script, (usable ? cached.kinds : 0) | kind, scripts);
+      if (cache && (!usable || (cached.kinds & kind) !== kind)) writeCache(cache, script, (usable ? cached.kinds : 0) | kind, scripts);
     },
   };
 }

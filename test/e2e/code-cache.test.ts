@@ -11,7 +11,8 @@ import { hasTmux, tuiHarness } from '../support/tui-harness.js';
 // right, whatever state the cache is in, and the cache is written once, reused, and written again
 // only when it is damaged or by the first run of a kind it lacks. Runs with -p have a cache of their
 // own (`…-print.bin`), the rest share one (`…-session.bin`). A cache's first byte holds the kinds
-// of run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else. -p runs start
+// of run that went into it: 1 a headless prompt, 2 the terminal UI, 4 anything else, and 8 once a
+// run that went into it ran tools. -p runs start
 // dist/cli/headless.cjs, the CLI without the terminal UI and the subcommands; the rest main.cjs.
 
 const suite = useScriptedServer();
@@ -19,6 +20,7 @@ const h = tuiHarness();
 const PRINT = 1;
 const TUI = 2;
 const OTHER = 4;
+const TOOLS = 8;
 
 function cacheDir(home: string): string {
   return join(home, 'cache', 'v8');
@@ -65,6 +67,26 @@ describe('the start-up code cache', () => {
     expect(second.path).toBe(first.path);
     expect(statSync(second.path).mtimeMs).toBe(writtenAt); // V8 accepted it: nothing rewritten
     expect(second.bytes.equals(first.bytes)).toBe(true);
+  });
+
+  it('learns the tools from the first run that calls one, then stays as it is', async () => {
+    const { root, home } = makeProject();
+    await sayHello(root, home);
+    const withoutTools = onlyCache(home);
+    expect(withoutTools.bytes[0]).toBe(PRINT);
+    const readTheReadme = async () => {
+      suite.server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] }, { text: 'It says demo.' });
+      const run = await runSeek(['-p', 'what does the readme say?', '--no-save'], { cwd: root, env: suite.env(home) });
+      expect(run.stdout).toContain('It says demo.');
+      expect(run.code).toBe(0);
+    };
+    await readTheReadme();
+    const withTools = onlyCache(home);
+    expect(withTools.bytes[0]).toBe(PRINT | TOOLS);
+    expect(withTools.bytes.length).toBeGreaterThan(withoutTools.bytes.length); // the tools' code added
+    await readTheReadme();
+    await sayHello(root, home);
+    expect(onlyCache(home).bytes.equals(withTools.bytes)).toBe(true); // kinds it holds write nothing
   });
 
   it('keeps -p runs apart from the rest, each written once and reused', async () => {
