@@ -8,6 +8,7 @@ import type { MessageDeltaUsage, RawMessageStreamEvent, Usage as WireUsage } fro
 import { buildMessagesRequest } from './anthropic-convert.js';
 import { streamAttempt, type WireEnd } from './attempt.js';
 import type { SdkErrorClasses } from './errors.js';
+import { isStreamCancel, serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
 import { watchedFetch, type WireActivity } from './watched-fetch.js';
 import type { ModelRequest, Provider, StopReason, StreamEvent, Usage } from './types.js';
@@ -26,6 +27,16 @@ export interface AnthropicProviderOptions {
 interface LoadedSdk {
   client: Anthropic;
   errors: SdkErrorClasses;
+  /** The SDK's error for an `error` event (its status line said 200), from the event's data. */
+  streamError(data: string, headers: Headers): Error;
+}
+
+function parsedOrText(data: string): unknown {
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return data;
+  }
 }
 
 /** Token counts as the stream reports them: message_start carries the prompt side, message_delta
@@ -53,6 +64,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         fetch: watchedFetch(options.fetch ?? transport!.sharedHttpFetch(), activity),
       }),
       errors: module,
+      streamError: (data, headers) => {
+        const body = parsedOrText(data);
+        const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
+        return new module.APIError(undefined, body as object, undefined, headers, typeof type === 'string' ? (type as never) : undefined);
+      },
     }));
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
@@ -66,18 +82,23 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
       run: async function* (sdk, attempt, assembler, streaming): AsyncGenerator<StreamEvent, WireEnd> {
         // Posted directly rather than through `messages.create`, which console.warn()s about
         // deprecated model names on every call: that would write into the terminal UI.
-        const events = await sdk.client.post<Stream<RawMessageStreamEvent>>('/v1/messages', {
-          body: buildMessagesRequest(request),
-          stream: true,
-          signal: attempt.signal,
-        });
+        // The raw response: the SDK has checked its status (errors are the SDK's), and the events
+        // are read here (sse-events.ts), doing what the SDK's stream does with them.
+        const response = await sdk.client
+          .post<Stream<RawMessageStreamEvent>>('/v1/messages', {
+            body: buildMessagesRequest(request),
+            stream: true,
+            signal: attempt.signal,
+          })
+          .asResponse();
         streaming();
+        if (!response.body) return { complete: false, detail: 'the response had no body' };
         const callIndexByBlock = new Map<number, number>();
         const tally: UsageTally = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
         let stopReason: string | null = null;
         let stopped = false;
 
-        for await (const event of events) {
+        for await (const event of messageEvents(response, sdk)) {
           attempt.touch();
           switch (event.type) {
             case 'message_start':
@@ -130,6 +151,26 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
   return { name: 'anthropic', stream };
 }
+
+/**
+ * The stream's events as the SDK's stream yields them: `ping` and unnamed events skipped, an
+ * `error` event thrown as the SDK's APIError, and an abort ending the events quietly (the attempt
+ * says why it ended).
+ */
+async function* messageEvents(response: Response, sdk: LoadedSdk): AsyncGenerator<RawMessageStreamEvent> {
+  try {
+    for await (const batch of serverSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      for (const event of batch) {
+        if (event.event === undefined || event.event === 'ping' || (event.event !== 'error' && !event.data)) continue;
+        if (event.event === 'error') throw sdk.streamError(event.data, response.headers);
+        yield JSON.parse(event.data) as RawMessageStreamEvent;
+      }
+    }
+  } catch (error) {
+    if (!isStreamCancel(error)) throw error;
+  }
+}
+
 
 /** Later counts replace earlier ones (message_delta counts are cumulative); absent ones keep theirs. */
 function addUsage(tally: UsageTally, usage: WireUsage | MessageDeltaUsage): void {

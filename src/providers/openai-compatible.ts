@@ -13,7 +13,7 @@ import {
   type OpenAIProviderName,
 } from './openai-compat.js';
 import { OpenAIChunkReader, type WireChunk } from './openai-chunks.js';
-import { serverSentEvents } from './sse-events.js';
+import { isStreamCancel, serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
 import { watchedFetch, type WireActivity } from './watched-fetch.js';
 import type { ModelRequest, Provider, StreamEvent } from './types.js';
@@ -42,10 +42,6 @@ function isErrorChunk(chunk: unknown): chunk is { error: object } {
   return typeof chunk === 'object' && chunk !== null && Boolean((chunk as { error?: unknown }).error);
 }
 
-/** What the SDK's stream treats as the reader being cancelled. */
-function isAbort(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && ((error as { name?: unknown }).name === 'AbortError' || String((error as { message?: unknown }).message).includes('FetchRequestCanceledException'));
-}
 
 export function createOpenAICompatibleProvider(options: OpenAICompatibleProviderOptions): Provider {
   const compat: OpenAICompat = { ...detectOpenAICompat(options.name, options.baseUrl), ...options.compat };
@@ -102,7 +98,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
           // A chunk that is not JSON is a damaged stream, retried like a cut one.
           if (error instanceof SyntaxError) return { complete: false, detail: `a chunk was not valid JSON (${error.message})` };
           // An abort ends the events, as the SDK's stream ends: the attempt says why.
-          if (!isAbort(error)) throw error;
+          if (!isStreamCancel(error)) throw error;
         }
         return reader.end(attempt.wireDone);
       },

@@ -31,3 +31,11 @@ export async function* serverSentEvents(body: AsyncIterable<Uint8Array>): AsyncG
   parser.feed(decoder.decode());
   if (completed.length > 0) yield take();
 }
+
+/** What the SDKs' streams treat as the reader being cancelled (the request's signal aborted): the
+ * events end there, quietly, and the caller asks why. */
+export function isStreamCancel(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  return name === 'AbortError' || String(message).includes('FetchRequestCanceledException');
+}
