@@ -93,11 +93,13 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
  * timeout can say what really happened.
  */
 /** OpenAI-style servers end a stream with `data: [DONE]` on a line of its own. */
-const DONE_MARKER = /(^|\n)data: ?\[DONE\]\r?(\n|$)/;
-const DONE_TAIL = 16;
+const DONE_AT_END = /(^|\n)data: ?\[DONE\]\r?\n?\r?\n?$/;
+/** Bytes of the wire kept to look for the marker at its end. */
+const DONE_TAIL = 32;
 
 class WatchedAttempt extends AttemptSignal implements WireActivity {
-  private wireTail = '';
+  /** The last bytes received (at most DONE_TAIL), kept without decoding: read once, at the end. */
+  private wireTail: Uint8Array = new Uint8Array(0);
   private answered = false;
   private bytes = 0;
   private contentChunks = 0;
@@ -128,13 +130,15 @@ class WatchedAttempt extends AttemptSignal implements WireActivity {
 
   bytesReceived(count: number, chunk?: Uint8Array): void {
     this.bytes += count;
-    if (chunk !== undefined && !this.wireDone) {
-      // The marker may straddle two chunks: search the end of the previous one too.
-      const text = this.wireTail + Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
-      if (DONE_MARKER.test(text)) this.wireDone = true;
-      this.wireTail = text.slice(-DONE_TAIL);
+    if (chunk !== undefined && chunk.byteLength > 0) {
+      // The marker may straddle chunks: a short chunk keeps the end of the one before.
+      this.wireTail = chunk.byteLength >= DONE_TAIL ? chunk.subarray(chunk.byteLength - DONE_TAIL) : Buffer.concat([this.wireTail, chunk]).subarray(-DONE_TAIL);
     }
     super.touch();
+  }
+
+  override get wireDone(): boolean {
+    return DONE_AT_END.test(Buffer.from(this.wireTail.buffer, this.wireTail.byteOffset, this.wireTail.byteLength).toString('latin1'));
   }
 
   seen(): IdleTimeoutCircumstances {

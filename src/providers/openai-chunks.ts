@@ -128,8 +128,8 @@ export class OpenAIChunkReader {
 
   /**
    * A stream is complete when it said so: a `finish_reason`, the usage chunk (servers send it after
-   * the last choice chunk), or `data: [DONE]` on the wire (`wireDone`: the SDK hides the marker, the
-   * attempt's watched fetch sees it). OpenRouter → kimi-k2 sends usage and [DONE] but no
+   * the last choice chunk), or `data: [DONE]` (`wireDone`: read as an event, or left unclosed at the
+   * very end of the wire, where the attempt's watched fetch sees it). OpenRouter → kimi-k2 sends usage and [DONE] but no
    * finish_reason. Without a finish_reason the stop reason is inferred: tool_calls when calls were
    * made, else stop.
    */

@@ -100,7 +100,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
           // An abort ends the events, as the SDK's stream ends: the attempt says why.
           if (!isStreamCancel(error)) throw error;
         }
-        return reader.end(attempt.wireDone);
+        // [DONE] read as an event, or left unclosed at the very end of the wire.
+        return reader.end(done || attempt.wireDone);
       },
     });
 

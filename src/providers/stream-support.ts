@@ -22,9 +22,12 @@ export function resolveIdleTimeoutMs(option: number | undefined): number {
  * the first request does not eat into the timeout.
  */
 export class AttemptSignal {
-  /** The raw stream carried OpenAI's end marker (`data: [DONE]`), which the SDK hides from its
-   * chunks: the server ended the response normally. Set by the attempt that watches the wire. */
-  wireDone = false;
+  /** The raw stream ended with OpenAI's end marker (`data: [DONE]`), even one the server did not
+   * close with a blank line (which no SSE reader reports): it ended the response normally. Known
+   * to the attempt that watches the wire. */
+  get wireDone(): boolean {
+    return false;
+  }
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastActivity = 0;

@@ -6,8 +6,8 @@ import { SSE_HEADERS, WireLoopback } from './wire-loopback.js';
 
 /**
  * A stream whose only sign of a normal end is `data: [DONE]` (no finish_reason, no usage chunk):
- * the SDK hides the marker, the attempt's watched fetch sees it on the wire. Without the marker the
- * same stream is a cut one and is retried.
+ * read as an event, or, left without its closing blank line, seen at the very end of the wire by
+ * the attempt's watched fetch. Without the marker the same stream is a cut one and is retried.
  */
 let server: WireLoopback;
 beforeAll(async () => {
@@ -36,6 +36,18 @@ describe('[DONE] on the wire ends a stream normally', () => {
     if (last.type !== 'done') return;
     expect(last.message.content).toBe('Hello');
     expect(last.message.stopReason).toBe('stop');
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('accepts [DONE] the server did not close with a blank line, at the very end of the wire', async () => {
+    server.serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (const chunk of CONTENT) res.write(chunk);
+      res.end('data: [DONE]\n');
+    });
+    const events = await stream();
+    expect(events.at(-1)!.type).toBe('done');
     expect(events.some((event) => event.type === 'retry')).toBe(false);
     expect(server.requests).toHaveLength(1);
   });
