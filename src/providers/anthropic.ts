@@ -10,7 +10,7 @@ import { streamAttempt, type WireEnd } from './attempt.js';
 import type { SdkErrorClasses } from './errors.js';
 import { isStreamCancel, serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
-import { watchedFetch, type WireActivity } from './watched-fetch.js';
+import { activityOptions, attemptRoutedFetch } from './watched-fetch.js';
 import type { ModelRequest, Provider, StopReason, StreamEvent, Usage } from './types.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -52,24 +52,32 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   const baseUrl = options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
 
-  // The SDK is imported on the first request, not at startup: CLI cold start is measured. Each
-  // attempt gets its own (cheap) client, whose fetch feeds that attempt's idle watchdog. Requests go
-  // through the node:http transport (http-transport.ts) unless a fetch is given.
-  const loadSdk = (activity: WireActivity): Promise<LoadedSdk> =>
-    Promise.all([import('@anthropic-ai/sdk'), options.fetch ? undefined : import('./http-transport.js')]).then(([module, transport]) => ({
-      client: new module.default({
-        apiKey: options.apiKey,
-        baseURL: baseUrl,
-        maxRetries: 0,
-        fetch: watchedFetch(options.fetch ?? transport!.sharedHttpFetch(), activity),
+  // The SDK is imported on the first request, not at startup: CLI cold start is measured. One
+  // client serves every attempt; each request carries its attempt, whose idle watchdog its fetch
+  // feeds (watched-fetch.ts). Requests go through the node:http transport (http-transport.ts)
+  // unless a fetch is given. A failed load is not remembered: the next attempt tries again.
+  let loaded: Promise<LoadedSdk> | undefined;
+  const loadSdk = (): Promise<LoadedSdk> =>
+    (loaded ??= Promise.all([import('@anthropic-ai/sdk'), options.fetch ? undefined : import('./http-transport.js')]).then(
+      ([module, transport]) => ({
+        client: new module.default({
+          apiKey: options.apiKey,
+          baseURL: baseUrl,
+          maxRetries: 0,
+          fetch: attemptRoutedFetch(options.fetch ?? transport!.sharedHttpFetch()),
+        }),
+        errors: module,
+        streamError: (data, headers) => {
+          const body = parsedOrText(data);
+          const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
+          return new module.APIError(undefined, body as object, undefined, headers, typeof type === 'string' ? (type as never) : undefined);
+        },
       }),
-      errors: module,
-      streamError: (data, headers) => {
-        const body = parsedOrText(data);
-        const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
-        return new module.APIError(undefined, body as object, undefined, headers, typeof type === 'string' ? (type as never) : undefined);
+      (error: unknown) => {
+        loaded = undefined;
+        throw error;
       },
-    }));
+    ));
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
     streamAttempt({
@@ -89,6 +97,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
             body: buildMessagesRequest(request),
             stream: true,
             signal: attempt.signal,
+            fetchOptions: activityOptions(attempt),
           })
           .asResponse();
         streaming();

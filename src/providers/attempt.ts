@@ -21,17 +21,16 @@ export interface AttemptSpec<Sdk extends { errors: SdkErrorClasses }> {
   /** "DeepSeek API", "Anthropic API": used in error messages. */
   label: string;
   baseUrl: string;
-  /**
-   * The SDK client for this attempt. Its `fetch` must report to `activity` (see watchedFetch), so
-   * that the idle watchdog counts every byte received, keep-alive comments and pings included.
-   */
-  loadSdk: (activity: WireActivity) => Promise<Sdk>;
+  /** The SDK client (one may serve every attempt). */
+  loadSdk: () => Promise<Sdk>;
   /**
    * Sends the request and translates the wire's events into StreamEvents through `assembler`,
    * calling `attempt.touch()` for every parsed chunk and `streaming()` once the response has started.
-   * Returns how the stream ended; may throw SDK errors (mapped here).
+   * The request must report its wire activity to `attempt` (watched-fetch.ts: activityOptions with
+   * attemptRoutedFetch), so that the idle watchdog counts every byte received, keep-alive comments
+   * and pings included. Returns how the stream ended; may throw SDK errors (mapped here).
    */
-  run: (sdk: Sdk, attempt: AttemptSignal, assembler: MessageAssembler, streaming: () => void) => AsyncGenerator<StreamEvent, WireEnd>;
+  run: (sdk: Sdk, attempt: AttemptSignal & WireActivity, assembler: MessageAssembler, streaming: () => void) => AsyncGenerator<StreamEvent, WireEnd>;
 }
 
 /**
@@ -53,7 +52,7 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
       yield assembler.failure(abortedError());
       return;
     }
-    const sdk = await spec.loadSdk(attempt);
+    const sdk = await spec.loadSdk();
     errors = sdk.errors;
     attempt.requestSent();
     // The SDKs end their iteration quietly when our signal aborts them: ask why it ended.

@@ -15,7 +15,7 @@ import {
 import { OpenAIChunkReader, type WireChunk } from './openai-chunks.js';
 import { isStreamCancel, serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
-import { watchedFetch, type WireActivity } from './watched-fetch.js';
+import { activityOptions, attemptRoutedFetch } from './watched-fetch.js';
 import type { ModelRequest, Provider, StreamEvent } from './types.js';
 
 export type { OpenAICompat } from './openai-compat.js';
@@ -47,20 +47,28 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
   const compat: OpenAICompat = { ...detectOpenAICompat(options.name, options.baseUrl), ...options.compat };
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
 
-  // The SDK is imported on the first request, not at startup: CLI cold start is measured. Each
-  // attempt gets its own (cheap) client, whose fetch feeds that attempt's idle watchdog. Requests go
-  // through the node:http transport (http-transport.ts) unless a fetch is given.
-  const loadSdk = (activity: WireActivity): Promise<LoadedSdk> =>
-    Promise.all([import('openai'), options.fetch ? undefined : import('./http-transport.js')]).then(([module, transport]) => ({
-      client: new module.default({
-        apiKey: options.apiKey || 'no-key',
-        baseURL: options.baseUrl,
-        maxRetries: 0,
-        fetch: watchedFetch(options.fetch ?? transport!.sharedHttpFetch(), activity),
+  // The SDK is imported on the first request, not at startup: CLI cold start is measured. One
+  // client serves every attempt; each request carries its attempt, whose idle watchdog its fetch
+  // feeds (watched-fetch.ts). Requests go through the node:http transport (http-transport.ts)
+  // unless a fetch is given. A failed load is not remembered: the next attempt tries again.
+  let loaded: Promise<LoadedSdk> | undefined;
+  const loadSdk = (): Promise<LoadedSdk> =>
+    (loaded ??= Promise.all([import('openai'), options.fetch ? undefined : import('./http-transport.js')]).then(
+      ([module, transport]) => ({
+        client: new module.default({
+          apiKey: options.apiKey || 'no-key',
+          baseURL: options.baseUrl,
+          maxRetries: 0,
+          fetch: attemptRoutedFetch(options.fetch ?? transport!.sharedHttpFetch()),
+        }),
+        errors: module,
+        streamError: (error, headers) => new module.APIError(undefined, error, undefined, headers),
       }),
-      errors: module,
-      streamError: (error, headers) => new module.APIError(undefined, error, undefined, headers),
-    }));
+      (error: unknown) => {
+        loaded = undefined;
+        throw error;
+      },
+    ));
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
     streamAttempt({
@@ -73,7 +81,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
       run: async function* (sdk, attempt, assembler, streaming): AsyncGenerator<StreamEvent, WireEnd> {
         // The raw response: the SDK has checked its status (errors are the SDK's), and the events
         // are read here (sse-events.ts), doing what the SDK's stream does with them.
-        const response = await sdk.client.chat.completions.create(buildChatRequest(request, compat), { signal: attempt.signal }).asResponse();
+        const response = await sdk.client.chat.completions.create(buildChatRequest(request, compat), { signal: attempt.signal, fetchOptions: activityOptions(attempt) }).asResponse();
         streaming();
         if (!response.body) return { complete: false, detail: 'the response had no body' };
         const reader = new OpenAIChunkReader(assembler);

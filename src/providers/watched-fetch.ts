@@ -1,8 +1,8 @@
 /**
- * A `fetch` that reports raw wire activity. The SDKs parse SSE themselves and drop what carries no
- * event for them (`: keep-alive` comments, Anthropic `ping` events), so a watchdog fed only by
- * parsed chunks would call a request that the server keeps alive "idle". Handing the SDK client
- * this fetch lets the watchdog see every byte that arrives instead.
+ * A `fetch` that reports raw wire activity. Reading SSE drops what carries no event
+ * (`: keep-alive` comments, Anthropic `ping` events), so a watchdog fed only by parsed chunks
+ * would call a request that the server keeps alive "idle". Handing the SDK client this fetch lets
+ * the watchdog see every byte that arrives instead.
  */
 
 import { TransportResponse } from './web-shims.js';
@@ -39,5 +39,28 @@ export function watchedFetch(base: typeof fetch, activity: WireActivity): typeof
       url: response.url,
     });
     return watched as unknown as Response;
+  };
+}
+
+/** Where a request carries the attempt it belongs to: a symbol key of its RequestInit. Both SDKs
+ * pass a request's `fetchOptions` on to their fetch (copied by spreads, which keep symbol keys). */
+const ACTIVITY = Symbol('seek.wire-activity');
+
+/** The `fetchOptions` that tie one SDK request to its attempt (see attemptRoutedFetch). */
+export function activityOptions(activity: WireActivity): Record<never, never> {
+  return { [ACTIVITY]: activity };
+}
+
+/**
+ * One fetch for an SDK client that serves every attempt: each request is watched for the attempt
+ * it carries (activityOptions), so a provider keeps one client instead of building one (with all
+ * of its API resources) per model request. A request that carries none fails: an idle watchdog that
+ * silently heard nothing would be worse.
+ */
+export function attemptRoutedFetch(base: typeof fetch): typeof fetch {
+  return (input, init) => {
+    const activity = (init as Record<symbol, WireActivity | undefined> | undefined)?.[ACTIVITY];
+    if (activity === undefined) return Promise.reject(new Error('internal: a model request that carries no attempt (src/providers/watched-fetch.ts)'));
+    return watchedFetch(base, activity)(input, init);
   };
 }
