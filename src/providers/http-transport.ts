@@ -72,7 +72,7 @@ interface Route {
   viaProxy?: URL;
 }
 
-type RequestBody = Buffer | ReadableStream<Uint8Array> | undefined;
+type RequestBody = string | Buffer | ReadableStream<Uint8Array> | undefined;
 
 async function send(
   input: string | URL | Request,
@@ -97,7 +97,7 @@ async function send(
  * FormData, Blob or URLSearchParams body implies when none was given. */
 function requestBody(body: BodyInit | null | undefined, headers: LightHeaders): RequestBody {
   if (body === null || body === undefined) return undefined;
-  if (typeof body === 'string') return Buffer.from(body);
+  if (typeof body === 'string') return body; // written as UTF-8 by node:http, without a copy
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   // Everything else (streams, FormData, Blob, URLSearchParams, async iterables) the platform's
@@ -120,9 +120,9 @@ interface Exchange {
 
 function exchange({ route, method, headers, body, signal, connectTimeoutMs, activity }: Exchange): Promise<Response> {
   const { url, agent, viaProxy } = route;
-  const outgoing: OutgoingHttpHeaders = {};
-  headers.forEach((value, name) => (outgoing[name] = value));
-  if (Buffer.isBuffer(body)) outgoing['content-length'] = body.length;
+  const outgoing: OutgoingHttpHeaders = headers.toRecord();
+  if (typeof body === 'string') outgoing['content-length'] = Buffer.byteLength(body);
+  else if (Buffer.isBuffer(body)) outgoing['content-length'] = body.length;
   else if (body === undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH')) outgoing['content-length'] = 0;
   const target = viaProxy ?? url;
   if (viaProxy) {
@@ -198,7 +198,7 @@ function exchange({ route, method, headers, body, signal, connectTimeoutMs, acti
 }
 
 function writeBody(req: ClientRequest, body: RequestBody): void {
-  if (body === undefined || Buffer.isBuffer(body)) {
+  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
     req.end(body);
     return;
   }

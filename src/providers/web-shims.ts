@@ -27,6 +27,11 @@ export class LightHeaders {
 
   constructor(init?: HeaderSource | null) {
     if (init === undefined || init === null) return;
+    if (#values in init) {
+      // One of these (the SDKs build their requests' headers with this class): already checked.
+      for (const [name, values] of init.#values) this.#values.set(name, [...values]);
+      return;
+    }
     if (typeof (init as { forEach?: unknown }).forEach === 'function' && !Array.isArray(init) && !(Symbol.iterator in init)) {
       (init as { forEach(callback: (value: string, name: string) => void): void }).forEach((value, name) => this.append(name, value));
     } else if (Symbol.iterator in init) {
@@ -75,6 +80,13 @@ export class LightHeaders {
     return [...(this.#values.get('set-cookie') ?? [])];
   }
 
+  /** Name -> value (several joined), unsorted: what node:http takes as a request's headers. */
+  toRecord(): Record<string, string> {
+    const record: Record<string, string> = {};
+    for (const [name, list] of this.#values) record[name] = list.length === 1 ? list[0]! : list.join(', ');
+    return record;
+  }
+
   forEach(callback: (value: string, name: string, headers: LightHeaders) => void, thisArg?: unknown): void {
     // A plain loop, not entries(): the SDKs and the transport call this for every request.
     for (const [name, value] of this.#pairs()) callback.call(thisArg, value, name, this);
@@ -111,16 +123,29 @@ export class LightHeaders {
 /** The standard's token characters for a header name. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/** Names already checked, and their lower case: a request's dozen names recur in every request. */
+const checkedNames = new Map<string, string>();
+const CHECKED_NAMES_KEPT = 256;
+
 function headerName(name: string): string {
   const text = String(name);
+  const known = checkedNames.get(text);
+  if (known !== undefined) return known;
   if (!HEADER_NAME.test(text)) throw new TypeError(`Headers: invalid header name "${text}"`);
-  return text.toLowerCase();
+  const lower = text.toLowerCase();
+  if (checkedNames.size < CHECKED_NAMES_KEPT) checkedNames.set(text, lower);
+  return lower;
 }
 
+/** Leading or trailing whitespace to trim, or a character no header value may hold. */
+const VALUE_NEEDS_WORK = /^[\t\n\r ]|[\t\n\r ]$|[\0\r\n]/;
+
 function headerValue(value: string): string {
-  const text = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
-  if (/[\0\r\n]/.test(text)) throw new TypeError('Headers: invalid header value');
-  return text;
+  const text = String(value);
+  if (!VALUE_NEEDS_WORK.test(text)) return text;
+  const trimmed = text.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (/[\0\r\n]/.test(trimmed)) throw new TypeError('Headers: invalid header value');
+  return trimmed;
 }
 
 /** `instanceof FormData` without loading undici: only an object that calls itself FormData is

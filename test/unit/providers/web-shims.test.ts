@@ -11,6 +11,7 @@ const INITS: { label: string; init: Init }[] = [
   { label: 'pairs with repeats', init: [['Accept', 'a'], ['accept', 'b'], ['Set-Cookie', 'x=1'], ['set-cookie', 'y=2'], ['Zed', 'last']] },
   { label: 'a platform Headers', init: new Headers([['B', '2'], ['a', '1'], ['set-cookie', 'k=v']]) as unknown as Init },
   { label: 'empty', init: {} },
+  { label: 'one of its own kind', init: new LightHeaders([['B', '2'], ['a', ' 1 '], ['set-cookie', 'k=v'], ['Set-Cookie', 'l=w']]) },
 ];
 
 /** The platform's Headers, typed as what it is at run time (the project's TS lib lacks its iterators). */
@@ -48,6 +49,19 @@ describe('LightHeaders', () => {
     expect(() => new LightHeaders({ 'bad name': 'x' })).toThrow(TypeError);
     expect(() => new Headers({ ok: 'a\r\nb' })).toThrow(TypeError);
     expect(() => new LightHeaders({ ok: 'a\r\nb' })).toThrow(TypeError);
+  });
+
+  it('copies one of its own kind: changing the copy leaves the original as it was', () => {
+    const original = new LightHeaders({ accept: 'a', 'x-one': '1' });
+    const copy = new LightHeaders(original);
+    copy.append('accept', 'b');
+    copy.delete('x-one');
+    expect([...original.entries()]).toEqual([['accept', 'a'], ['x-one', '1']]);
+    expect([...copy.entries()]).toEqual([['accept', 'a, b']]);
+  });
+
+  it('gives node:http a record of joined values, names in lower case', () => {
+    expect(new LightHeaders([['Accept', 'a'], ['accept', 'b'], ['X-Key', ' k ']]).toRecord()).toEqual({ accept: 'a, b', 'x-key': 'k' });
   });
 
   it('answers instanceof for its own and the platform instances, not for plain objects', () => {
