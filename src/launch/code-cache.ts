@@ -126,7 +126,13 @@ function buildOf(scriptPath: string): string {
 function currentBuilds(scripts: CliScripts): string[] {
   const builds = [buildOf(scripts.full), buildOf(scripts.headless)];
   const folder = chunkFolder(scripts.full);
-  for (const name of readdirSync(folder)) if (name.endsWith('.cjs')) builds.push(buildOf(join(folder, name)));
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    // A build without chunks: nothing more of ours.
+  }
+  for (const name of names) if (name.endsWith('.cjs')) builds.push(buildOf(join(folder, name)));
   return builds;
 }
 
