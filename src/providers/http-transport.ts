@@ -216,8 +216,16 @@ function writeBody(req: ClientRequest, body: RequestBody): void {
 /** The response body decoded by its content-encoding (applied in reverse order; an unknown
  * coding leaves the bytes as they came, like undici). Truncated compressed data ends the body
  * instead of failing it, also like undici. */
+/** The response's content codings, from its raw header lines: `res.headers` would build an object
+ * of every header on first read, which this needs one of. */
+function contentEncoding(raw: readonly string[]): string {
+  const values: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.length === 16 && raw[i]!.toLowerCase() === 'content-encoding') values.push(raw[i + 1]!);
+  return values.join(',');
+}
+
 function decoded(res: IncomingMessage): Readable {
-  const codings = (res.headers['content-encoding'] ?? '')
+  const codings = contentEncoding(res.rawHeaders)
     .toLowerCase()
     .split(',')
     .map((coding) => coding.trim())
