@@ -16,7 +16,7 @@
  *   loaded from the cache included). The CLI says what kind of run it made (a headless prompt, the
  *   terminal UI, anything else: src/cli/run-kind.ts) and whether it ran tools; the first run of
  *   each kind, and the first of a kind that ran tools, serialise the cache again, adding their
- *   code. Runs with -p have a build and a cache of their own, so the
+ *   code. Runs with -p (and `--version`) have a build and a cache of their own, so the
  *   terminal UI's code never weighs on a scripted start (V8 deserialises a whole cache, and reads
  *   a whole script, so their sizes are start time).
  * - Large dependencies most runs never load are vendor chunks beside the CLI scripts (chunks.ts):
@@ -38,7 +38,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { chunkAwareRequire, chunkFolder, type CompiledScript, type ModuleWrapper } from './chunks.js';
-import { isHeadlessPrompt } from './route.js';
+import { runsOnHeadlessBuild } from './route.js';
 
 interface CliModule {
   main(argv: string[]): Promise<void>;
@@ -67,7 +67,7 @@ export interface CliScripts {
 /** Loads and runs the CLI build that `argv` needs (src/launch/route.ts); resolves when its `main`
  * does. The vendor chunks it asks for (chunks.ts) compile through the same cache. */
 export async function launch(scripts: CliScripts, argv: string[]): Promise<void> {
-  const headless = isHeadlessPrompt(argv);
+  const headless = runsOnHeadlessBuild(argv);
   const scriptPath = headless ? scripts.headless : scripts.full;
   const compiled: CachedScript[] = [];
   const compile = (path: string, group: CacheGroup): CachedScript => {

@@ -37,6 +37,15 @@ const SUBCOMMANDS: ReadonlySet<string> = new Set(SUBCOMMAND_NAMES);
  * it checks against the command's own arguments (src/cli/near-miss.ts). */
 export const COMMAND_LIKE = /^[A-Za-z][A-Za-z-]*$/;
 
+/** The version query `src/cli/main.ts` answers before anything else. */
+const VERSION_FLAGS: ReadonlySet<string> = new Set(['--version', '-v', '-V']);
+
+/** True when the headless build runs `argv` (the arguments after `seek`): a headless prompt, or the
+ * version query (which editors and scripts ask to find seek, and which any build answers). */
+export function runsOnHeadlessBuild(argv: readonly string[]): boolean {
+  return (argv.length === 1 && VERSION_FLAGS.has(argv[0]!)) || isHeadlessPrompt(argv);
+}
+
 /** True when `argv` (the arguments after `seek`) is a headless prompt run of the root command. */
 export function isHeadlessPrompt(argv: readonly string[]): boolean {
   const first = argv[0];

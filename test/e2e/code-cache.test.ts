@@ -91,8 +91,8 @@ describe('the start-up code cache', () => {
 
   it('keeps -p runs apart from the rest, each written once and reused', async () => {
     const { root, home } = makeProject();
-    const version = await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } });
-    expect(version.stdout).toMatch(/^seek \d/);
+    const help = await runSeek(['help'], { cwd: root, env: { SEEK_HOME: home } });
+    expect(help.stdout).toMatch(/^Usage: seek/);
     const session = cacheOf(home, 'session');
     expect(session.bytes[0]).toBe(OTHER);
     expect(cacheFiles(home)).toHaveLength(1);
@@ -103,15 +103,24 @@ describe('the start-up code cache', () => {
     expect(basename(print.path)).toMatch(/^headless-v\d/);
     expect(basename(session.path)).toMatch(/^main-v\d/);
     expect(cacheOf(home, 'session').bytes.equals(session.bytes)).toBe(true);
-    expect((await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
+    expect((await runSeek(['help'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
     await sayHello(root, home);
     expect(cacheOf(home, 'session').bytes.equals(session.bytes)).toBe(true); // kinds they hold write nothing
     expect(cacheOf(home, 'print').bytes.equals(print.bytes)).toBe(true);
   });
 
+  it('answers the version query from the headless build', async () => {
+    const { root, home } = makeProject();
+    const version = await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } });
+    expect(version.stdout).toMatch(/^seek \d+\.\d+\.\d+\n$/);
+    expect(version.code).toBe(0);
+    expect(basename(cacheOf(home, 'print').path)).toMatch(/^headless-v\d/);
+    expect(cacheOf(home, 'print').bytes[0]).toBe(OTHER);
+  });
+
   it.skipIf(!hasTmux)('learns the terminal UI from its first interactive run, adding to what the session cache holds (tmux)', async () => {
     const { root, home } = makeProject();
-    expect((await runSeek(['--version'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
+    expect((await runSeek(['help'], { cwd: root, env: { SEEK_HOME: home } })).code).toBe(0);
     const before = cacheOf(home, 'session');
     for (let run = 0; run < 2; run++) {
       const t = h.start(root, home, { width: 80, height: 24 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHeadlessPrompt, SUBCOMMAND_NAMES } from '../../../src/launch/route.js';
+import { isHeadlessPrompt, runsOnHeadlessBuild, SUBCOMMAND_NAMES } from '../../../src/launch/route.js';
 import { SUBCOMMANDS } from '../../../src/cli/main.js';
 
 // The launcher sends a command line to dist/cli/headless.cjs (no terminal UI, no subcommands) only
@@ -20,7 +20,14 @@ describe('which build a command line needs', () => {
       ['-p', 'x', '--', 'more words'],
     ]) {
       expect(isHeadlessPrompt(argv), argv.join(' ')).toBe(true);
+      expect(runsOnHeadlessBuild(argv), argv.join(' ')).toBe(true);
     }
+  });
+
+  it('sends the version query alone to the headless build too, which answers it the same', () => {
+    for (const flag of ['--version', '-v', '-V']) expect(runsOnHeadlessBuild([flag]), flag).toBe(true);
+    // With anything beside it, it is not the query main.ts answers first: the usual rule decides.
+    for (const argv of [['--version', 'x'], ['x', '--version'], ['--version', '--help']]) expect(runsOnHeadlessBuild(argv), argv.join(' ')).toBe(false);
   });
 
   it('sends everything else to the whole CLI', () => {
@@ -39,6 +46,7 @@ describe('which build a command line needs', () => {
       ['-yp', 'combined short flags are left to the whole CLI'],
     ]) {
       expect(isHeadlessPrompt(argv), argv.join(' ')).toBe(false);
+      if (argv.join(' ') !== '--version') expect(runsOnHeadlessBuild(argv), argv.join(' ')).toBe(false);
     }
   });
 
