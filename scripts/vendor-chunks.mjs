@@ -15,8 +15,9 @@
 //   uses another chunk's package (the MCP SDK uses zod) asks for it the same way.
 // - scripts/build.mjs fails the build if a package ends up in two outputs.
 import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 
-const ROOT = new URL('..', import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Built in this order: a chunk may use the packages of the chunks after it, never before it. */
 export const VENDOR_CHUNKS = [
