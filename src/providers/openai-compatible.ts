@@ -90,7 +90,9 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
           for await (const events of serverSentEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
             attempt.touch();
             for (const event of events) {
-              if (done) continue; // after [DONE] the body is read to its end, so the connection is kept
+              // After [DONE] the body is read to its end, so the connection is kept; an empty
+              // event (`data:` alone, which some servers send to keep a stream alive) carries nothing.
+              if (done || event.data === '') continue;
               if (event.data.startsWith('[DONE]')) {
                 done = true;
                 continue;

@@ -65,3 +65,22 @@ describe('[DONE] on the wire ends a stream normally', () => {
     expect(server.requests).toHaveLength(2);
   });
 });
+
+describe('events that carry nothing', () => {
+  it('skips empty `data:` events and comments sent to keep the stream alive, without a retry', async () => {
+    server.serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      res.write(': keep-alive\n\ndata:\n\n');
+      res.write(CONTENT[0]);
+      res.write('data:\n\n');
+      res.end(`${CONTENT[1]}data: [DONE]\n\n`);
+    });
+    const events = await stream();
+    const last = events.at(-1)!;
+    expect(last.type).toBe('done');
+    if (last.type !== 'done') return;
+    expect(last.message.content).toBe('Hello');
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+});
