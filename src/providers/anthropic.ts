@@ -10,6 +10,7 @@ import { streamAttempt, type WireEnd } from './attempt.js';
 import type { SdkErrorClasses } from './errors.js';
 import { isStreamCancel, serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
+import { lazyAsync } from '../util/lazy.js';
 import { activityOptions, attemptRoutedFetch } from './watched-fetch.js';
 import type { ModelRequest, Provider, StopReason, StreamEvent, Usage } from './types.js';
 
@@ -56,28 +57,23 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   // client serves every attempt; each request carries its attempt, whose idle watchdog its fetch
   // feeds (watched-fetch.ts). Requests go through the node:http transport (http-transport.ts)
   // unless a fetch is given. A failed load is not remembered: the next attempt tries again.
-  let loaded: Promise<LoadedSdk> | undefined;
-  const loadSdk = (): Promise<LoadedSdk> =>
-    (loaded ??= Promise.all([import('@anthropic-ai/sdk'), options.fetch ? undefined : import('./http-transport.js')]).then(
-      ([module, transport]) => ({
-        client: new module.default({
-          apiKey: options.apiKey,
-          baseURL: baseUrl,
-          maxRetries: 0,
-          fetch: attemptRoutedFetch(options.fetch ?? transport!.sharedHttpFetch()),
-        }),
-        errors: module,
-        streamError: (data, headers) => {
-          const body = parsedOrText(data);
-          const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
-          return new module.APIError(undefined, body as object, undefined, headers, typeof type === 'string' ? (type as never) : undefined);
-        },
+  const loadSdk = lazyAsync(async (): Promise<LoadedSdk> => {
+    const [module, transport] = await Promise.all([import('@anthropic-ai/sdk'), options.fetch ? undefined : import('./http-transport.js')]);
+    return {
+      client: new module.default({
+        apiKey: options.apiKey,
+        baseURL: baseUrl,
+        maxRetries: 0,
+        fetch: attemptRoutedFetch(options.fetch ?? transport!.sharedHttpFetch()),
       }),
-      (error: unknown) => {
-        loaded = undefined;
-        throw error;
+      errors: module,
+      streamError: (data, headers) => {
+        const body = parsedOrText(data);
+        const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
+        return new module.APIError(undefined, body as object, undefined, headers, typeof type === 'string' ? (type as never) : undefined);
       },
-    ));
+    };
+  });
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
     streamAttempt({
@@ -179,7 +175,6 @@ async function* messageEvents(response: Response, sdk: LoadedSdk): AsyncGenerato
     if (!isStreamCancel(error)) throw error;
   }
 }
-
 
 /** Later counts replace earlier ones (message_delta counts are cumulative); absent ones keep theirs. */
 function addUsage(tally: UsageTally, usage: WireUsage | MessageDeltaUsage): void {

@@ -213,9 +213,6 @@ function writeBody(req: ClientRequest, body: RequestBody): void {
   })().catch((error: unknown) => req.destroy(error instanceof Error ? error : new Error(String(error))));
 }
 
-/** The response body decoded by its content-encoding (applied in reverse order; an unknown
- * coding leaves the bytes as they came, like undici). Truncated compressed data ends the body
- * instead of failing it, also like undici. */
 /** The response's content codings, from its raw header lines: `res.headers` would build an object
  * of every header on first read, which this needs one of. */
 function contentEncoding(raw: readonly string[]): string {
@@ -224,6 +221,9 @@ function contentEncoding(raw: readonly string[]): string {
   return values.join(',');
 }
 
+/** The response body decoded by its content-encoding (applied in reverse order; an unknown
+ * coding leaves the bytes as they came, like undici). Truncated compressed data ends the body
+ * instead of failing it, also like undici. */
 function decoded(res: IncomingMessage): Readable {
   const codings = contentEncoding(res.rawHeaders)
     .toLowerCase()

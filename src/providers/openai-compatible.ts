@@ -15,6 +15,7 @@ import {
 import { OpenAIChunkReader, type WireChunk } from './openai-chunks.js';
 import { isStreamCancel, serverSentEvents } from './sse-events.js';
 import { resolveIdleTimeoutMs } from './stream-support.js';
+import { lazyAsync } from '../util/lazy.js';
 import { activityOptions, attemptRoutedFetch } from './watched-fetch.js';
 import type { ModelRequest, Provider, StreamEvent } from './types.js';
 
@@ -42,7 +43,6 @@ function isErrorChunk(chunk: unknown): chunk is { error: object } {
   return typeof chunk === 'object' && chunk !== null && Boolean((chunk as { error?: unknown }).error);
 }
 
-
 export function createOpenAICompatibleProvider(options: OpenAICompatibleProviderOptions): Provider {
   const compat: OpenAICompat = { ...detectOpenAICompat(options.name, options.baseUrl), ...options.compat };
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
@@ -51,24 +51,19 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
   // client serves every attempt; each request carries its attempt, whose idle watchdog its fetch
   // feeds (watched-fetch.ts). Requests go through the node:http transport (http-transport.ts)
   // unless a fetch is given. A failed load is not remembered: the next attempt tries again.
-  let loaded: Promise<LoadedSdk> | undefined;
-  const loadSdk = (): Promise<LoadedSdk> =>
-    (loaded ??= Promise.all([import('openai'), options.fetch ? undefined : import('./http-transport.js')]).then(
-      ([module, transport]) => ({
-        client: new module.default({
-          apiKey: options.apiKey || 'no-key',
-          baseURL: options.baseUrl,
-          maxRetries: 0,
-          fetch: attemptRoutedFetch(options.fetch ?? transport!.sharedHttpFetch()),
-        }),
-        errors: module,
-        streamError: (error, headers) => new module.APIError(undefined, error, undefined, headers),
+  const loadSdk = lazyAsync(async (): Promise<LoadedSdk> => {
+    const [module, transport] = await Promise.all([import('openai'), options.fetch ? undefined : import('./http-transport.js')]);
+    return {
+      client: new module.default({
+        apiKey: options.apiKey || 'no-key',
+        baseURL: options.baseUrl,
+        maxRetries: 0,
+        fetch: attemptRoutedFetch(options.fetch ?? transport!.sharedHttpFetch()),
       }),
-      (error: unknown) => {
-        loaded = undefined;
-        throw error;
-      },
-    ));
+      errors: module,
+      streamError: (error, headers) => new module.APIError(undefined, error, undefined, headers),
+    };
+  });
 
   const stream = (request: ModelRequest, signal?: AbortSignal): AsyncGenerator<StreamEvent> =>
     streamAttempt({

@@ -14,3 +14,14 @@ export function lazy<T>(build: () => T): () => T {
     return value;
   };
 }
+
+/** The same for a value built asynchronously: the promise is kept, so concurrent first calls share
+ * one build; a build that rejects is forgotten, and the next call tries again. */
+export function lazyAsync<T>(build: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= build().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    }));
+}

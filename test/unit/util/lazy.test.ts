@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lazy } from '../../../src/util/lazy.js';
+import { lazy, lazyAsync } from '../../../src/util/lazy.js';
 import { lazySchema } from '../../../src/util/zod.js';
 
 describe('lazy', () => {
@@ -32,5 +32,28 @@ describe('lazySchema', () => {
     expect(schema().safeParse({ n: 1 }).success).toBe(true);
     expect(schema().safeParse({ n: 1.5 }).success).toBe(false);
     expect(schema().safeParse({ n: 1, extra: true }).success).toBe(false);
+  });
+});
+
+describe('lazyAsync', () => {
+  it('builds once for concurrent first calls and keeps the value', async () => {
+    let builds = 0;
+    const value = lazyAsync(async () => ++builds);
+    expect(await Promise.all([value(), value(), value()])).toEqual([1, 1, 1]);
+    expect(await value()).toBe(1);
+    expect(builds).toBe(1);
+  });
+
+  it('forgets a build that rejected, and tries again at the next call', async () => {
+    let builds = 0;
+    const value = lazyAsync(async () => {
+      builds++;
+      if (builds === 1) throw new Error('not yet');
+      return 'ready';
+    });
+    await expect(value()).rejects.toThrow('not yet');
+    expect(await value()).toBe('ready');
+    expect(await value()).toBe('ready');
+    expect(builds).toBe(2);
   });
 });
