@@ -1,4 +1,4 @@
-// Builds dist/ for the `seek` binary in three esbuild passes, into a staging folder that replaces
+// Builds dist/ for the `seek` binary in several esbuild passes, into a staging folder that replaces
 // dist/ only when all succeeded (a failed build leaves the previous dist/ in place):
 //
 // - dist/cli/main.cjs: the whole CLI from src/cli/main.ts, terminal UI included, as one CommonJS
@@ -10,6 +10,8 @@
 //   top-level await (yogaWithoutTopLevelAwait), and zod loads at its first use (lazyZod).
 // - dist/cli/headless.cjs: the same CLI without the terminal UI and the subcommands (headlessOnly),
 //   for `seek -p` runs (src/launch/route.ts decides): a script's size is start time.
+// - dist/cli/chunks/<name>.cjs: large dependencies most runs never load (zod, the Anthropic and MCP
+//   SDKs, yaml), out of both scripts and loaded at first use (scripts/vendor-chunks.mjs).
 // - dist/launch.cjs: the launcher itself (src/launch/), which bin/seek.js requires.
 //
 // Type checking is `npm run typecheck`; this step only transpiles. The version is written into the
@@ -272,17 +274,16 @@ failOnPackagesInTwoOutputs([cliResults, ...chunkResults.map((result) => [result]
 function failOnPackagesInTwoOutputs(groups) {
   const owner = new Map();
   for (const [index, results] of groups.entries()) {
-    for (const result of results) {
-      for (const output of Object.values(result.metafile.outputs)) {
-        for (const input of Object.keys(output.inputs)) {
-          const at = input.lastIndexOf('node_modules/');
-          if (at < 0) continue;
-          const name = packageOf(input.slice(at + 'node_modules/'.length));
-          if (MAY_BE_COPIED.has(name)) continue;
-          const first = owner.get(name);
-          if (first === undefined) owner.set(name, { index, output: Object.keys(result.metafile.outputs).find((key) => key.endsWith('.cjs')) });
-          else if (first.index !== index) throw new Error(`build: ${name} is bundled into both ${first.output} and ${Object.keys(result.metafile.outputs).find((key) => key.endsWith('.cjs'))}: add it to a vendor chunk's packages or make its users import it from one (scripts/vendor-chunks.mjs)`);
-        }
+    for (const { metafile } of results) {
+      const script = Object.keys(metafile.outputs).find((key) => key.endsWith('.cjs'));
+      for (const input of Object.keys(metafile.outputs[script].inputs)) {
+        const at = input.lastIndexOf('node_modules/');
+        if (at < 0) continue;
+        const name = packageOf(input.slice(at + 'node_modules/'.length));
+        if (MAY_BE_COPIED.has(name)) continue;
+        const first = owner.get(name);
+        if (first === undefined) owner.set(name, { index, script });
+        else if (first.index !== index) throw new Error(`build: ${name} is bundled into both ${first.script} and ${script}: add it to a vendor chunk's packages or make its users import it from one (scripts/vendor-chunks.mjs)`);
       }
     }
   }
