@@ -34,6 +34,13 @@ interface PreparedCall {
 
 type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCall; error: string };
 
+/** Whether any tool has run in this process: the launcher's code cache is serialised again after
+ * the first run that ran tools, so their code starts compiled (src/launch/code-cache.ts). */
+let toolsRan = false;
+export function anyToolRan(): boolean {
+  return toolsRan;
+}
+
 /**
  * Runs the tool calls of one assistant turn and returns their results in call order.
  * Consecutive read-only calls run concurrently; a mutating call runs alone, after everything
@@ -43,13 +50,6 @@ type Prepared = { ok: true; prepared: PreparedCall } | { ok: false; call: ToolCa
  * it stands for (see tool-proxy.ts): every event and result carries the real name and arguments. Once the signal aborts, calls not yet
  * started are answered with an "interrupted" result so no call is left without a result.
  */
-/** Whether any tool has run in this process: the launcher's code cache is serialised again after
- * the first run that ran tools, so their code starts compiled (src/launch/code-cache.ts). */
-let toolsRan = false;
-export function anyToolRan(): boolean {
-  return toolsRan;
-}
-
 export async function executeToolCalls(calls: readonly ToolCall[], options: DispatchOptions): Promise<DispatchResult> {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const lookup = (name: string): Tool | undefined => byName.get(name) ?? options.resolveTool?.(name);
