@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { childOf, isNormalAbsolute } from '../util/normal-path.js';
 
 /** Max symlink hops followed for paths that do not (fully) exist; loops resolve to the last hop. */
 const MAX_LINK_HOPS = 40;
@@ -12,7 +13,7 @@ const MAX_LINK_HOPS = 40;
  * Synchronous on purpose: the policy decides synchronously, and these are a few syscalls.
  */
 export function resolveReal(p: string, hops = 0): string {
-  const abs = path.resolve(p);
+  const abs = isNormalAbsolute(p) ? p : path.resolve(p);
   try {
     return fs.realpathSync.native(abs);
   } catch {
@@ -41,6 +42,8 @@ export function isInside(root: string, target: string): boolean {
 
 /** Containment on already-resolved absolute paths (no filesystem access). */
 export function isInsideResolved(realRoot: string, realTarget: string): boolean {
+  // The common answer without path.relative (util/normal-path.ts says why); the rest below.
+  if (realTarget === realRoot || childOf(realRoot, realTarget) !== undefined) return true;
   const rel = path.relative(realRoot, realTarget);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

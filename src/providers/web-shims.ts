@@ -19,6 +19,10 @@ type HeaderSource = Iterable<readonly [string, string]> | Record<string, string 
 export class LightHeaders {
   /** Lower-case name -> values in order (set-cookie keeps each; others join on read). */
   readonly #values = new Map<string, string[]>();
+  /** The sorted pairs, kept until the next change: the SDKs iterate one request's headers several
+   * times (merging, logging, sending). A change makes a new array, so an iteration under way keeps
+   * the pairs it started with. */
+  #sorted: [string, string][] | undefined;
 
   /** True for these and for the platform's Headers, without loading the platform's class. */
   static [Symbol.hasInstance](value: unknown): boolean {
@@ -54,16 +58,19 @@ export class LightHeaders {
 
   append(name: string, value: string): void {
     const key = headerName(name);
+    this.#sorted = undefined;
     const list = this.#values.get(key);
     if (list) list.push(headerValue(value));
     else this.#values.set(key, [headerValue(value)]);
   }
 
   set(name: string, value: string): void {
+    this.#sorted = undefined;
     this.#values.set(headerName(name), [headerValue(value)]);
   }
 
   delete(name: string): void {
+    this.#sorted = undefined;
     this.#values.delete(headerName(name));
   }
 
@@ -93,17 +100,20 @@ export class LightHeaders {
   }
 
   *entries(): IterableIterator<[string, string]> {
-    yield* this.#pairs();
+    // Fresh pairs: a caller may change the arrays it is given; the kept ones must not change.
+    for (const [name, value] of this.#pairs()) yield [name, value];
   }
 
   /** Sorted by name, as the standard's iteration is; set-cookie values apart, others joined. */
   #pairs(): [string, string][] {
+    if (this.#sorted) return this.#sorted;
     const pairs: [string, string][] = [];
     for (const name of [...this.#values.keys()].sort()) {
       const list = this.#values.get(name)!;
       if (name === 'set-cookie') for (const cookie of list) pairs.push([name, cookie]);
       else pairs.push([name, list.length === 1 ? list[0]! : list.join(', ')]);
     }
+    this.#sorted = pairs;
     return pairs;
   }
 

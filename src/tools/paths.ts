@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '../agent/types.js';
+import { childOf, isNormalAbsolute } from '../util/normal-path.js';
 
 /**
  * Turns a path the model wrote into an absolute, lexically normalised path: `~` and `~/…` expand
@@ -13,6 +14,7 @@ export function resolvePath(ctx: Pick<ToolContext, 'cwd'>, p: string): string {
   const trimmed = p.trim();
   if (trimmed === '~') return homedir();
   if (trimmed.startsWith('~/')) return path.resolve(homedir(), trimmed.slice(2));
+  if (isNormalAbsolute(trimmed)) return trimmed; // what path.resolve would return, without its pass
   return path.resolve(ctx.cwd, trimmed);
 }
 
@@ -46,6 +48,9 @@ export function realpathOfNearestExisting(absPath: string): string {
 
 /** How a path is shown to the model and on screens: relative to cwd when inside it, else absolute. */
 export function displayPath(ctx: Pick<ToolContext, 'cwd'>, absPath: string): string {
+  // Nearly every path shown lies under cwd: its tail, without path.relative (util/normal-path.ts).
+  const under = childOf(ctx.cwd, absPath);
+  if (under !== undefined) return under;
   const relative = path.relative(ctx.cwd, absPath);
   if (relative === '') return '.';
   if (relative.startsWith('..') || path.isAbsolute(relative)) return absPath;
@@ -103,3 +108,4 @@ function editDistance(a: string, b: string, limit: number): number {
   }
   return previous[b.length]!;
 }
+

@@ -84,7 +84,7 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext, files: TextFil
 
   const offset = args.offset ?? 1;
   const limit = args.limit ?? READ_DEFAULT_LIMIT;
-  const source = whole ? [whole] : createReadStream(absPath, { highWaterMark: 256 * 1024 });
+  const source = whole ?? createReadStream(absPath, { highWaterMark: 256 * 1024 });
   const window = await readLineWindow(source, offset, limit, ctx.signal);
   if (window.aborted) return { content: 'Interrupted: the read was cancelled.', isError: true };
   if (window.lines.length === 0) {
@@ -161,60 +161,85 @@ interface LineWindow {
 }
 
 /**
- * Streams the file once, in linear time and with memory bounded by the output cap: newlines are
+ * Reads the file once, in linear time and with memory bounded by the output cap: newlines are
  * found in the raw bytes, lines before `offset` are only counted, a line being shown keeps at most
  * READ_MAX_LINE_CHARS (+2, for a BOM and a CR) of its text and only counts the rest, and once
  * `limit` lines or the output cap are reached the rest of the file is only scanned for newlines so
- * the continuation hint can give the total.
+ * the continuation hint can give the total. A file read whole is scanned synchronously (no
+ * iteration, no await: most reads are small files); a large one streams through the same scanner.
  */
 async function readLineWindow(
-  source: Iterable<Buffer> | AsyncIterable<Buffer | string>,
+  source: Buffer | AsyncIterable<Buffer | string>,
   offset: number,
   limit: number,
   signal: AbortSignal,
 ): Promise<LineWindow> {
-  const budget = new LineBudget(limit, READ_MAX_OUTPUT_CHARS);
-  const line = new LineHead(READ_MAX_LINE_CHARS + 2);
-  let collecting = true;
-  let lineNumber = 0; // lines completed so far
-  let lastByte = -1;
-
-  const crlfLines: number[] = [];
-  let lfLineCount = 0;
-  const endLine = (newline: boolean): void => {
-    lineNumber += 1;
-    if (lineNumber < offset) return;
-    const text = line.finish(lineNumber === 1);
-    if (!budget.add(`${String(lineNumber).padStart(6)}\t${text}`) || budget.full) collecting = false;
-    if (line.endedWithCr && newline) crlfLines.push(lineNumber);
-    else if (newline) lfLineCount += 1;
-  };
-
+  const cancelled: LineWindow = { lines: [], crlfLines: [], lfLineCount: 0, totalLines: 0, aborted: true };
+  const scanner = new LineWindowScanner(offset, limit);
+  if (Buffer.isBuffer(source)) {
+    if (signal.aborted) return cancelled;
+    scanner.feed(source);
+    return scanner.finish();
+  }
   for await (const chunk of source) {
-    if (signal.aborted) return { lines: [], crlfLines: [], lfLineCount: 0, totalLines: 0, aborted: true };
-    const bytes = chunk as Buffer;
-    if (bytes.length === 0) continue;
-    lastByte = bytes[bytes.length - 1]!;
+    if (signal.aborted) return cancelled;
+    scanner.feed(chunk as Buffer);
+  }
+  return scanner.finish();
+}
+
+/** The state of one readLineWindow pass, fed the file's bytes in order. */
+class LineWindowScanner {
+  private readonly budget: LineBudget;
+  private readonly line = new LineHead(READ_MAX_LINE_CHARS + 2);
+  private collecting = true;
+  private lineNumber = 0; // lines completed so far
+  private lastByte = -1;
+  private readonly crlfLines: number[] = [];
+  private lfLineCount = 0;
+
+  constructor(
+    private readonly offset: number,
+    limit: number,
+  ) {
+    this.budget = new LineBudget(limit, READ_MAX_OUTPUT_CHARS);
+  }
+
+  feed(bytes: Buffer): void {
+    if (bytes.length === 0) return;
+    this.lastByte = bytes[bytes.length - 1]!;
     let start = 0;
-    while (collecting && start < bytes.length) {
+    while (this.collecting && start < bytes.length) {
       const newline = bytes.indexOf(0x0a, start);
       const end = newline === -1 ? bytes.length : newline;
-      if (lineNumber + 1 >= offset) line.take(bytes.subarray(start, end));
+      if (this.lineNumber + 1 >= this.offset) this.line.take(bytes.subarray(start, end));
       if (newline === -1) {
         start = bytes.length;
       } else {
-        endLine(true);
+        this.endLine(true);
         start = newline + 1;
       }
     }
-    if (!collecting && start < bytes.length) lineNumber += countNewlines(bytes.subarray(start));
+    if (!this.collecting && start < bytes.length) this.lineNumber += countNewlines(bytes.subarray(start));
   }
-  if (lastByte !== -1 && lastByte !== 0x0a) {
-    // A final line without a newline.
-    if (collecting) endLine(false);
-    else lineNumber += 1;
+
+  finish(): LineWindow {
+    if (this.lastByte !== -1 && this.lastByte !== 0x0a) {
+      // A final line without a newline.
+      if (this.collecting) this.endLine(false);
+      else this.lineNumber += 1;
+    }
+    return { lines: this.budget.lines, crlfLines: this.crlfLines, lfLineCount: this.lfLineCount, totalLines: this.lineNumber, aborted: false };
   }
-  return { lines: budget.lines, crlfLines, lfLineCount, totalLines: lineNumber, aborted: false };
+
+  private endLine(newline: boolean): void {
+    this.lineNumber += 1;
+    if (this.lineNumber < this.offset) return;
+    const text = this.line.finish(this.lineNumber === 1);
+    if (!this.budget.add(`${String(this.lineNumber).padStart(6)}\t${text}`) || this.budget.full) this.collecting = false;
+    if (this.line.endedWithCr && newline) this.crlfLines.push(this.lineNumber);
+    else if (newline) this.lfLineCount += 1;
+  }
 }
 
 /**
