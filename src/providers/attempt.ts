@@ -131,7 +131,15 @@ class WatchedAttempt extends AttemptSignal implements WireActivity {
     this.bytes += count;
     if (chunk !== undefined && chunk.byteLength > 0) {
       // The marker may straddle chunks: a short chunk keeps the end of the one before.
-      this.wireTail = chunk.byteLength >= DONE_TAIL ? chunk.subarray(chunk.byteLength - DONE_TAIL) : Buffer.concat([this.wireTail, chunk]).subarray(-DONE_TAIL);
+      if (chunk.byteLength >= DONE_TAIL) {
+        this.wireTail = chunk.subarray(chunk.byteLength - DONE_TAIL);
+      } else {
+        const kept = this.wireTail.subarray(Math.max(0, this.wireTail.byteLength + chunk.byteLength - DONE_TAIL));
+        const tail = new Uint8Array(kept.byteLength + chunk.byteLength);
+        tail.set(kept);
+        tail.set(chunk, kept.byteLength);
+        this.wireTail = tail;
+      }
     }
     super.touch();
   }

@@ -1,6 +1,7 @@
 /**
- * Server-sent events read straight from a response body: each network chunk is decoded and fed to
- * eventsource-parser, and the events it completes come out together, one batch per chunk.
+ * Server-sent events read straight from a response body: each network chunk is decoded (UTF-8, a
+ * leading BOM dropped, as the SSE standard says) and fed to eventsource-parser, and the events it
+ * completes come out together, one batch per chunk.
  *
  * Why not the SDK's stream: the OpenAI SDK passes every event through four async generators
  * (bytes, SSE chunks, SSE messages, parsed data), which on the 20-turn workload cost about 0.5 ms of
@@ -11,12 +12,21 @@
  * an event not closed by a blank line when the body ends is dropped, as the SSE standard and the
  * SDKs do; ending the iteration early ends the body's iteration (which cancels the request).
  */
+import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 export type ServerSentEvent = EventSourceMessage;
 
 export async function* serverSentEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<ServerSentEvent[], void, undefined> {
-  const decoder = new TextDecoder();
+  // node:string_decoder, as read_file uses, rather than TextDecoder: one UTF-8 decoder fewer to
+  // compile at a process's first response. TextDecoder dropped a leading BOM; so does `decoded`.
+  const decoder = new StringDecoder('utf8');
+  let started = false;
+  const decoded = (text: string): string => {
+    if (started || text === '') return text;
+    started = true;
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  };
   let completed: ServerSentEvent[] = [];
   const parser = createParser({ onEvent: (event) => completed.push(event) });
   const take = (): ServerSentEvent[] => {
@@ -25,10 +35,10 @@ export async function* serverSentEvents(body: AsyncIterable<Uint8Array>): AsyncG
     return batch;
   };
   for await (const chunk of body) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
+    parser.feed(decoded(decoder.write(chunk)));
     if (completed.length > 0) yield take();
   }
-  parser.feed(decoder.decode());
+  parser.feed(decoded(decoder.end()));
   if (completed.length > 0) yield take();
 }
 

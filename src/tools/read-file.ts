@@ -176,7 +176,7 @@ async function readLineWindow(
 ): Promise<LineWindow> {
   const cancelled: LineWindow = { lines: [], crlfLines: [], lfLineCount: 0, totalLines: 0, aborted: true };
   const scanner = new LineWindowScanner(offset, limit);
-  if (Buffer.isBuffer(source)) {
+  if (source instanceof Uint8Array) {
     if (signal.aborted) return cancelled;
     scanner.feed(source);
     return scanner.finish();

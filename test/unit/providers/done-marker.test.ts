@@ -52,6 +52,24 @@ describe('[DONE] on the wire ends a stream normally', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('finds the unclosed [DONE] when it comes a few bytes at a time', async () => {
+    server.serve((_req, res) => {
+      res.writeHead(200, SSE_HEADERS);
+      for (const chunk of CONTENT) res.write(chunk);
+      const pieces = ['da', 'ta', ': ', '[D', 'ON', 'E]', '\n'];
+      const next = (): void => {
+        const piece = pieces.shift()!;
+        if (pieces.length === 0) res.end(piece);
+        else res.write(piece, () => setImmediate(next));
+      };
+      next();
+    });
+    const events = await stream();
+    expect(events.at(-1)!.type).toBe('done');
+    expect(events.some((event) => event.type === 'retry')).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('retries the same stream cut before [DONE]', async () => {
     let served = 0;
     server.serve((_req, res) => {

@@ -34,6 +34,18 @@ describe('serverSentEvents', () => {
     expect(JSON.parse(batch![0]!.data)).toEqual({ text: 'naïve ✓' });
   });
 
+  it('drops a leading byte order mark, even split over chunks, and no later one', async () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+    const batches = await collect([bom.subarray(0, 1), bom.subarray(1), 'data: first\n\n', 'data: \ufeffsecond\n\n']);
+    expect(batches.flat().map((event) => event.data)).toEqual(['first', '\ufeffsecond']);
+  });
+
+  it('turns a broken character into U+FFFD', async () => {
+    const bytes = new TextEncoder().encode('data: ✓\n\n');
+    const batches = await collect(['data: a\n\n', bytes.subarray(0, 7), '\n\n']);
+    expect(batches.flat().map((event) => event.data)).toEqual(['a', '\ufffd']);
+  });
+
   it('drops an event the body ends before closing, as the SSE standard says', async () => {
     expect(await collect(['data: {"a":1}\n\ndata: {"cut'])).toEqual([[{ event: undefined, id: undefined, data: '{"a":1}' }]]);
   });
