@@ -73,7 +73,10 @@ export function responseBody(source: Readable, onChunk: ((chunk: Uint8Array) => 
     notify();
   });
   source.once('error', (error) => fail(terminated(error)));
-  source.once('close', () => fail(terminated(new Error('the connection closed before the response ended'))));
+  // 'close' follows 'end' on every response: the errors (two stack captures) only for a real cut.
+  source.once('close', () => {
+    if (!ended && !failure) fail(terminated(new Error('the connection closed before the response ended')));
+  });
 
   let reader: 'iterator' | 'web' | undefined;
   const claim = (by: 'iterator' | 'web') => {
