@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitClient, runGit, type GitRunner } from '../worktree/git.js';
-import { StatCache } from './stat-cache.js';
+import { beginEarlyListing, StatCache } from './stat-cache.js';
 import { DEFAULT_CHECKPOINT_SETTINGS } from './settings.js';
 
 export const CHECKPOINT_PREFIX = 'refs/seek/checkpoints/';
@@ -84,12 +84,16 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
   if (!existsSync(options.root)) throw new Error(`${options.root} does not exist any more (a worktree that was merged or removed?)`);
   const maxFileSize = options.maxFileSize ?? DEFAULT_CHECKPOINT_SETTINGS.maxFileSize;
   // Paths in trees are relative to the top of the work tree: everything runs there.
-  const found = await base.run(options.root, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'config', '--git-path', 'config.worktree'], { timeoutMs: 10_000 });
+  const finding = base.run(options.root, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'config', '--git-path', 'config.worktree'], { timeoutMs: 10_000 });
+  // The config is listed while the repository is found: the first snapshot's git processes then
+  // need not wait for it (stat-cache.ts EarlyListing says when the listing may be used).
+  const early = beginEarlyListing(base, options.root);
+  const found = await finding;
   const [top, ...paths] = found.code === 0 ? found.stdout.trim().split('\n') : [];
   if (top && paths.length === 3) {
     const [indexPath, ...configPaths] = paths.map((path) => (isAbsolute(path) ? path : resolve(options.root, path)));
     const target = { root: top, git: base, indexPath: indexPath!, configPaths };
-    return { ...target, shadow: false, statCache: new StatCache(target), maxFileSize };
+    return { ...target, shadow: false, statCache: new StatCache(target, early), maxFileSize };
   }
   // A home directory or the file system root as a "project" would copy far too much.
   if ([homedir(), '/'].includes(resolve(options.root))) {

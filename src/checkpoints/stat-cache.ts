@@ -17,12 +17,12 @@
  * config files; they are listed again when one of those files changes, and on every snapshot
  * when the configuration includes other files (their changes could not be seen).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { copyFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedIndex } from '../worktree/rescue.js';
-import { listDriverOverrides, runGitWithOverrides, type GitClient } from '../worktree/git.js';
+import { listConfigSafety, runGitWithOverrides, type GitClient } from '../worktree/git.js';
 
 export interface StatCacheTarget {
   readonly root: string;
@@ -51,9 +51,53 @@ function privateDirectory(): string {
 }
 
 /** A file's identity for "has it changed": inode, size and mtime; `-` when it does not exist. */
-async function signature(path: string): Promise<string> {
-  const info = await stat(path).catch(() => undefined);
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : '-';
+function signature(path: string): string {
+  return fileState(path).signature;
+}
+
+/** Synchronous on purpose: one stat of a small file costs microseconds, where a thread-pool round
+ * trip waits for a busy main thread (a snapshot checks three files before its first git process). */
+function fileState(path: string): { signature: string; mtimeMs?: number } {
+  let info;
+  try {
+    info = statSync(path, { throwIfNoEntry: false });
+  } catch {
+    info = undefined; // unreadable counts as missing, as it always did
+  }
+  return info ? { signature: `${info.ino}:${info.size}:${info.mtimeMs}`, mtimeMs: info.mtimeMs } : { signature: '-' };
+}
+
+/** What a listing of the config gives: the overrides, and whether the config includes files. */
+interface Overrides {
+  args: string[];
+  includes: boolean;
+}
+
+/**
+ * A listing of the overrides begun when the repository is opened, beside the `rev-parse` that
+ * finds its config files (repository.ts): the first snapshot then need not list the config on its
+ * own path. It is used only when no config file was written after the listing began (mtimes older
+ * than its start by a margin for coarse file times); otherwise, or when the config includes other
+ * files, the snapshot lists the config itself, as it always did.
+ */
+export interface EarlyListing {
+  startedAt: number;
+  result: Promise<Overrides | undefined>;
+}
+
+/** Mtimes within this of a listing's start may hide a write made after it began. */
+const EARLY_LISTING_MARGIN_MS = 2000;
+
+/** Starts listing the overrides of the repository at `cwd` (see EarlyListing). */
+export function beginEarlyListing(git: GitClient, cwd: string): EarlyListing {
+  const startedAt = Date.now();
+  return { startedAt, result: listOverrides(git, cwd).catch(() => undefined) };
+}
+
+/** The overrides, and whether the config includes other files (then it is listed every time). */
+async function listOverrides(git: GitClient, cwd: string): Promise<Overrides> {
+  const { overrides, includes } = await listConfigSafety({ cwd, env: git.environment });
+  return { args: overrides, includes };
 }
 
 export class StatCache {
@@ -69,7 +113,10 @@ export class StatCache {
   /** One snapshot at a time per repository: they share the private index. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly target: StatCacheTarget) {}
+  constructor(
+    private readonly target: StatCacheTarget,
+    private early?: EarlyListing,
+  ) {}
 
   /**
    * Runs `fn` with GIT_INDEX_FILE set to the private index, brought up to date with the user's
@@ -82,24 +129,34 @@ export class StatCache {
     return next;
   }
 
+  /**
+   * Lists the overrides and seeds the private index now, ahead of the first snapshot (a session
+   * calls it when it opens the repository): a snapshot then only checks that the config files and
+   * the user's index are as they were, and its git processes start with the listing done.
+   * A failure is left for the snapshot to meet again.
+   */
+  prepare(): Promise<void> {
+    return this.run(async () => undefined).catch(() => undefined);
+  }
+
   private async runNow<T>(fn: (git: GitClient, env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
     const { target } = this;
     this.dir ??= privateDirectory();
     const env = { GIT_INDEX_FILE: join(this.dir, 'index') };
-    const [git, userIndex] = await Promise.all([this.client(), signature(target.indexPath)]);
     try {
-      if (userIndex !== this.seededFrom) {
-        await seedIndex(target.git, target.root, target.indexPath, env.GIT_INDEX_FILE);
-        this.seededFrom = userIndex;
-        this.addedSinceSeed.clear();
-      }
-      const result = await fn(git, env);
+      // Seeding reads no file through a driver (a copy of the user's index, or read-tree of HEAD),
+      // so it runs beside the config listing; the snapshot's own git processes wait for both, and
+      // a failure of either is handled once both are over (none may touch the index after).
+      const [listed, seeded] = await Promise.allSettled([this.client(), this.seed(env.GIT_INDEX_FILE)]);
+      if (listed.status === 'rejected') throw listed.reason;
+      if (seeded.status === 'rejected') throw seeded.reason;
+      const result = await fn(listed.value, env);
       if (target.shadowIndex) {
         // The shadow repository's index is seek's own: other processes start from it.
         const staged = `${target.shadowIndex}.${process.pid}.tmp`;
         await copyFile(env.GIT_INDEX_FILE, staged);
         await rename(staged, target.shadowIndex);
-        this.seededFrom = await signature(target.shadowIndex);
+        this.seededFrom = signature(target.shadowIndex);
       }
       return result;
     } catch (error) {
@@ -110,20 +167,33 @@ export class StatCache {
     }
   }
 
+  /** Brings the private index up to date with the user's: a new copy when the user's changed. */
+  private async seed(privateIndex: string): Promise<void> {
+    const userIndex = signature(this.target.indexPath);
+    if (userIndex === this.seededFrom) return;
+    await seedIndex(this.target.git, this.target.root, this.target.indexPath, privateIndex);
+    this.seededFrom = userIndex;
+    this.addedSinceSeed.clear();
+  }
+
   /** The repository's client with its driver overrides, listed again only when its config changed. */
   private async client(): Promise<GitClient> {
     const { target } = this;
-    const current = (await Promise.all(target.configPaths.map(signature))).join('|');
+    const states = target.configPaths.map(fileState);
+    const current = states.map((state) => state.signature).join('|');
     if (this.overrides?.signature !== current) {
-      const [args, includes] = await Promise.all([listDriverOverrides({ cwd: target.root, env: target.git.environment }), this.hasIncludes()]);
+      const { args, includes } = (await this.earlyListingFor(states)) ?? (await listOverrides(target.git, target.root));
       this.overrides = { signature: includes ? '' : current, args };
     }
     return target.git.withRunner(runGitWithOverrides(this.overrides.args));
   }
 
-  /** Whether the repository's config includes other files (then it is listed every time). */
-  private async hasIncludes(): Promise<boolean> {
-    const result = await this.target.git.run(this.target.root, ['config', '--show-scope', '--get-regexp', '^include']);
-    return result.code === 0 && /^(local|worktree)\t/m.test(result.stdout);
+  /** The early listing, once, if it stands for the config files as they are now (EarlyListing). */
+  private async earlyListingFor(states: readonly { mtimeMs?: number }[]): Promise<Overrides | undefined> {
+    const early = this.early;
+    this.early = undefined;
+    if (!early || states.some((state) => state.mtimeMs !== undefined && state.mtimeMs >= early.startedAt - EARLY_LISTING_MARGIN_MS)) return undefined;
+    const listed = await early.result;
+    return listed && !listed.includes ? listed : undefined;
   }
 }

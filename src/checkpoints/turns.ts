@@ -50,9 +50,10 @@ export class TurnCheckpoints {
     this.last = options.recorded.at(-1);
   }
 
-  /** Opens the repository of `root` ahead of the first turn (its git processes off the turn's path). */
+  /** Opens the repository of `root` ahead of the first turn, and lists its config and seeds the
+   * snapshots' index (stat-cache.ts): their git processes run off the turn's path. */
   warm(root: string): void {
-    if (!this.disabled) void this.repository(root).catch(() => undefined);
+    if (!this.disabled) void this.repository(root).then((repo) => repo.statCache.prepare(), () => undefined);
   }
 
   /**

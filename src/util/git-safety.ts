@@ -138,6 +138,15 @@ export function repositoryOverrides(listing: string): string[] {
   return args;
 }
 
+/** Whether the repository's own config files include other files (`include.*`, `includeIf.*`),
+ * given the output of GIT_CONFIG_LISTING_ARGS: changes to those cannot be seen from its own. */
+export function repositoryIncludes(listing: string): boolean {
+  return parseConfigListing(listing).some(({ scope, key }) => {
+    const { section } = splitKey(key);
+    return REPOSITORY_SCOPES.has(scope) && (section === 'include' || section === 'includeif');
+  });
+}
+
 /** Keys the fixed overrides neutralise: in a repository's own files they mark it as hostile. */
 const OVERRIDDEN_KEYS = new Set([...GIT_SAFETY_CONFIG.map(([key]) => key.toLowerCase()), 'diff.external']);
 

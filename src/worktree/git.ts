@@ -13,6 +13,7 @@ import {
   GIT_CONFIG_LISTING_ARGS,
   GIT_SAFETY_ARGS,
   GIT_SAFETY_ENV,
+  repositoryIncludes,
   repositoryOverrides,
   subcommandIndex,
 } from '../util/git-safety.js';
@@ -116,9 +117,15 @@ export function runGitWithOverrides(overrides: readonly string[]): GitRunner {
 /** The driver overrides `runGit` would use in `options.cwd` (with `options.env`); throws a
  * GitError when the configuration cannot be listed. */
 export async function listDriverOverrides(options: GitRunOptions): Promise<string[]> {
+  return (await listConfigSafety(options)).overrides;
+}
+
+/** From one listing of the configuration: the driver overrides (listDriverOverrides), and whether
+ * the repository's own config files include other files (git-safety.ts repositoryIncludes). */
+export async function listConfigSafety(options: GitRunOptions): Promise<{ overrides: string[]; includes: boolean }> {
   const listing = await execGit(GIT_CONFIG_LISTING_ARGS, { ...options, input: undefined });
   if (listing.code !== 0) throw new GitError(GIT_CONFIG_LISTING_ARGS, listing);
-  return repositoryOverrides(listing.stdout);
+  return { overrides: repositoryOverrides(listing.stdout), includes: repositoryIncludes(listing.stdout) };
 }
 
 /** Runs `git <args>` as given. Resolves with the exit status; never rejects. */
