@@ -65,7 +65,7 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
     } else if (!end.complete) {
       yield assembler.failure(streamCutError(spec.label, end.detail));
     } else {
-      yield* assembler.endAllToolCalls();
+      for (const event of assembler.endAllToolCalls()) yield event;
       if (end.usage) yield { type: 'usage', usage: end.usage };
       const message = assembler.message(end.stopReason, end.usage);
       // The response is whole: a consumer that stops at `done` cancels nothing (an abort here

@@ -107,23 +107,27 @@ export class OpenAIChunkReader {
 
   constructor(private readonly assembler: MessageAssembler) {}
 
-  *read(chunk: WireChunk): Generator<StreamEvent> {
+  /** The events one chunk makes, in order. An array, not a generator: the provider's async
+   * generator yields them one by one, and a sync generator under it would add a wrapper per event. */
+  read(chunk: WireChunk): StreamEvent[] {
+    const events: StreamEvent[] = [];
     if (chunk.usage) this.usage = mapOpenAIUsage(chunk.usage);
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta ?? {};
       const { text, reasoning } = contentOf(delta);
-      if (reasoning) yield this.assembler.reasoningDelta(reasoning);
-      if (text) yield this.assembler.textDelta(text);
+      if (reasoning) events.push(this.assembler.reasoningDelta(reasoning));
+      if (text) events.push(this.assembler.textDelta(text));
       const calls = delta['tool_calls'];
       for (const fragment of Array.isArray(calls) ? (calls as unknown[]) : []) {
-        if (isRecord(fragment)) yield* this.toolCallFragment(fragment as WireToolCallFragment);
+        if (isRecord(fragment)) this.toolCallFragment(fragment as WireToolCallFragment, events);
       }
       if (choice.finish_reason) {
         this.finishReason = choice.finish_reason;
-        yield* this.assembler.endAllToolCalls();
+        events.push(...this.assembler.endAllToolCalls());
       }
     }
+    return events;
   }
 
   /**
@@ -149,7 +153,7 @@ export class OpenAIChunkReader {
    * index already used), its `index`, else the latest call, unless the fragment names a function
    * while the latest call already has a name (parallel calls with neither id nor index).
    */
-  private *toolCallFragment(fragment: WireToolCallFragment): Generator<StreamEvent> {
+  private toolCallFragment(fragment: WireToolCallFragment, events: StreamEvent[]): void {
     const id = typeof fragment.id === 'string' && fragment.id ? fragment.id : undefined;
     const wireIndex = typeof fragment.index === 'number' ? fragment.index : undefined;
     const name = fragment.function?.name ?? '';
@@ -163,12 +167,12 @@ export class OpenAIChunkReader {
       call = started.index;
       this.callHasName[call] = name !== '';
       if (id !== undefined) this.callById.set(id, call);
-      yield started.event;
+      events.push(started.event);
     }
     if (wireIndex !== undefined) this.callByWireIndex.set(wireIndex, call);
     this.lastCall = call;
     const argumentsDelta = this.assembler.toolCallDelta(call, fragment.function?.arguments ?? '');
-    if (argumentsDelta) yield argumentsDelta;
+    if (argumentsDelta) events.push(argumentsDelta);
   }
 }
 

@@ -96,7 +96,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
               // An error reported inside the stream, with the status line long gone.
               if (isErrorChunk(chunk)) throw sdk.streamError(chunk.error, response.headers);
               // The SDK's chunk type describes OpenAI; other servers send other shapes (content arrays).
-              yield* reader.read(chunk as WireChunk);
+              for (const streamEvent of reader.read(chunk as WireChunk)) yield streamEvent;
             }
           }
         } catch (error) {

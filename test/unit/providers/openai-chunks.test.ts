@@ -7,7 +7,7 @@ import { MessageAssembler } from '../../../src/providers/stream-support.js';
 function readAll(chunks: WireChunk[]): { reader: OpenAIChunkReader; assembler: MessageAssembler } {
   const assembler = new MessageAssembler('test-model');
   const reader = new OpenAIChunkReader(assembler);
-  for (const chunk of chunks) Array.from(reader.read(chunk));
+  for (const chunk of chunks) reader.read(chunk);
   return { reader, assembler };
 }
 
