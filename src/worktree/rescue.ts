@@ -11,7 +11,8 @@
  *   git stash apply --index refs/seek/discarded/<ts>    (restores changes, staged state, new files)
  *   git show refs/seek/discarded/<ts>:<path>            (one file, new files included)
  */
-import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { copyFileSync, statSync, utimesSync } from 'node:fs';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { GitClient } from './git.js';
@@ -20,6 +21,9 @@ export const DISCARDED_PREFIX = 'refs/seek/discarded/';
 
 /** How much older than the worktree's index its private copy is made (see withTempIndex). */
 const RACY_MARGIN_MS = 1000;
+
+/** Indexes up to this size are copied synchronously (seedIndex). */
+const SYNC_COPY_BYTES = 4 * 1024 * 1024;
 
 /**
  * Runs `fn` with `GIT_INDEX_FILE` set to a private copy of the worktree's index.
@@ -57,9 +61,13 @@ export async function withTempIndex<T>(
  */
 export async function seedIndex(git: GitClient, worktree: string, indexPath: string, dest: string): Promise<void> {
   try {
-    const original = await stat(indexPath);
-    await copyFile(indexPath, dest);
-    await utimes(dest, original.atime, new Date(original.mtimeMs - RACY_MARGIN_MS));
+    // A usual index (up to SYNC_COPY_BYTES, some 40,000 files) is copied synchronously, in about a
+    // millisecond, where three thread-pool round trips would wait on a main thread busy with the
+    // turn's first request; a larger one is copied without blocking.
+    const original = statSync(indexPath);
+    if (original.size <= SYNC_COPY_BYTES) copyFileSync(indexPath, dest);
+    else await copyFile(indexPath, dest);
+    utimesSync(dest, original.atime, new Date(original.mtimeMs - RACY_MARGIN_MS));
   } catch {
     // No index yet, or no faithful copy: start from HEAD. Such an index caches no stat data, so
     // every file is compared by content.
