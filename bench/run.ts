@@ -138,7 +138,7 @@ const server = await ScriptedServer.start();
 try {
   console.log(`seek benchmarks · node ${process.version} · ${process.platform} ${process.arch}\n`);
   const only = process.env.BENCH_ONLY;
-  if (only === 'loop') await loopWorkload(server, 15);
+  if (only === 'loop') await loopWorkload(server, 25);
   else await sayHello(server, RUNS);
   if (only === undefined || only === '') {
     console.log('');
@@ -146,7 +146,7 @@ try {
     console.log('');
     await perTurn(server);
     console.log('');
-    await loopWorkload(server, 15);
+    await loopWorkload(server, 25);
   }
 } finally {
   await server.close();

@@ -3,7 +3,8 @@
  * model. seek (the real process) beside a minimal node:http loop (minimal-loop.mjs) that does the
  * same requests with seek's own first request body and appends the same calls and results. The
  * figure is harness time per turn: from a response's last byte to the next request's arrival
- * (parse, run the tool, persist, build the request), the median over interleaved rounds, as a
+ * (parse, run the tool, persist, build the request), the median over interleaved rounds (the two
+ * take turns to go first), as a
  * ratio to the minimal loop. Also printed: whether every seek request extends the previous one.
  */
 import { spawn } from 'node:child_process';
@@ -60,15 +61,27 @@ export async function loopWorkload(server: ScriptedServer, rounds: number): Prom
   const seek: number[] = [];
   const minimal: number[] = [];
   let extending = 0;
-  for (let round = 0; round < rounds; round++) {
+  const runSeek = async (): Promise<void> => {
     script(server, readme);
     await run(seekArgs, root, env);
     seek.push(perTurn(server));
     const prompts = server.requests.map(canonicalPrompt);
     extending = prompts.filter((prompt, i) => i === 0 || prompt.startsWith(prompts[i - 1]!)).length - 1;
+  };
+  const runMinimal = async (): Promise<void> => {
     script(server, readme);
     await run([MINIMAL_LOOP, `${server.url}/chat/completions`, bodyFile], root, env);
     minimal.push(perTurn(server));
+  };
+  // Which goes first alternates, so neither always starts while the other's exit is still running.
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      await runSeek();
+      await runMinimal();
+    } else {
+      await runMinimal();
+      await runSeek();
+    }
   }
   const ratio = median(seek) / median(minimal);
   console.log(`${TURNS}-turn tool workload, harness time per turn (response end to next request; median of ${rounds}, interleaved)`);

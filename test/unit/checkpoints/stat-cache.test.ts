@@ -16,6 +16,17 @@ import { git, gitState, makeRepo, writeFiles } from './helpers.js';
 const reference = (root: string): Promise<string> => workingStateTree(new GitClient(runGit), root);
 const blob = (root: string, tree: string, path: string): string => git(root, 'cat-file', '-p', `${tree}:${path}`);
 
+/** Configures a filter driver that would leave a marker, changes a file it applies to, and checks
+ * that the next snapshot takes the file as it is without running the filter. */
+async function expectNewFilterNeutralised(root: string, repo: Awaited<ReturnType<typeof openCheckpointRepository>>): Promise<void> {
+  const marker = join(root, '..', 'filter-ran');
+  git(root, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
+  writeFiles(root, { '.gitattributes': '*.txt filter=evil\n', 'b.txt': 'changed after the config\n' });
+  const { tree } = await snapshotTree(repo);
+  expect(blob(root, tree, 'b.txt')).toBe('changed after the config\n');
+  expect(existsSync(marker)).toBe(false);
+}
+
 describe('the private index of checkpoints', () => {
   it('sees same-size edits made in the same second as the previous snapshot', async () => {
     const { root, home } = makeRepo();
@@ -53,12 +64,7 @@ describe('the private index of checkpoints', () => {
     const { root, home } = makeRepo();
     const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
     await snapshotTree(repo);
-    const marker = join(root, '..', 'filter-ran');
-    git(root, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
-    writeFiles(root, { '.gitattributes': '*.txt filter=evil\n', 'b.txt': 'changed after the config\n' });
-    const { tree } = await snapshotTree(repo);
-    expect(blob(root, tree, 'b.txt')).toBe('changed after the config\n');
-    expect(existsSync(marker)).toBe(false);
+    await expectNewFilterNeutralised(root, repo);
   });
 
   it('takes files whose names look like pathspecs literally', async () => {
@@ -115,11 +121,6 @@ describe('the config listing begun when the repository is opened', () => {
     const old = new Date(Date.now() - 60_000);
     utimesSync(join(root, '.git', 'config'), old, old);
     const repo = await openCheckpointRepository({ root, seekHome: home, projectId: 'p1' });
-    const marker = join(root, '..', 'filter-ran');
-    git(root, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
-    writeFiles(root, { '.gitattributes': '*.txt filter=evil\n', 'b.txt': 'changed after the config\n' });
-    const { tree } = await snapshotTree(repo);
-    expect(blob(root, tree, 'b.txt')).toBe('changed after the config\n');
-    expect(existsSync(marker)).toBe(false);
+    await expectNewFilterNeutralised(root, repo);
   });
 });
