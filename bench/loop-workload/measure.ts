@@ -4,8 +4,8 @@
  * same requests with seek's own first request body and appends the same calls and results. The
  * figure is harness time per turn: from a response's last byte to the next request's arrival
  * (parse, run the tool, persist, build the request), the median over interleaved rounds (the two
- * take turns to go first), as a
- * ratio to the minimal loop. Also printed: whether every seek request extends the previous one.
+ * take turns to go first), as a ratio to the minimal loop. Also printed: whether every seek request
+ * extends the previous one.
  */
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
