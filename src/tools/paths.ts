@@ -108,4 +108,3 @@ function editDistance(a: string, b: string, limit: number): number {
   }
   return previous[b.length]!;
 }
-

@@ -22,6 +22,13 @@ function stream(): Promise<StreamEvent[]> {
   return collect(provider.stream({ model: 'deepseek-v4-flash', system: 's', messages: [{ role: 'user', content: 'hi' }], tools: [] }));
 }
 
+/** One request, ended by `done`, with no retry on the way. */
+function expectEndedNormally(events: StreamEvent[]): void {
+  expect(events.at(-1)!.type).toBe('done');
+  expect(events.some((event) => event.type === 'retry')).toBe(false);
+  expect(server.requests).toHaveLength(1);
+}
+
 describe('[DONE] on the wire ends a stream normally', () => {
   it('accepts a stream with neither finish_reason nor usage when [DONE] arrives, even split across packets', async () => {
     server.serve((_req, res) => {
@@ -31,13 +38,11 @@ describe('[DONE] on the wire ends a stream normally', () => {
       setImmediate(() => res.end('NE]\n\n'));
     });
     const events = await stream();
+    expectEndedNormally(events);
     const last = events.at(-1)!;
-    expect(last.type).toBe('done');
     if (last.type !== 'done') return;
     expect(last.message.content).toBe('Hello');
     expect(last.message.stopReason).toBe('stop');
-    expect(events.some((event) => event.type === 'retry')).toBe(false);
-    expect(server.requests).toHaveLength(1);
   });
 
   it('accepts [DONE] the server did not close with a blank line, at the very end of the wire', async () => {
@@ -46,10 +51,7 @@ describe('[DONE] on the wire ends a stream normally', () => {
       for (const chunk of CONTENT) res.write(chunk);
       res.end('data: [DONE]\n');
     });
-    const events = await stream();
-    expect(events.at(-1)!.type).toBe('done');
-    expect(events.some((event) => event.type === 'retry')).toBe(false);
-    expect(server.requests).toHaveLength(1);
+    expectEndedNormally(await stream());
   });
 
   it('finds the unclosed [DONE] when it comes a few bytes at a time', async () => {
@@ -64,10 +66,7 @@ describe('[DONE] on the wire ends a stream normally', () => {
       };
       next();
     });
-    const events = await stream();
-    expect(events.at(-1)!.type).toBe('done');
-    expect(events.some((event) => event.type === 'retry')).toBe(false);
-    expect(server.requests).toHaveLength(1);
+    expectEndedNormally(await stream());
   });
 
   it('retries the same stream cut before [DONE]', async () => {
