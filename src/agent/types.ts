@@ -62,6 +62,13 @@ export interface CommandSpawn {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Files the spawner opens read-only and hands to the program as descriptors 3, 4, … in this
+   * order, closing its own copies once the program has started (bubblewrap reads its seccomp
+   * filter from one). A spawner that cannot honour this must not start the program. */
+  inheritFiles?: string[];
+  /** Called once when the command has ended (exit, kill or timeout): checks what it left behind
+   * and returns lines for its result (the sandbox's git-metadata audit). Never throws. */
+  afterExit?: () => Promise<string[]>;
 }
 
 /**

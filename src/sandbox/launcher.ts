@@ -1,11 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox } from '../agent/types.js';
 import { bwrapArguments } from './bwrap.js';
 import { sandboxEnvironment } from './environment.js';
+import { GitMetadataAudit } from './git-audit.js';
+import { gitLayout } from './git-layout.js';
 import { seatbeltProfile } from './seatbelt.js';
-import { expandUserPath, hiddenPaths } from './sensitive-paths.js';
+import { seccompFile } from './seccomp-file.js';
+import { expandUserPath, hiddenPaths, readablePaths, realOrSelf, scratchDirs } from './sensitive-paths.js';
 import type { SandboxProfile, SandboxScope, SandboxSettings, SandboxStatus, SpawnSpec } from './types.js';
 
 export interface SandboxLauncherOptions {
@@ -28,7 +31,10 @@ export class SandboxLauncher {
   readonly settings: SandboxSettings;
   readonly #options: SandboxLauncherOptions;
   #hidden: string[] | undefined;
+  #home: { scratch: string[]; readable: string[] } | undefined;
   #macTempDir: string | undefined;
+  /** One audit per writable root, so its cached tree serves every command there. */
+  readonly #audits = new Map<string, GitMetadataAudit>();
 
   constructor(options: SandboxLauncherOptions) {
     this.#options = options;
@@ -52,33 +58,57 @@ export class SandboxLauncher {
 
   /** What a command under `profile` in `root` may do. */
   scope(profile: SandboxProfile, root: string): SandboxScope {
+    return this.#scopeAndGit(profile, root).scope;
+  }
+
+  #scopeAndGit(profile: SandboxProfile, root: string): { scope: SandboxScope; git: ReturnType<typeof gitLayout> | undefined } {
     const realRoot = realOrSelf(root);
-    const git = profile === 'workspace-write' ? gitLayout(realRoot) : { writable: [], protectedPaths: [] };
-    const writable =
-      profile === 'workspace-write'
-        ? unique([realRoot, ...git.writable, ...this.settings.allowWrite.map((p) => realOrSelf(expandUserPath(p, this.#options.home)))]).filter(existsSync)
-        : [];
-    const protectedPaths = profile === 'workspace-write' ? [...git.protectedPaths, path.join(realRoot, '.seek')].filter(existsSync) : [];
-    return {
+    const writes = profile === 'workspace-write';
+    const git = writes ? gitLayout(realRoot, this.#options.home) : undefined;
+    const writable = writes ? unique([realRoot, ...this.settings.allowWrite.map((p) => realOrSelf(expandUserPath(p, this.#options.home)))]).filter(existsSync) : [];
+    const protectedPaths = writes ? [path.join(realRoot, '.seek')].filter(existsSync) : [];
+    const home = this.#privateHome();
+    const scope: SandboxScope = {
       profile,
       writable,
       protectedPaths,
       hidden: unique([...this.#hiddenPaths(), ...this.#hiddenInRoot(realRoot)]),
+      scratch: home.scratch,
+      readable: home.readable,
       visible: [realRoot],
-      network: profile === 'workspace-write' && this.settings.network,
+      gitMounts: git?.mounts ?? [],
+      network: writes && this.settings.network,
+      unixSockets: this.settings.allowUnixSockets,
     };
+    return { scope, git };
   }
-
   /** The sandbox for one call. Throws when none is available: the policy never asks for one then. */
   forCall(profile: SandboxProfile, root: string): CommandSandbox {
     if (!this.status.available) throw new Error(`no sandbox is available: ${this.status.reason ?? 'unknown reason'}`);
-    const scope = this.scope(profile, root);
+    const { scope, git } = this.#scopeAndGit(profile, root);
     const summary = describeScope(scope, root);
+    const audit = git && scope.writable.length > 0 ? this.#audit(scope, git) : undefined;
     return {
       profile,
       summary,
-      wrap: (spec) => this.#wrap(scope, spec),
+      wrap: (spec) => {
+        const wrapped = this.#wrap(scope, spec);
+        if (!audit) return wrapped;
+        const token = audit.begin();
+        return { ...wrapped, afterExit: () => audit.finish(token) };
+      },
     };
+  }
+
+  #audit(scope: SandboxScope, git: ReturnType<typeof gitLayout>): GitMetadataAudit {
+    // A repository made or found since the last command changes the git dirs: a new audit.
+    const key = [...scope.writable, '', ...git.gitDirs].join('\0');
+    let audit = this.#audits.get(key);
+    if (!audit) {
+      audit = new GitMetadataAudit({ writableRoots: scope.writable, gitDirs: git.gitDirs, includeTargets: git.includeTargets });
+      this.#audits.set(key, audit);
+    }
+    return audit;
   }
 
   #wrap(scope: SandboxScope, spec: SpawnSpec): SpawnSpec {
@@ -90,7 +120,19 @@ export class SandboxLauncher {
       return { file: this.status.program!, args: ['-p', profile, '--', spec.file, ...spec.args], cwd: spec.cwd, env };
     }
     const env = sandboxEnvironment(spec.env, this.settings.env, { ...base, TMPDIR: '/tmp' });
-    return { file: this.status.program!, args: [...bwrapArguments(scope, spec.cwd), '--', spec.file, ...spec.args], cwd: spec.cwd, env };
+    const filter = seccompFile(this.#options.seekHome, { allowUnixSockets: scope.unixSockets });
+    const args = [...bwrapArguments(scope, spec.cwd, { seccomp: filter !== undefined }), '--', spec.file, ...spec.args];
+    return { file: this.status.program!, args, cwd: spec.cwd, env, ...(filter ? { inheritFiles: [filter] } : {}) };
+  }
+
+  /** The private home: every home directory and /run replaced, toolchains shown again. */
+  #privateHome(): { scratch: string[]; readable: string[] } {
+    const { home, env } = this.#options;
+    this.#home ??= {
+      scratch: scratchDirs(home, env),
+      readable: unique(readablePaths(home, env, this.settings.allowRead).concat(resolvConf(this.settings.network))),
+    };
+    return this.#home;
   }
 
   #hiddenPaths(): string[] {
@@ -117,74 +159,14 @@ export class SandboxLauncher {
 /** One line for the model and the user: what the sandbox let the command do. */
 export function describeScope(scope: SandboxScope, root: string): string {
   const writes = scope.profile === 'workspace-write' ? `writes only inside ${root} and a private /tmp` : 'no writes (read-only filesystem, private /tmp)';
-  return `${scope.profile} sandbox: ${writes}, network ${scope.network ? 'on' : 'off'}, secrets hidden`;
+  return `${scope.profile} sandbox: ${writes}, network ${scope.network ? 'on' : 'off'}, home and secrets hidden`;
 }
 
-interface GitLayout {
-  /** Git directories outside the root that commits in it need (a worktree's and the common one). */
-  writable: string[];
-  /** Executable configuration that must not be writable: hooks and config files. */
-  protectedPaths: string[];
-}
-
-/**
- * Where a root's git metadata lives, read from the files git itself writes (no git process): a
- * main checkout has `.git/`; a worktree has a `.git` file naming its gitdir, whose `commondir`
- * names the shared repository. A worktree's git dirs count only when git's back-pointer there names
- * this checkout, so a planted `.git` file cannot make another directory writable. A missing hooks
- * directory is created (empty, as `git init` makes it) so that it can be mounted read-only:
- * otherwise a sandboxed command could create it and plant a hook that git runs later, outside.
- */
-function gitLayout(root: string): GitLayout {
-  const dotGit = path.join(root, '.git');
-  let gitDir: string | undefined;
-  let commonDir: string | undefined;
-  try {
-    const stat = statSync(dotGit);
-    if (stat.isDirectory()) {
-      gitDir = dotGit;
-      commonDir = dotGit;
-    } else if (stat.isFile()) {
-      const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-      const candidate = match ? realOrSelf(path.resolve(root, match[1]!.trim())) : undefined;
-      // The `.git` file is the project's (a hostile repository writes what it likes there); git's
-      // own back-pointer in the worktree's gitdir, outside the project, must name this checkout.
-      const backPointer = candidate ? readOptional(path.join(candidate, 'gitdir'))?.trim() : undefined;
-      if (candidate && backPointer && realOrSelf(path.resolve(candidate, backPointer)) === realOrSelf(dotGit)) {
-        gitDir = candidate;
-        const common = readOptional(path.join(gitDir, 'commondir'));
-        commonDir = common ? realOrSelf(path.resolve(gitDir, common.trim())) : gitDir;
-      }
-    }
-  } catch {
-    return { writable: [], protectedPaths: [] };
-  }
-  if (!gitDir || !commonDir) return { writable: [], protectedPaths: [] };
-  const hooks = path.join(commonDir, 'hooks');
-  try {
-    mkdirSync(hooks, { recursive: true });
-  } catch {
-    // Read-only repository: nothing can be planted there either.
-  }
-  const protectedPaths = [hooks, path.join(commonDir, 'config'), path.join(commonDir, 'config.worktree'), path.join(gitDir, 'config.worktree')];
-  const writable = [gitDir, commonDir].filter((dir) => !dir.startsWith(`${root}/`));
-  return { writable: unique(writable), protectedPaths: unique(protectedPaths).filter(existsSync) };
-}
-
-function readOptional(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return path.resolve(p);
-  }
+/** With the network on, DNS needs resolv.conf, which often links into /run (systemd-resolved). */
+function resolvConf(network: boolean): string[] {
+  if (!network) return [];
+  const target = realOrSelf('/etc/resolv.conf');
+  return target.startsWith('/run/') && existsSync(target) ? [target] : [];
 }
 
 function unique(items: string[]): string[] {

@@ -8,6 +8,8 @@ const sandboxSchema = lazySchema((z) =>
     enabled: z.boolean().optional(),
     network: z.boolean().optional(),
     denyRead: z.array(z.string().min(1)).optional(),
+    allowRead: z.array(z.string().min(1)).optional(),
+    allowUnixSockets: z.boolean().optional(),
     allowWrite: z.array(z.string().min(1)).optional(),
     env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).optional(),
   }),

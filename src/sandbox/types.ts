@@ -29,6 +29,12 @@ export interface SandboxSettings {
   network: boolean;
   /** Extra paths hidden from sandboxed commands (absolute or `~/`). */
   denyRead: string[];
+  /** Paths in the private home (or another hidden place) shown read-only again (absolute or
+   * `~/`), beside the toolchain folders seek shows by default (sensitive-paths.ts). */
+  allowRead: string[];
+  /** Let sandboxed commands create Unix sockets (the seccomp filter blocks them by default; the
+   * home directory, /run and /var/run stay hidden either way). */
+  allowUnixSockets: boolean;
   /** Extra paths workspace-write commands may write (absolute or `~/`), e.g. `~/.cache`. */
   allowWrite: string[];
   /** Extra environment variable names passed through (secret-looking names are still dropped). */
@@ -39,6 +45,8 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze
   enabled: true,
   network: false,
   denyRead: [],
+  allowRead: [],
+  allowUnixSockets: false,
   allowWrite: [],
   env: [],
 });
@@ -58,12 +66,15 @@ export interface SandboxStatus {
   fix?: string;
 }
 
-/** One spawn, before and after wrapping. */
-export interface SpawnSpec {
-  file: string;
-  args: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
+/** One spawn, before and after wrapping (the agent's CommandSpawn). */
+export type { CommandSpawn as SpawnSpec } from '../agent/types.js';
+
+/** One mount of git metadata, applied in order after the roots (see git-layout.ts). */
+export interface GitMount {
+  path: string;
+  /** `rw`: bound onto itself, writable (a mount point cannot be renamed, removed or replaced);
+   * `ro`: read-only. */
+  mode: 'rw' | 'ro';
 }
 
 /** What one sandboxed call may do: computed by the launcher from the profile and the agent's root. */
@@ -75,6 +86,15 @@ export interface SandboxScope {
   protectedPaths: string[];
   /** Paths hidden: directories appear empty, files empty. */
   hidden: string[];
+  /** Directories replaced by an empty, writable, throw-away tmpfs: the home directories and
+   * /run (what a command writes there vanishes with it). */
+  scratch: string[];
+  /** Paths inside scratch directories shown again, read-only: toolchains and their caches. */
+  readable: string[];
+  /** Git metadata inside or beside writable roots, pinned or read-only, in order. */
+  gitMounts: GitMount[];
+  /** Unix sockets may be created (no seccomp rule against them). */
+  unixSockets: boolean;
   /** Directories that must stay readable even under a hidden path (the working root itself). */
   visible: string[];
   network: boolean;

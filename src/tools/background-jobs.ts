@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, constants, lstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, lstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandSpawn } from '../agent/types.js';
+import { openInheritedFiles } from '../util/inherited-files.js';
 import { signalCommandProcesses } from './process-group.js';
 
 /**
@@ -59,6 +60,14 @@ function isPrivateDirectory(dir: string): boolean {
   }
 }
 
+function appendToLog(file: string, notes: string[]): void {
+  try {
+    appendFileSync(file, notes.map((note) => `seek: ${note}\n`).join(''));
+  } catch {
+    // the log is gone (cleaned up with seek's exit)
+  }
+}
+
 /** Creates a job's log file: exclusively (it must not exist), never through a symlink, mode 0600. */
 function createLogFile(file: string): number {
   return openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
@@ -79,13 +88,21 @@ export function startBackgroundJob(options: StartBackgroundOptions): Promise<Bac
   const id = `bg-${nextJobNumber++}`;
   const outputFile = path.join(backgroundOutputDir(), `${id}.log`);
   const fd = createLogFile(outputFile);
+  let inherited: ReturnType<typeof openInheritedFiles>;
+  try {
+    inherited = openInheritedFiles(options.spawn.inheritFiles);
+  } catch (error) {
+    closeSync(fd);
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return new Promise((resolve, reject) => {
     const child = spawn(options.spawn.file, options.spawn.args, {
       cwd: options.spawn.cwd,
       env: options.spawn.env,
       detached: true,
-      stdio: ['ignore', fd, fd],
+      stdio: ['ignore', fd, fd, ...inherited.fds],
     });
+    inherited.close();
     const closeFd = (): void => {
       try {
         closeSync(fd);
@@ -116,6 +133,10 @@ export function startBackgroundJob(options: StartBackgroundOptions): Promise<Bac
         job.running = false;
         job.exitCode = code;
         job.exitSignal = signal;
+        // The sandbox's audit of what the job left behind goes at the end of its log.
+        void options.spawn.afterExit?.().then((notes) => {
+          if (notes.length > 0) appendToLog(outputFile, notes);
+        });
       });
       child.unref(); // a background job never keeps seek alive
       installExitHook();

@@ -1,9 +1,11 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { startBackgroundJob } from './background-jobs.js';
+import { openInheritedFiles } from '../util/inherited-files.js';
 import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
 import { errorMessage } from './text-files.js';
 import { COMMAND_OUTPUT_MAX_CHARS, HeadTailBuffer } from './truncate.js';
@@ -106,12 +108,20 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
 
     const tag = newCommandTag();
     const start = bashSpawn(command, ctx, tag);
+    let inherited: ReturnType<typeof openInheritedFiles>;
+    try {
+      inherited = openInheritedFiles(start.inheritFiles);
+    } catch (error) {
+      resolve({ content: `Could not start the sandbox: ${errorMessage(error)}`, isError: true });
+      return;
+    }
     const child = spawn(start.file, start.args, {
       cwd: start.cwd,
       env: start.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+      stdio: ['ignore', 'pipe', 'pipe', ...inherited.fds],
+    }) as ChildProcessByStdio<null, Readable, Readable>;
+    inherited.close();
     // Everything the command starts ends with it: on exit, timeout, abort, or seek's own exit.
     const processes = child.pid === undefined ? undefined : trackCommand(child.pid, tag);
 
@@ -141,17 +151,23 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(result);
     };
+    let finalizing = false;
     const finalize = (): void => {
-      if (finished) return;
+      if (finished || finalizing) return;
+      finalizing = true;
       take(decoders[0].end());
       take(decoders[1].end());
       const status = exitStatus ?? { code: child.exitCode, signal: child.signalCode };
-      finish(formatResult(command, ctx.cwd, output.toString(), status, stoppedBy, timeoutMs, ctx.sandbox?.summary));
+      const result = formatResult(command, ctx.cwd, output.toString(), status, stoppedBy, timeoutMs, ctx.sandbox?.summary);
+      // What the sandbox's audit moved aside is part of the result: the model learns why a
+      // `.git` it made is gone, the user sees it in the transcript.
+      void (start.afterExit?.() ?? Promise.resolve([])).then((notes) => finish(notes.length === 0 ? result : withNotes(result, notes)));
     };
 
     child.once('error', (error) => {
       processes?.end();
       finish({ content: `Could not run bash: ${errorMessage(error)}`, isError: true });
+      void start.afterExit?.();
     });
     child.once('exit', (code, signal) => {
       exitStatus = { code, signal };
@@ -196,6 +212,10 @@ function formatResult(
     display: { kind: 'command', command, cwd, exitCode: status.code, output: body },
     ...(isError ? { isError: true } : {}),
   };
+}
+
+function withNotes(result: ToolResult, notes: string[]): ToolResult {
+  return { ...result, content: `${result.content}\n\n${notes.map((note) => `seek: ${note}`).join('\n')}` };
 }
 
 function firstLine(command: string): string {

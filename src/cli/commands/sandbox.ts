@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { readConfig } from '../../config/config.js';
 import { configFile, findProjectRoot, seekHome } from '../../config/paths.js';
 import { setUpPermissions } from '../../runtime/permissions.js';
@@ -27,7 +27,7 @@ export function createSandboxCommand(io: CommandIO = processIO): Command {
         const config = await readConfig(home);
         const { sandbox } = await setUpPermissions({ root, seekHome: home, configFile: configFile(home), config, env: io.env, interactive: false });
         const status = sandbox.status;
-        const tests = selfTest(sandbox, tmpdir());
+        const tests = await selfTest(sandbox, tmpdir(), io.env.HOME ?? homedir());
         const held = status.available && tests.every((t) => t.ok);
         const scopes = status.available ? (['read-only', 'workspace-write'] as const).map((profile) => sandbox.scope(profile, root)) : [];
         if (opts.json) {
@@ -44,8 +44,11 @@ export function createSandboxCommand(io: CommandIO = processIO): Command {
             for (const scope of scopes) {
               lines.push(`${describeScope(scope, root)}`);
               if (scope.writable.length > 0) lines.push(`  writable: ${scope.writable.join(', ')}`);
-              if (scope.protectedPaths.length > 0) lines.push(`  read-only inside: ${scope.protectedPaths.join(', ')}`);
+              const readOnly = [...scope.gitMounts.filter((m) => m.mode === 'ro').map((m) => m.path), ...scope.protectedPaths];
+              if (readOnly.length > 0) lines.push(`  read-only inside: ${readOnly.join(', ')}`);
             }
+            lines.push(`private (empty, throw-away): ${scopes[0]?.scratch.join(', ') || '(none)'}`);
+            lines.push(`shown read-only in the private home: ${scopes[0]?.readable.join(', ') || '(none found)'}`);
             lines.push(`hidden: ${scopes[0]?.hidden.join(', ') || '(none found)'}`);
           }
           io.out(`${lines.join('\n')}\n`);

@@ -10,8 +10,12 @@ const scope = (over: Partial<SandboxScope> = {}): SandboxScope => ({
   writable: ['/work/p'],
   protectedPaths: ['/work/p/.git/hooks', '/work/p/.git/config'],
   hidden: ['/etc/hostname', '/home/u/.seek'],
+  scratch: [],
+  readable: [],
+  gitMounts: [],
   visible: ['/work/p'],
   network: false,
+  unixSockets: false,
   ...over,
 });
 
@@ -30,7 +34,7 @@ describe('environment allowlist', () => {
 
 describe('bubblewrap arguments', () => {
   it('mounts in the documented order: read-only root, hidden, roots, protected, namespaces', () => {
-    const args = bwrapArguments(scope(), '/work/p/src');
+    const args = bwrapArguments(scope(), '/work/p/src', { seccomp: true });
     const at = (...needle: string[]) => args.findIndex((_, i) => needle.every((n, j) => args[i + j] === n));
     expect(args.slice(0, 3)).toEqual(['--ro-bind', '/', '/']);
     expect(at('--tmpfs', '/tmp')).toBeGreaterThan(0);
@@ -40,11 +44,11 @@ describe('bubblewrap arguments', () => {
     expect(args).toContain('--unshare-all');
     expect(args).not.toContain('--share-net');
     expect(args.slice(-2)).toEqual(['--chdir', '/work/p/src']);
-    expect(bwrapArguments(scope({ network: true }), '/work/p')).toContain('--share-net');
+    expect(bwrapArguments(scope({ network: true }), '/work/p', { seccomp: true })).toContain('--share-net');
   });
 
   it('read-only profile binds its root read-only and nothing writable', () => {
-    const args = bwrapArguments(scope({ profile: 'read-only', writable: [], protectedPaths: [] }), '/work/p');
+    const args = bwrapArguments(scope({ profile: 'read-only', writable: [], protectedPaths: [] }), '/work/p', { seccomp: true });
     expect(args).not.toContain('--bind');
     expect(args.join(' ')).toContain('--ro-bind /work/p /work/p');
   });
