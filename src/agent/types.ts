@@ -69,6 +69,9 @@ export interface CommandSpawn {
   /** Called once when the command has ended (exit, kill or timeout): checks what it left behind
    * and returns lines for its result (the sandbox's git-metadata audit). Never throws. */
   afterExit?: () => Promise<string[]>;
+  /** `afterExit` without awaiting, for a command still running when seek exits (a background
+   * job killed in the exit handler, where no promise settles). Call one of the two, once. */
+  afterExitSync?: () => string[];
 }
 
 /**

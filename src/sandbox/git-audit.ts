@@ -7,6 +7,8 @@ import path from 'node:path';
  * `config.worktree` in the root's git dirs, a new or changed config include target, a directory
  * made into a bare repository) and renames each aside, so the user's own git, run later outside the
  * sandbox, never trusts it. Mounts cannot stop a command creating new names; this audit does.
+ * A root's own `.git` present at the first walk is left to the mounts; one appearing later (a
+ * sandboxed `git init` at the root) is renamed aside like any other.
  *
  * Cost: the first begin() walks every root once (sync); each finish() lstats every known directory
  * and reads again only those whose ctime moved. ctime (not mtime: utimes cannot set ctime back) is
@@ -105,13 +107,35 @@ export class GitMetadataAudit {
     return token;
   }
 
-  /** After the command ended: renames aside what it planted; one line per item, [] when clean. Never throws. */
+  /** After the command ended: renames aside what it planted; one line per item, [] when clean. Never throws.
+   * Yields to the event loop every few thousand file-system calls, so a large tree keeps the UI live. */
   async finish(token: AuditToken): Promise<string[]> {
+    const steps = this.steps(token);
+    for (let step = steps.next(); !step.done; step = steps.next()) await tick();
+    return this.report(token);
+  }
+
+  /** `finish` without yielding: for seek's exit, when background jobs are killed and no await runs. */
+  finishSync(token: AuditToken): string[] {
+    const steps = this.steps(token);
+    for (let step = steps.next(); !step.done; step = steps.next());
+    return this.report(token);
+  }
+
+  /** Every command still running (background jobs), audited at once: seek's exit. */
+  finishRunning(): string[] {
+    return [...this.active].flatMap((token) => this.finishSync(token));
+  }
+
+  readonly #passes = new WeakMap<AuditToken, Pass>();
+
+  private *steps(token: AuditToken): Generator<void> {
     let earliest = token.start;
     for (const t of this.active) if (t.start < earliest) earliest = t.start;
     const p: Pass = { threshold: earliest - this.marginNs, lines: [], problems: new Set(), ops: 0 };
+    this.#passes.set(token, p);
     try {
-      await this.scanTree(p);
+      yield* this.scanTree(p);
       for (const repo of [...this.repos.values()]) this.checkRepo(repo, p);
       for (const [file, before] of token.named) {
         const after = this.named(file);
@@ -124,18 +148,22 @@ export class GitMetadataAudit {
     } finally {
       this.active.delete(token);
     }
-    if (p.problems.size > 0) {
-      const all = [...p.problems];
-      const shown = all.slice(0, 5).join(', ') + (all.length > 5 ? `, and ${all.length - 5} more` : '');
-      p.lines.push(`could not check ${shown} for git metadata planted by a sandboxed command: look there before running git`);
-    }
+  }
+
+  private report(token: AuditToken): string[] {
+    const p = this.#passes.get(token);
+    if (!p) return [];
+    this.#passes.delete(token);
+    const all = [...p.problems];
+    const shown = all.slice(0, 5).join(', ') + (all.length > 5 ? `, and ${all.length - 5} more` : '');
+    if (all.length > 0) p.lines.push(`could not check ${shown} for git metadata planted by a sandboxed command: look there before running git`);
     return p.lines;
   }
 
-  private async scanTree(p: Pass): Promise<void> {
+  private *scanTree(p: Pass): Generator<void> {
     const changed: Array<[string, BigIntStats]> = [];
     for (const [dir, node] of this.dirs) {
-      if (++p.ops % YIELD_EVERY === 0) await tick();
+      if (++p.ops % YIELD_EVERY === 0) yield;
       const st = this.lst(dir, p);
       if (!st?.isDirectory() || st.ino !== node.ino) this.dirs.delete(dir);
       else if (st.ctimeNs !== node.ctime || st.ctimeNs >= p.threshold) changed.push([dir, st]);
@@ -147,7 +175,7 @@ export class GitMetadataAudit {
     }
     for (const [dir, st] of changed) stack.push([dir, st, false]);
     for (let next = stack.pop(); next; next = stack.pop()) {
-      if (++p.ops % YIELD_EVERY === 0) await tick();
+      if (++p.ops % YIELD_EVERY === 0) yield;
       this.readDir(next[0], next[1], p, next[2], stack);
     }
   }
@@ -171,10 +199,8 @@ export class GitMetadataAudit {
     const gitDirLike = bare && !this.gitDirs.has(dir) && !this.checkGit(path.join(dir, 'HEAD'), p, planted, true);
     for (const e of entries) {
       const full = path.join(dir, e.name);
-      if (e.name === '.git') {
-        if (!this.rootGit.has(full)) this.checkGit(full, p, planted, false);
-        continue;
-      }
+      if (e.name === '.git' && !this.rootGit.has(full)) this.checkGit(full, p, planted, false);
+      if (e.name === '.git') continue;
       if (!e.isDirectory() || gitDirLike || this.gitDirs.has(full)) continue;
       const cst = this.lst(full, p);
       if (!cst?.isDirectory() || this.quarantined.has(`${full}\0${cst.ino}`)) continue;
@@ -198,7 +224,7 @@ export class GitMetadataAudit {
       this.repos.set(entry, moved);
       return false;
     }
-    if (p && (planted || st.ctimeNs >= p.threshold)) {
+    if (p && (planted || st.ctimeNs >= p.threshold) && !(st.isDirectory() && !bare && !this.repos.has(entry) && benignNewRepository(entry))) {
       const why = bare ? `made ${this.show(path.dirname(entry))} a git directory` : this.repos.has(entry) ? 'replaced it' : 'created it';
       return this.quarantine(entry, why, p);
     }
@@ -220,10 +246,7 @@ export class GitMetadataAudit {
     const now: Repo = { ...repo, keys: new Map() };
     this.snapshot(now, repo, p);
     const changed = [...now.keys].filter(([k, s]) => s !== null && s.ctime >= p.threshold && s.id !== repo.keys.get(k)?.id).map(([k]) => k);
-    if (changed.length === 0) {
-      Object.assign(repo, { keys: now.keys, hooks: now.hooks });
-      return;
-    }
+    if (changed.length === 0) { Object.assign(repo, { keys: now.keys, hooks: now.hooks }); return; }
     this.repos.delete(repo.entry);
     const what = repo.bare ? path.dirname(repo.entry) : repo.entry;
     this.quarantine(repo.entry, `changed ${changed.join(', ')} of the repository at ${this.show(what)}`, p);
@@ -261,12 +284,7 @@ export class GitMetadataAudit {
   private quarantine(target: string, why: string, p: Pass): boolean {
     for (let i = 1; i < 100; i++) {
       const dest = `${target}${SUFFIX}${i === 1 ? '' : `-${i}`}`;
-      try {
-        lstatSync(dest);
-        continue; // taken
-      } catch (e) {
-        if (!gone(e)) break;
-      }
+      if (this.lst(dest, p)) continue; // taken: never overwrite
       try {
         renameSync(target, dest);
       } catch (e) {
@@ -295,9 +313,7 @@ export class GitMetadataAudit {
 
   /** lstat with bigint times; null when absent; other errors are noted as unchecked. */
   private lst(p: string, pass: Pass | null): BigIntStats | null {
-    try {
-      return lstatSync(p, { bigint: true });
-    } catch (e) {
+    try { return lstatSync(p, { bigint: true }); } catch (e) {
       if (!gone(e)) pass?.problems.add(`${this.show(p)} (${errCode(e)})`);
       return null;
     }
@@ -307,4 +323,65 @@ export class GitMetadataAudit {
     const root = this.roots[0];
     return root !== undefined && inside(root, p) && p !== root ? path.relative(root, p) : p;
   }
+}
+
+/** Config keys `git init`, `git clone` and a first commit write: nothing among them runs a
+ * program or points git elsewhere. `<sub>` stands for any subsection (a remote's or branch's name). */
+const INIT_KEYS = new Set([
+  'core.repositoryformatversion',
+  'core.filemode',
+  'core.bare',
+  'core.logallrefupdates',
+  'core.ignorecase',
+  'core.precomposeunicode',
+  'core.symlinks',
+  'extensions.objectformat',
+  'init.defaultbranch',
+  'user.name',
+  'user.email',
+  'remote.<sub>.url',
+  'remote.<sub>.fetch',
+  'branch.<sub>.remote',
+  'branch.<sub>.merge',
+]);
+
+/**
+ * A `.git` directory exactly as `git init` (or a clone, or a first commit) leaves it: no pointer
+ * files, only sample hooks, and a config of INIT_KEYS. A sandboxed `git init` of a new project is
+ * kept (and watched from then on, like any nested repository); anything more is moved aside.
+ */
+export function benignNewRepository(gitDir: string): boolean {
+  for (const name of POINTER_FILES) {
+    try {
+      lstatSync(path.join(gitDir, name));
+      return false;
+    } catch {
+      // absent, as git init leaves it
+    }
+  }
+  try {
+    if (readdirSync(path.join(gitDir, 'hooks')).some((hook) => !hook.endsWith('.sample'))) return false;
+  } catch (e) {
+    if (!gone(e)) return false;
+  }
+  let config: string;
+  try {
+    config = readFileSync(path.join(gitDir, 'config'), 'utf8');
+  } catch (e) {
+    return gone(e);
+  }
+  let section = '';
+  for (const raw of config.split('\n')) {
+    const line = raw.replace(/^\s+/, '');
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
+    if (header) {
+      section = /"/.test(line) ? `${header[1]!.toLowerCase()}.<sub>` : header[1]!.toLowerCase();
+      if (header[2] !== '' && !header[2]!.startsWith('#') && !header[2]!.startsWith(';')) return false;
+      continue;
+    }
+    const key = /^([A-Za-z][A-Za-z0-9-]*)\s*(=|$)/.exec(line);
+    if (!key || !INIT_KEYS.has(`${section}.${key[1]!.toLowerCase()}`)) return false;
+  }
+  return true;
 }

@@ -8,7 +8,7 @@ import { GitMetadataAudit } from './git-audit.js';
 import { gitLayout } from './git-layout.js';
 import { seatbeltProfile } from './seatbelt.js';
 import { seccompFile } from './seccomp-file.js';
-import { expandUserPath, hiddenPaths, readablePaths, realOrSelf, scratchDirs } from './sensitive-paths.js';
+import { expandUserPath, hiddenPaths, homeHolding, readablePaths, realOrSelf, scratchDirs } from './sensitive-paths.js';
 import type { SandboxProfile, SandboxScope, SandboxSettings, SandboxStatus, SpawnSpec } from './types.js';
 
 export interface SandboxLauncherOptions {
@@ -95,7 +95,7 @@ export class SandboxLauncher {
         const wrapped = this.#wrap(scope, spec);
         if (!audit) return wrapped;
         const token = audit.begin();
-        return { ...wrapped, afterExit: () => audit.finish(token) };
+        return { ...wrapped, afterExit: () => audit.finish(token), afterExitSync: () => audit.finishSync(token) };
       },
     };
   }
@@ -137,7 +137,9 @@ export class SandboxLauncher {
 
   #hiddenPaths(): string[] {
     const absolute = this.settings.denyRead.filter((p) => path.isAbsolute(p) || p.startsWith('~'));
-    this.#hidden ??= unique(hiddenPaths(this.#options.home, this.#options.seekHome, absolute, this.#options.env).map(realOrSelf));
+    const { home, seekHome, env } = this.#options;
+    const homes = this.#privateHome().readable.map((p) => homeHolding(p, home)).filter((p): p is string => p !== undefined);
+    this.#hidden ??= unique(hiddenPaths(home, seekHome, absolute, env, homes).map(realOrSelf));
     return this.#hidden;
   }
 

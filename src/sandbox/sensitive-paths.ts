@@ -191,10 +191,11 @@ export function expandUserPath(p: string, home: string): string {
   return path.resolve(p);
 }
 
-/** The hidden paths that exist on this machine (only those can be mounted over). */
-export function hiddenPaths(home: string, seekHome: string, extra: readonly string[], env: NodeJS.ProcessEnv): string[] {
+/** The hidden paths that exist on this machine (only those can be mounted over). The sensitive
+ * names are looked for in `home` and in every other home a shown folder lives in (`homes`). */
+export function hiddenPaths(home: string, seekHome: string, extra: readonly string[], env: NodeJS.ProcessEnv, homes: readonly string[] = []): string[] {
   const candidates = [
-    ...SENSITIVE_HOME_PATHS.map((p) => path.join(home, p)),
+    ...[...new Set([home, ...homes])].flatMap((base) => SENSITIVE_HOME_PATHS.map((p) => path.join(base, p))),
     ...SENSITIVE_SYSTEM_PATHS,
     seekHome,
     ...extra.map((p) => expandUserPath(p, home)),
@@ -222,26 +223,32 @@ const UNHIDEABLE = new Set(['/', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/et
 
 /**
  * The home's toolchain folders that exist (TOOLCHAIN_HOME_PATHS, the toolchain variables and the
- * PATH entries that point into the home), plus `allowRead`: shown read-only in the private home.
- * A PATH entry shows the top folder under the home that holds it (`~/.nvm/versions/node/v20/bin`
- * shows `~/.nvm`), never the home itself.
+ * PATH entries that point into a home directory), plus `allowRead`: shown read-only in the private
+ * home. A PATH entry shows the top folder of the home that holds it (`~/.nvm/versions/node/v20/bin`
+ * shows `~/.nvm`; `/root/.pyenv/shims` shows `/root/.pyenv` whoever HOME is), never a home itself.
  */
 export function readablePaths(home: string, env: NodeJS.ProcessEnv, allowRead: readonly string[]): string[] {
-  const realHome = realOrSelf(home);
-  const inHome = (p: string): string | undefined => {
-    for (const base of [home, realHome]) {
-      if (!p.startsWith(`${base}/`)) continue;
-      const top = p.slice(base.length + 1).split('/')[0]!;
-      return top === '' || top === '.' || top === '..' ? undefined : path.join(base, top);
-    }
-    return undefined;
+  const topFolder = (p: string): string | undefined => {
+    const base = homeHolding(p, home);
+    if (base === undefined) return undefined;
+    const top = p.slice(base.length + 1).split('/')[0]!;
+    return top === '' || top === '.' || top === '..' ? undefined : path.join(base, top);
   };
-  const fromEnv = [...TOOLCHAIN_ENV_NAMES.map((name) => env[name]), ...(env.PATH ?? '').split(path.delimiter)]
+  const fromEnv = [...TOOLCHAIN_ENV_NAMES.map((name) => env[name]), ...(env.PATH ?? '').split(path.delimiter), process.execPath]
     .filter((p): p is string => p !== undefined && path.isAbsolute(p))
-    .map((p) => inHome(path.normalize(p)))
+    .map((p) => topFolder(path.normalize(p)))
     .filter((p): p is string => p !== undefined);
   const candidates = [...TOOLCHAIN_HOME_PATHS.map((p) => path.join(home, p)), ...fromEnv, ...allowRead.map((p) => expandUserPath(p, home))];
   return [...new Set(candidates)].filter((p) => existsSync(p));
+}
+
+/** The home directory `p` lies in: `home` (as given or resolved), /root, /home/<user> or
+ * /Users/<user>; undefined for a path in none of them. */
+export function homeHolding(p: string, home: string): string | undefined {
+  const known = [home, realOrSelf(home), '/root'].find((base) => p.startsWith(`${base}/`));
+  if (known !== undefined) return known;
+  const parts = p.split('/');
+  return ['home', 'Users'].includes(parts[1] ?? '') && parts.length > 3 ? parts.slice(0, 3).join('/') : undefined;
 }
 
 /** `p` with every symlink resolved, or `p` made absolute when it does not exist. */

@@ -30,6 +30,8 @@ export interface BackgroundJob {
 const jobs = new Map<string, BackgroundJob>();
 /** Each job's environment tag, by job id. */
 const jobTags = new Map<string, string>();
+/** The sandbox audit of each running job, run at seek's exit if the job is still running then. */
+const exitAudits = new Map<string, () => string[]>();
 let nextJobNumber = 1;
 let exitHookInstalled = false;
 
@@ -129,11 +131,13 @@ export function startBackgroundJob(options: StartBackgroundOptions): Promise<Bac
       };
       jobs.set(id, job);
       if (options.tag !== undefined) jobTags.set(id, options.tag);
+      if (options.spawn.afterExitSync) exitAudits.set(id, options.spawn.afterExitSync);
       child.once('exit', (code, signal) => {
         job.running = false;
         job.exitCode = code;
         job.exitSignal = signal;
         // The sandbox's audit of what the job left behind goes at the end of its log.
+        exitAudits.delete(id);
         void options.spawn.afterExit?.().then((notes) => {
           if (notes.length > 0) appendToLog(outputFile, notes);
         });
@@ -170,6 +174,10 @@ function installExitHook(): void {
   exitHookInstalled = true;
   process.once('exit', () => {
     killBackgroundJobs();
+    // Jobs killed just now never report their exit: audit what they left behind here (a planted
+    // `.git` must not outlive seek). The audit moves things aside; its lines go nowhere.
+    for (const audit of exitAudits.values()) audit();
+    exitAudits.clear();
     // The logs are private temp space: they go with the process (and the jobs) that made them.
     if (outputDir !== undefined) rmSync(outputDir, { recursive: true, force: true });
   });

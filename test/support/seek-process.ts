@@ -19,6 +19,8 @@ export interface SeekRunOptions {
   timeoutMs?: number;
   /** Another copy of bin/seek.js (an install a test has changed); the checkout's by default. */
   bin?: string;
+  /** A command that runs seek as another user (`setpriv --reuid=…`; see sandbox-users.ts). */
+  runAs?: string[];
   /** Called with the child right after it starts (to send signals mid-run). */
   onSpawn?: (child: ReturnType<typeof spawn>) => void;
 }
@@ -29,7 +31,8 @@ export function runSeek(args: string[], options: SeekRunOptions): Promise<SeekRu
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
     for (const [key, value] of Object.entries(options.env ?? {})) if (value !== undefined) env[key] = value;
-    const child = spawn(process.execPath, [options.bin ?? SEEK_BIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [program, ...prefix] = [...(options.runAs ?? []), process.execPath];
+    const child = spawn(program!, [...prefix, options.bin ?? SEEK_BIN, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

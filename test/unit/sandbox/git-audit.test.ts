@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GitMetadataAudit, type GitAuditScope } from '../../../src/sandbox/git-audit.js';
+import { benignNewRepository, GitMetadataAudit, type GitAuditScope } from '../../../src/sandbox/git-audit.js';
 import { tempDir, writeTree } from '../tools/helpers.js';
 
 /**
@@ -77,7 +77,10 @@ describe('GitMetadataAudit', () => {
     const w = world();
     const a = audit(w);
     const src = path.join(w.root, 'src');
-    const lines = await command(a, () => plantRepo(w, src));
+    const lines = await command(a, () => {
+      plantRepo(w, src);
+      expect(fsmonitorRuns(w, src)).toBe(true); // the control: while it is there, git runs the script
+    });
     expect(lines).toEqual([expect.stringMatching(/^moved src\/\.git aside to src\/\.git\.seek-quarantine: a sandboxed command created it/)]);
     expect(existsSync(path.join(src, '.git'))).toBe(false);
     expect(readFileSync(path.join(src, '.git.seek-quarantine', 'config'), 'utf8')).toContain('fsmonitor');
@@ -86,11 +89,47 @@ describe('GitMetadataAudit', () => {
     expect(await command(a, () => {})).toEqual([]); // the quarantined dir is not flagged again
   });
 
-  it('route 1: the control: the same planted repository does run its script when not quarantined', async () => {
+  it('keeps a repository exactly as git init and a first commit leave it, and watches it from then on', async () => {
     const w = world();
-    const src = path.join(w.root, 'src');
-    plantRepo(w, src);
-    expect(fsmonitorRuns(w, src)).toBe(true);
+    const a = audit(w);
+    const app = path.join(w.root, 'app');
+    const lines = await command(a, () => {
+      mkdirSync(app);
+      execFileSync('git', ['init', '-q', app]);
+      execFileSync('git', ['-C', app, '-c', 'user.name=a', '-c', 'user.email=a@a', 'commit', '-q', '--allow-empty', '-m', 'first']);
+      execFileSync('git', ['-C', app, 'remote', 'add', 'origin', 'https://example.invalid/app.git']);
+    });
+    expect(lines).toEqual([]);
+    expect(existsSync(path.join(app, '.git', 'HEAD'))).toBe(true);
+    // Watched like any nested repository: a later planted fsmonitor is moved aside.
+    const later = await command(a, () => execFileSync('git', ['-C', app, 'config', 'core.fsmonitor', 'touch x; false']));
+    expect(later).toEqual([expect.stringMatching(/^moved app\/\.git aside/)]);
+  });
+
+  it('benignNewRepository: only init keys, sample hooks and no pointer files', () => {
+    const w = world();
+    const fresh = (name: string): string => {
+      const dir = path.join(w.root, name);
+      mkdirSync(dir);
+      execFileSync('git', ['init', '-q', dir]);
+      return path.join(dir, '.git');
+    };
+    expect(benignNewRepository(fresh('plain'))).toBe(true);
+    const monitored = fresh('monitored');
+    execFileSync('git', ['--git-dir', monitored, 'config', 'core.fsmonitor', 'x']);
+    expect(benignNewRepository(monitored)).toBe(false);
+    const hooked = fresh('hooked');
+    writeFileSync(path.join(hooked, 'hooks', 'pre-commit'), '#!/bin/sh\n');
+    expect(benignNewRepository(hooked)).toBe(false);
+    const included = fresh('included');
+    writeFileSync(path.join(included, 'config'), '[core]\n\tbare = false\n[include]\n\tpath = ../x\n');
+    expect(benignNewRepository(included)).toBe(false);
+    const inline = fresh('inline');
+    writeFileSync(path.join(inline, 'config'), '[core] fsmonitor = x\n');
+    expect(benignNewRepository(inline)).toBe(false);
+    const pointed = fresh('pointed');
+    writeFileSync(path.join(pointed, 'commondir'), '../elsewhere\n');
+    expect(benignNewRepository(pointed)).toBe(false);
   });
 
   it('route 1: quarantines a .git deep in a new subtree, a .git file, and a .git symlink', async () => {
