@@ -21,7 +21,7 @@ import type { WorktreeInfo } from '../worktree/types.js';
 import { cancelAndWait, cancelJob } from './cancel.js';
 import { submitPlan, type Submitted } from './flow.js';
 import { CANCELLED, releaseSlot } from './gates.js';
-import { git } from './git.js';
+import { git, gitIn, type FleetGit } from './git.js';
 import { ZERO_SPEND, type FleetJobs } from './jobs.js';
 import { jobIdOf, type FleetJob, type FleetResult } from './payload.js';
 import { jobSpend, type Spend } from './spend.js';
@@ -167,7 +167,7 @@ export class FleetDispatcher implements PlanDispatch {
   private async materialize(result: FleetResult, context: DispatchContext): Promise<WorktreeInfo> {
     const turn = this.fetching.then(async () => {
       // The commit first: its base may be a merge of its dependencies made on the worker.
-      await fetchResult(context.tree, this.options.repoUrl, result.commit!);
+      await fetchResult(gitIn(context.tree), this.options.repoUrl, result.commit!);
       const worktree = await context.worktrees!.create({ base: result.base, baseDir: context.tree });
       await git(worktree.path, ['reset', '--quiet', '--hard', result.commit!.sha]);
       return worktree;
@@ -177,16 +177,17 @@ export class FleetDispatcher implements PlanDispatch {
   }
 }
 
-/** Brings a job's commit into the repository at `dir`: from its pushed branch, or its bundle. */
-export async function fetchResult(dir: string, repoUrl: string, commit: NonNullable<FleetResult['commit']>): Promise<void> {
+/** Brings a job's commit into the repository `git` works in (the coordinator's tree, a worker's
+ * checkout): from its pushed branch, or its bundle. */
+export async function fetchResult(git: FleetGit, repoUrl: string, commit: NonNullable<FleetResult['commit']>): Promise<void> {
   if (commit.pushed) {
-    await git(dir, ['fetch', '--quiet', repoUrl, `refs/heads/${commit.branch}`]);
+    await git.ok(['fetch', '--quiet', repoUrl, `refs/heads/${commit.branch}`]);
     return;
   }
   const temp = await mkdtemp(join(tmpdir(), 'seek-bundle-'));
   try {
     await writeFile(join(temp, 'job.bundle'), Buffer.from(commit.bundle ?? '', 'base64'));
-    await git(dir, ['fetch', '--quiet', join(temp, 'job.bundle'), `refs/seek/bundle/${commit.branch}`]);
+    await git.ok(['fetch', '--quiet', join(temp, 'job.bundle'), `refs/seek/bundle/${commit.branch}`]);
   } finally {
     await rm(temp, { recursive: true, force: true });
   }

@@ -5,6 +5,7 @@
  * build it (summaries, verdicts, editors' diffs), and the checkout starts from the plan's base
  * with each dependency's head merged in plan order, so the task sees what a local run's task sees.
  * Afterwards the task's own head (that base plus its commit) is published for its dependants.
+ * Every git call here is the checkout's own (`Checkout.git`): checked, never discovered.
  */
 import type { Job } from 'bullmq';
 import { UnrecoverableError } from 'bullmq';
@@ -14,7 +15,7 @@ import type { TaskRecord } from '../orchestrator/types.js';
 import { diffTrees } from '../worktree/diff.js';
 import type { Checkout, Published } from './checkout.js';
 import { fetchResult } from './dispatcher.js';
-import { git, tryGit } from './git.js';
+import type { FleetGit } from './git.js';
 import { resultSchema, type FleetJob, type FleetResult } from './payload.js';
 
 type PlanData = NonNullable<FleetJob['plan']>;
@@ -62,11 +63,11 @@ export async function prepareInputs(job: Job, plan: PlanData, repoUrl: string, c
       ...(dep.reviews ? { verdict: parseVerdict(result.summary ?? '') } : {}),
       ...(result.diff !== undefined ? { diff: result.diff } : {}),
     };
-    const mergedAt = await mergeHead(checkout.dir, repoUrl, dep.id, result);
+    const mergedAt = await mergeHead(checkout.git, repoUrl, dep.id, result);
     if (mergedAt && result.commit) record.merge = { commit: mergedAt };
     inputs.push(record);
   }
-  const base = (await git(checkout.dir, ['rev-parse', 'HEAD'])).trim();
+  const base = (await checkout.git.ok(['rev-parse', 'HEAD'])).trim();
   const writerInputs = inputs.filter((record) => plan.deps.find((dep) => dep.id === record.id)!.kind === 'writer');
   const prompt = taskPrompt({
     ...(plan.goal ? { goal: plan.goal } : {}),
@@ -80,26 +81,26 @@ export async function prepareInputs(job: Job, plan: PlanData, repoUrl: string, c
 
 /** Brings a dependency's head into the checkout: already there, a fast-forward, or a merge
  * commit. Returns the commit the checkout is at afterwards (undefined when nothing changed). */
-async function mergeHead(dir: string, repoUrl: string, taskId: string, result: FleetResult): Promise<string | undefined> {
+async function mergeHead(git: FleetGit, repoUrl: string, taskId: string, result: FleetResult): Promise<string | undefined> {
   const head = result.head;
   if (!head) return undefined;
-  if ((await tryGit(dir, ['cat-file', '-e', `${head}^{commit}`])).code !== 0) {
-    if (result.commit && result.commit.sha === head) await fetchResult(dir, repoUrl, result.commit);
-    else if (result.headRef) await git(dir, ['fetch', '--quiet', repoUrl, result.headRef]);
+  if ((await git.run(['cat-file', '-e', `${head}^{commit}`])).code !== 0) {
+    if (result.commit && result.commit.sha === head) await fetchResult(git, repoUrl, result.commit);
+    else if (result.headRef) await git.ok(['fetch', '--quiet', repoUrl, result.headRef]);
     else throw new UnrecoverableError(`dependency ${taskId}'s head ${head.slice(0, 12)} cannot be fetched`);
   }
-  if ((await tryGit(dir, ['merge-base', '--is-ancestor', head, 'HEAD'])).code === 0) return undefined;
-  if ((await tryGit(dir, ['merge-base', '--is-ancestor', 'HEAD', head])).code === 0) {
-    await git(dir, ['checkout', '--quiet', '--detach', head]);
+  if ((await git.run(['merge-base', '--is-ancestor', head, 'HEAD'])).code === 0) return undefined;
+  if ((await git.run(['merge-base', '--is-ancestor', 'HEAD', head])).code === 0) {
+    await git.ok(['checkout', '--quiet', '--detach', head]);
   } else {
-    const merge = await tryGit(dir, [...IDENTITY, 'merge', '--quiet', '--no-ff', '--no-edit', '-m', `seek: merge ${taskId}`, head]);
+    const merge = await git.run([...IDENTITY, 'merge', '--quiet', '--no-ff', '--no-edit', '-m', `seek: merge ${taskId}`, head]);
     if (merge.code !== 0) {
-      const conflicted = (await tryGit(dir, ['diff', '--name-only', '--diff-filter=U'])).stdout.trim().split('\n').filter(Boolean);
-      await tryGit(dir, ['merge', '--abort']);
+      const conflicted = (await git.run(['diff', '--name-only', '--diff-filter=U'])).stdout.trim().split('\n').filter(Boolean);
+      await git.run(['merge', '--abort']);
       throw new UnrecoverableError(`the changes of dependency ${taskId} conflict with the other dependencies'${conflicted.length ? ` (${conflicted.join(', ')})` : ''}; not started`);
     }
   }
-  return (await git(dir, ['rev-parse', 'HEAD'])).trim();
+  return (await git.ok(['rev-parse', 'HEAD'])).trim();
 }
 
 /** What a plan task's result adds for its dependants: its head (pushed when only this checkout
@@ -117,9 +118,9 @@ export async function planOutputs(
   let headRef: string | undefined;
   if (head !== checkout.base && head !== commit?.sha) {
     headRef = `refs/seek/fleet/head/${jobId}`;
-    await git(checkout.dir, ['push', '--quiet', '--force', repoUrl, `${head}:${headRef}`]);
+    await checkout.git.ok(['push', '--quiet', '--force', repoUrl, `${head}:${headRef}`]);
   }
-  const shim = { ok: (cwd: string, args: readonly string[]) => git(cwd, args) };
+  const shim = { ok: (_cwd: string, args: readonly string[]) => checkout.git.ok(args) };
   const diff = commit ? await diffTrees(shim, checkout.dir, base, commit.sha, DIFF_CAP) : writes ? '' : undefined;
   return { taskId, head, ...(headRef ? { headRef } : {}), ...(diff !== undefined ? { diff } : {}) };
 }

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { tryGit } from './git.js';
+import { pruneAdminDirs } from './checkout-guard.js';
 
 export const DEFAULT_KEEP_DAYS = 7;
 export const MARKER_SUFFIX = '.running';
@@ -107,9 +107,10 @@ export async function sweepWorkdir(options: SweepOptions): Promise<SweepReport> 
     await remove(mirror);
     report.mirrors.push(mirror);
   }
-  // Mirrors kept forget the worktrees removed above.
+  // Mirrors kept forget the worktrees removed above (by their known paths, not `git worktree
+  // prune`, which follows what a job could have planted: checkout-guard.ts).
   if (!options.dryRun && report.checkouts.length > 0) {
-    for (const name of await listDir(join(workdir, 'mirrors'))) await tryGit(join(workdir, 'mirrors', name), ['worktree', 'prune']);
+    for (const name of await listDir(join(workdir, 'mirrors'))) await pruneAdminDirs(join(workdir, 'mirrors', name), jobs);
   }
   return report;
 }

@@ -11,6 +11,8 @@
  * Every model request passes the provider rate limit shared by all workers (provider-limit.ts);
  * the run's caps reach a running job as a wrap-up notice (a shared limit asked before each
  * request); leftover checkouts, transcripts and mirrors are swept between jobs (retention.ts).
+ * Nothing in a job's checkout is trusted: the worker's git there names its repository and stops
+ * when the job changed the checkout's git pointers (checkout-guard.ts), failing the job.
  * `close()` stops taking jobs and waits for the running ones.
  */
 import { hostname } from 'node:os';
@@ -23,6 +25,7 @@ import type { ChildReport } from '../subagents/child-report.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { CancelListener } from './cancel.js';
 import { Checkouts } from './checkout.js';
+import { CheckoutChanged } from './checkout-guard.js';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { CANCELLED, refuseCancelled, Waits } from './gates.js';
 import { planOutputs, prepareInputs } from './inputs.js';
@@ -61,7 +64,7 @@ export function versionRefusal(jobVersion: string): string {
 export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; listening: Promise<void>; close(): Promise<void> } {
   const name = `${hostname()}:${process.pid}`;
   const timings = fleetTimings(options.env);
-  const checkouts = new Checkouts(options.workdir);
+  const checkouts = new Checkouts(options.workdir, options.log);
   const waits = new Waits(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }), options.redis, { minMs: timings.pollMs, maxMs: timings.pollMaxMs });
   const cancels = new CancelListener(() => worker);
   let running = 0; // sessions open in this process
@@ -87,8 +90,14 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       return await cancels.around(jobId, runId, () => runJob(job, attempt, token, signal ?? new AbortController().signal));
     } catch (caught) {
       if (caught instanceof DelayedError) throw caught;
-      // Cancelled by the coordinator: failed for good, whatever the task's own ending said.
-      const error = signal?.aborted && signal.reason === CANCELLED ? new UnrecoverableError(CANCELLED) : (caught as Error);
+      // Cancelled by the coordinator: failed for good, whatever the task's own ending said. A job
+      // that changed its checkout's git pointers too: another attempt would run the same task.
+      const error =
+        signal?.aborted && signal.reason === CANCELLED
+          ? new UnrecoverableError(CANCELLED)
+          : caught instanceof CheckoutChanged
+            ? new UnrecoverableError(caught.message)
+            : (caught as Error);
       const text = `attempt ${attempt} on ${name}: ${error.message}`;
       await recordAttemptError(options.redis, jobId, text).catch(() => undefined);
       options.log(`job ${jobId} failed: ${text}`);

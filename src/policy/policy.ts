@@ -219,7 +219,9 @@ export class PermissionPolicy {
   #preApproved = false;
   #rules: PolicyRule[];
   #readRoots: string[] = [];
-  #sandbox: SandboxAvailability;
+  /** Shared by reference with every policy spawned from this one: the machine's sandbox is one
+   * fact, so settling it on the session's policy settles it for children spawned before. */
+  #sandbox: { current: SandboxAvailability };
   readonly #listeners = new Set<() => void>();
 
   constructor(options: PolicyOptions) {
@@ -228,18 +230,19 @@ export class PermissionPolicy {
     this.#preference = options.preference ?? 'ask';
     this.#workflow = options.workflow ?? 'none';
     this.#rules = [...(options.rules ?? [])];
-    this.#sandbox = options.sandbox ?? NO_SANDBOX;
+    this.#sandbox = { current: options.sandbox ?? NO_SANDBOX };
   }
 
   get sandbox(): SandboxAvailability {
-    return this.#sandbox;
+    return this.#sandbox.current;
   }
 
   /** Sets the machine's sandbox availability when detection finished after the policy was made (a
    * headless session detects on first need, runtime/permissions.ts); before any decision that
-   * depends on it, so children, made later, inherit the settled value. */
+   * depends on it. Every policy of the family (this one, its parent, its children, made before
+   * or after) sees the settled value. */
   settleSandbox(sandbox: SandboxAvailability): void {
-    this.#sandbox = sandbox;
+    this.#sandbox.current = sandbox;
   }
 
   get root(): string {
@@ -272,7 +275,7 @@ export class PermissionPolicy {
       workflow: this.#workflow,
       preApproved: this.#preApproved,
       rules: [...this.#rules],
-      sandbox: this.#sandbox,
+      sandbox: this.#sandbox.current,
       readRoots: [...this.#readRoots],
     };
   }
@@ -378,8 +381,9 @@ export class PermissionPolicy {
     const extra = (restriction.rules ?? []).map((r): PolicyRule => ({ ...r, source: 'spawn' }));
     const loosening = extra.find((r) => r.decision === 'allow');
     if (loosening) throw new PolicySpawnError(`spawn rules may only deny or ask: ${formatRule(loosening)}`);
-    const child = new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra], sandbox: this.#sandbox });
+    const child = new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra] });
     child.#readRoots = [...this.#readRoots];
+    child.#sandbox = this.#sandbox;
     return child;
   }
 

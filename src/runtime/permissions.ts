@@ -4,7 +4,6 @@
  * wiring steps.
  */
 import { homedir } from 'node:os';
-import type { Tool, ToolContext } from '../agent/types.js';
 import type { SeekConfig } from '../config/config.js';
 import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
 import { loadPermissionRules, type LoadedPermissions } from '../policy/config-rules.js';
@@ -23,7 +22,7 @@ export interface SessionPermissions {
   permissions: LoadedPermissions;
   /** Resolves once `policy.sandbox` and `sandbox.status` hold the detected status: at once unless
    * `deferSandbox`, else it starts detection on its first call. Await it before any policy decision
-   * or launch (the session does, before every tool call and spawn). */
+   * or launch that may depend on it: every tool gate (the session's and each child's) does. */
   sandboxReady: () => Promise<void>;
 }
 
@@ -132,20 +131,6 @@ function availability(status: SandboxStatus): SandboxAvailability {
 }
 
 /** Saves an "always" answer's rule to the chosen config file, in seek's rule syntax. */
-/** Calls that wait for the OS sandbox's detection (`sandboxReady`) before the policy decides.
- * File and memory tools run in seek's own process: their decision never depends on the sandbox,
- * so a headless session whose first calls read or edit files spawns no bwrap probe for them.
- * Everything else waits: commands (sandboxed or not), git, worktrees, and `agent`/`delegate_tasks`
- * (a child's calls are decided by a policy that must know the sandbox before the child starts). */
-export async function waitsForSandbox(tool: Tool, args: unknown, ctx: ToolContext): Promise<boolean> {
-  try {
-    const kind = (await tool.describe?.(args as never, ctx))?.kind;
-    return !(kind === 'read' || kind === 'write' || kind === 'edit' || kind === 'memory');
-  } catch {
-    return true;
-  }
-}
-
 export function savedRuleWriter(seekHome: string, projectRoot: string): (scope: SavedRuleScope, rule: PolicyRule) => Promise<void> {
   return async (scope, rule) => {
     const { origin: _origin, ...plain } = rule;

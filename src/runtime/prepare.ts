@@ -148,7 +148,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const workspace = new Workspace(projectRoot, options.cwd, policy);
   const saveRule = savedRuleWriter(home, projectRoot);
   const scope = new ToolScope();
-  const gate = createToolGate({ policy, workspace, sandbox, saveRule, scope, onProblem: problem, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
+  const gate = createToolGate({ policy, workspace, sandbox, sandboxReady, saveRule, scope, onProblem: problem, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   const worktrees = inGit
     ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
     : undefined;
@@ -209,6 +209,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(hooks ? { hooks } : {}),
     ...(ask ? { ask } : {}),
     sandbox,
+    sandboxReady,
     saveRule,
     createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
     declareTools: declare,

@@ -28,7 +28,7 @@ import { prepareSession, type OpenSessionOptions, type PreparedSession } from '.
 import type { McpManager } from '../mcp/index.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import { sessionCheckpoints } from './session-checkpoints.js';
-import { applyMode, waitsForSandbox } from './permissions.js';
+import { applyMode } from './permissions.js';
 import type { CustomCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
@@ -62,17 +62,12 @@ export class AgentSession {
   private readonly delegateCalls: DelegateCalls;
   /** Checkpoints at every user turn (none for a session that is not saved: nothing could list them). */
   private readonly checkpoints: TurnCheckpoints | undefined;
-  /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it. */
+  /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it.
+   * The gate itself waits for the OS sandbox's detection when its decision depends on it. */
   private readonly beforeToolCall: BeforeToolCall = async (call) => {
     await this.checkpoints?.beforeTool();
-    // Once the sandbox is known, no call needs asking (describe() would run twice for nothing).
-    if (!this.sandboxKnown && (await waitsForSandbox(call.tool, call.args, call.ctx))) {
-      await this.prepared.sandboxReady();
-      this.sandboxKnown = true;
-    }
     return this.prepared.gate.before(call);
   };
-  private sandboxKnown = false;
   /** Before anything that can run a tool or spawn a child outside the loop's own calls (a
    * command's `!cmd`, a hook, an interrupted delegate_tasks call, a plan): the turn-start
    * checkpoint is in, and the policy knows the OS sandbox. */

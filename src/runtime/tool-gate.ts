@@ -83,6 +83,11 @@ export interface ToolGateOptions {
    * one, so they are refused (the policy is told no sandbox is available, so it never asks for one
    * when the session was wired without a launcher). */
   sandbox?: SandboxLauncher;
+  /** Resolves once `policy.sandbox` and `sandbox` hold the detected OS sandbox (a headless session
+   * detects on first need, permissions.ts). Awaited before the policy decides a call whose decision
+   * may depend on it (`waitsForSandbox`), so no gate, the session's or a child's, ever decides on a
+   * detection that has not finished. Absent: both already hold the detected status. */
+  sandboxReady?: () => Promise<void>;
   /** Saves an "always" answer's rule to a config file (the answers that name one). A failure is
    * reported through `onProblem`; the rule still holds for the session. */
   saveRule?: (scope: SavedRuleScope, rule: PolicyRule) => Promise<void>;
@@ -95,6 +100,15 @@ export interface ToolGateOptions {
 export interface ToolGate {
   before: BeforeToolCall;
   after: AfterToolCall;
+}
+
+/** Whether the policy's decision on an action of this kind may depend on the OS sandbox. File and
+ * memory tools run in seek's own process, so their decision never does: a headless session whose
+ * first calls read or edit files spawns no bwrap probe for them. Everything else does: commands
+ * (sandboxed or not), git, worktrees, and `agent`/`delegate_tasks` (their children's policies share
+ * the sandbox status, settled before this decision). */
+export function waitsForSandbox(kind: ActionRequest['kind']): boolean {
+  return !(kind === 'read' || kind === 'write' || kind === 'edit' || kind === 'memory');
 }
 
 /** Prefix of a result produced by a pre_tool hook denial, so the model knows a hook (not the user,
@@ -134,7 +148,8 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
  *  0. the active skill's or command's allowed-tools: a tool outside them is refused;
  *  1. pre_tool hooks (they see every call, described or not); a denial becomes the tool result,
  *     prefixed by `hookDenialMessage`;
- *  2. the policy, for tools that describe an action (no `describe` = no permission needed):
+ *  2. the policy, for tools that describe an action (no `describe` = no permission needed), once
+ *     the OS sandbox's detection has finished when the decision may depend on it (`sandboxReady`):
  *     allow → run (inside the OS sandbox when the decision names a profile, rooted at the
  *     policy's root: the worktree of an isolated agent); deny → its message (with the `--yolo` or plan-mode hint) is the result;
  *     ask → the ask function; "always" adds the suggested session rule, then runs;
@@ -143,7 +158,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
  * is re-evaluated when its turn comes, so an "always" answer spares the calls queued behind it.
  */
 export function createToolGate(options: ToolGateOptions): ToolGate {
-  const { policy, hooks, ask, subagent, workspace, sandbox, saveRule, onProblem, scope } = options;
+  const { policy, hooks, ask, subagent, workspace, sandbox, sandboxReady, saveRule, onProblem, scope } = options;
   /** Hook view of a call: args with worktree paths mapped to the project, and the worktree path. */
   const hookView = (json: string): { argsJson: string; worktreePath?: string } => {
     const worktree = workspace?.worktree;
@@ -216,6 +231,13 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       return { allow: false, reason: `[${tool.name}: failed] ${(error as Error).message}` };
     }
 
+    if (sandboxReady && waitsForSandbox(action.kind)) {
+      try {
+        await sandboxReady();
+      } catch (error) {
+        return { allow: false, reason: `${action.summary}: not run, the OS sandbox could not be detected (${(error as Error).message}).` };
+      }
+    }
     let outcome: PolicyDecision | AskAnswer | 'aborted';
     try {
       outcome = await decideWithPrompt(name, action, ctx);

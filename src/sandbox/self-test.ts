@@ -61,7 +61,7 @@ export async function selfTest(launcher: SandboxLauncher, scratchParent: string,
     expect('workspace-write: .git/config stays read-only', config.code !== 0, said(config));
     const replace = await run('workspace-write', 'mv .git .git.orig');
     expect('workspace-write: .git cannot be renamed or replaced', replace.code !== 0 && existsSync(path.join(project, '.git', 'HEAD')), said(replace));
-    const plant = await run('workspace-write', 'mkdir -p sub/.git && echo ../sub > .git/commondir');
+    const plant = await run('workspace-write', "mkdir -p sub/.git && printf '[core]\\n\\tfsmonitor = true\\n' > sub/.git/config && echo ../sub > .git/commondir");
     const moved = !existsSync(path.join(project, 'sub', '.git')) && !existsSync(path.join(project, '.git', 'commondir'));
     expect('workspace-write: a planted sub/.git and .git/commondir are moved aside', moved, plant.notes.join(' ') || said(plant));
 

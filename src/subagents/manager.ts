@@ -64,6 +64,10 @@ export interface SubagentManagerOptions {
   ask?: AskFn;
   /** The session's sandbox launcher: children's commands are sandboxed under their own root. */
   sandbox?: SandboxLauncher;
+  /** The session's wait for the OS sandbox's detection: every child's gate awaits it before a
+   * decision that depends on it (tool-gate.ts), so a child started before detection finished (a
+   * fleet worker's job, a headless run's first `agent` call) never sees it unfinished. */
+  sandboxReady?: () => Promise<void>;
   /** Saves "always" answers given to a child's prompt to a config file. */
   saveRule?: ToolGateOptions['saveRule'];
   /** The memory context (soul, index) the session injected: every child starts with the same. */
@@ -235,6 +239,7 @@ export class SubagentManager {
       ...(this.options.hooks ? { hooks: this.options.hooks } : {}),
       ...(this.options.ask ? { ask: this.options.ask } : {}),
       ...(this.options.sandbox ? { sandbox: this.options.sandbox } : {}),
+      ...(this.options.sandboxReady ? { sandboxReady: this.options.sandboxReady } : {}),
       ...(this.options.saveRule ? { saveRule: this.options.saveRule } : {}),
       ...(this.options.onProblem ? { onProblem: this.options.onProblem } : {}),
       subagent: { id: subSid, description },
