@@ -1,14 +1,31 @@
 /**
  * Making the working tree equal a checkpoint's tree, for every path that is in the checkpoint or
  * in the tree as it is now: changed and added files are written from the checkpoint (through a
- * temporary index and `git checkout-index`, which also sets modes and symlinks), files the
+ * temporary index and `git checkout-index` into a staging directory, which gives modes, symlinks
+ * and the repository's checkout conversions, then copied into the tree), files the
  * checkpoint does not have are deleted (and directories left empty by that removed). Files
  * ignored by git are never touched: they are in neither snapshot, and a path the checkpoint has
  * but which is ignored now is skipped. The user's index, HEAD and branches are not touched.
+ *
+ * Every write and removal stays inside the tree (util/confined-fs.ts): a sandboxed command still
+ * running may swap a directory for a symlink while the restore runs, and a restore must neither
+ * write nor delete through it (git's own checkout checks for links before it writes, not as it
+ * writes). So git writes only into the private staging directory, and seek copies each file into
+ * the tree, confined; a path whose parent has become a link stops the restore with an error
+ * naming it.
  */
-import { lstat, mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import {
+  ConfinementError,
+  copyFileConfined,
+  lstatConfined,
+  readlinkConfined,
+  rmdirIfEmptyConfined,
+  symlinkConfined,
+  unlinkConfined,
+} from '../util/confined-fs.js';
 import type { CheckpointRepository } from './repository.js';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted';
@@ -73,18 +90,20 @@ export async function applyRestore(repo: CheckpointRepository, targetTree: strin
     const ignored = new Set(await ignoredNow(repo, writes));
     // Deletions first: a file may stand where the checkpoint has a directory.
     for (const change of plan) {
-      if (change.status === 'deleted') await removeFile(repo.root, change.path);
+      if (change.status === 'deleted') removeFile(repo.root, change.path);
     }
     // A directory still standing where the checkpoint has a file holds something git ignores (the
-    // rest was deleted above); checkout-index --force would remove it whole, so it is left alone.
+    // rest was deleted above); it is left alone.
     const blocked = new Set<string>();
     for (const path of writes) {
-      if (!ignored.has(path) && (await lstat(join(repo.root, path)).catch(() => undefined))?.isDirectory()) blocked.add(path);
+      if (!ignored.has(path) && lstatConfined(repo.root, path)?.isDirectory()) blocked.add(path);
     }
     const toWrite = writes.filter((path) => !ignored.has(path) && !blocked.has(path));
     if (toWrite.length > 0) {
+      const stage = join(dir, 'tree');
       await repo.git.ok(repo.root, ['read-tree', targetTree], { env });
-      await repo.git.ok(repo.root, ['checkout-index', '-f', '-z', '--stdin'], { env, input: toWrite.map((p) => `${p}\0`).join('') });
+      await repo.git.ok(repo.root, ['checkout-index', '-f', '-z', '--stdin', `--prefix=${stage}/`], { env, input: toWrite.map((p) => `${p}\0`).join('') });
+      for (const path of toWrite) await placeStaged(stage, repo.root, path);
     }
     return [...ignored, ...blocked];
   } finally {
@@ -104,13 +123,23 @@ async function ignoredNow(repo: CheckpointRepository, paths: readonly string[]):
   return result.stdout.split('\0').filter(Boolean);
 }
 
+/** Moves what checkout-index staged for `path` into the tree, replacing what stands there (a file
+ * or a link, never followed). A path git staged nothing for (a submodule) is left alone. */
+async function placeStaged(stage: string, root: string, path: string): Promise<void> {
+  const staged = lstatConfined(stage, path);
+  if (staged?.isSymbolicLink()) symlinkConfined(root, path, readlinkConfined(stage, path), { replace: true });
+  else if (staged?.isFile()) await copyFileConfined({ root: stage, path }, { root, path });
+}
+
 /** Removes a file (or symlink), then the directories above it that it left empty. */
-async function removeFile(root: string, path: string): Promise<void> {
-  await rm(join(root, path), { force: true });
-  for (let dir = dirname(path); dir !== '.' && dir !== '/' && dir !== ''; dir = dirname(dir)) {
-    const full = join(root, dir);
-    const entries = await readdir(full).catch(() => undefined);
-    if (!entries || entries.length > 0) return;
-    await rmdir(full).catch(() => undefined);
+function removeFile(root: string, path: string): void {
+  unlinkConfined(root, path);
+  try {
+    for (let dir = dirname(path); dir !== '.' && dir !== '/' && dir !== ''; dir = dirname(dir)) {
+      if (!rmdirIfEmptyConfined(root, dir)) return;
+    }
+  } catch (error) {
+    // A parent became a link after the file was removed: leave the directories be.
+    if (!(error instanceof ConfinementError)) throw error;
   }
 }

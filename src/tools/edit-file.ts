@@ -1,14 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import { writeFileAtomic } from '../config/atomic-file.js';
 import { makeDiffDisplay } from './diff-display.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 import { applyEdits, type EditOutcome, type EditSpec } from './edit/apply.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
+import { readFileBytes, writeTextFile } from './project-files.js';
 
 export const editFileSchema = lazySchema((z) => {
   const edit = z.object({
@@ -33,7 +32,8 @@ export type EditFileArgs = z.infer<ReturnType<typeof editFileSchema>>;
 
 /**
  * edit_file: string replacement in an existing file, keeping its line endings, its mode and any
- * symlink in front of it; the file is replaced atomically (see writeFileAtomic). Matching is exact
+ * symlink in front of it; the file is replaced atomically (see writeFileAtomic), and inside the
+ * project never through a symlink leading out of it (project-files.ts). Matching is exact
  * first, then tolerant of the ways models drift (see edit/apply.ts), never ambiguous.
  */
 export function createEditFileTool(options: { files?: TextFileOverlay } = {}): Tool<EditFileArgs> {
@@ -84,7 +84,7 @@ type LoadedFile = { ok: true; text: string } | { ok: false; message: string };
 async function loadEditable(ctx: ToolContext, absPath: string, shown: string, files: TextFileOverlay | undefined): Promise<LoadedFile> {
   let raw: Buffer;
   try {
-    raw = await readFile(absPath);
+    raw = await readFileBytes(ctx, absPath);
   } catch (error) {
     const code = errorCode(error);
     if (code === 'EISDIR') return { ok: false, message: `${shown} is a directory, not a file.` };
@@ -142,7 +142,7 @@ async function editFileTool(args: EditFileArgs, ctx: ToolContext, preview: Previ
   if (!outcome.ok) return { content: outcome.message, isError: true };
   try {
     // Atomic (temp file, fsync, rename): a full disk or a kill mid-write leaves the old file whole.
-    if (!(await files?.writeText(absPath, outcome.updated))) await writeFileAtomic(absPath, outcome.updated, { preserve: true, durable: true });
+    if (!(await files?.writeText(absPath, outcome.updated))) await writeTextFile(ctx, absPath, outcome.updated);
   } catch (error) {
     return { content: writeFailureMessage(error, shown, true), isError: true };
   }

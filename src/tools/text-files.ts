@@ -59,6 +59,8 @@ export function writeFailureMessage(error: unknown, shown: string, existed: bool
   const code = errorCode(error);
   const outcome = existed ? 'the original file is unchanged' : 'no file was created';
   if (code === 'EDANGLINGLINK') return `Cannot write ${shown}: ${errorMessage(error)}; ${outcome}.`;
+  // A symbolic link leading out of the project (util/confined-fs.ts): the message names it.
+  if (code === 'ECONFINED') return `${errorMessage(error)}; ${outcome}.`;
   const reason = (code !== undefined && WRITE_FAILURE_REASONS[code]) || `Error (${errorMessage(error)})`;
   return `${reason} while writing ${shown}; ${outcome}.`;
 }

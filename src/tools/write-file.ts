@@ -1,13 +1,11 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import { writeFileAtomic } from '../config/atomic-file.js';
 import { countLines, makeDiffDisplay } from './diff-display.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorCode, errorMessage, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
+import { makeParentDirs, readFileBytes, writeTextFile } from './project-files.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const writeFileSchema = lazySchema((z) =>
@@ -25,6 +23,7 @@ export type WriteFileArgs = z.infer<ReturnType<typeof writeFileSchema>>;
  * write_file: creates or replaces a whole file, creating parent directories. The replacement is
  * atomic (temp file, fsync, rename; see writeFileAtomic): a full disk or a kill part-way leaves the
  * old file as it was. An existing file keeps its mode; a symlink stays a symlink to the new content.
+ * Inside the project nothing is written through a symlink leading out of it (project-files.ts).
  */
 export function createWriteFileTool(options: { files?: TextFileOverlay } = {}): Tool<WriteFileArgs> {
   return {
@@ -42,12 +41,13 @@ export function createWriteFileTool(options: { files?: TextFileOverlay } = {}): 
 
 /** The current content (an editor's buffer when `files` has it), `null` when the file does not
  * exist yet. Throws for directories. */
-async function readExisting(absPath: string, files: TextFileOverlay | undefined): Promise<string | null> {
+async function readExisting(ctx: ToolContext, absPath: string, files: TextFileOverlay | undefined): Promise<string | null> {
   try {
-    const disk = await readFile(absPath, 'utf8');
+    const disk = (await readFileBytes(ctx, absPath)).toString('utf8');
     return (await files?.readText(absPath)) ?? disk;
   } catch (error) {
-    if (errorCode(error) === 'ENOENT') return null;
+    // A link leading out of the project, or to nothing: the write refuses it, saying so.
+    if (['ENOENT', 'ECONFINED', 'EDANGLINGLINK'].includes(errorCode(error) ?? '')) return null;
     throw error;
   }
 }
@@ -57,7 +57,7 @@ async function describeWrite(args: WriteFileArgs, ctx: ToolContext, files: TextF
   const shown = displayPath(ctx, absPath);
   let before: string | null = null;
   try {
-    before = await readExisting(absPath, files);
+    before = await readExisting(ctx, absPath, files);
   } catch {
     // Unreadable target: execute reports it; the preview just shows the new content.
   }
@@ -74,23 +74,20 @@ async function writeFileTool(args: WriteFileArgs, ctx: ToolContext, files: TextF
   const shown = displayPath(ctx, absPath);
   let before: string | null;
   try {
-    before = await readExisting(absPath, files);
+    before = await readExisting(ctx, absPath, files);
   } catch (error) {
     if (errorCode(error) === 'EISDIR') return { content: `${shown} is a directory; give a file path.`, isError: true };
     return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
   }
   try {
-    await mkdir(path.dirname(absPath), { recursive: true });
+    // Through the editor when it takes the path (its buffer and the disk then agree; the directory
+    // is made for it first), else atomic, confined inside the project (it makes the directory).
+    if (files) await makeParentDirs(ctx, absPath);
+    if (!(await files?.writeText(absPath, args.content))) await writeTextFile(ctx, absPath, args.content);
   } catch (error) {
     if (errorCode(error) === 'EEXIST' || errorCode(error) === 'ENOTDIR') {
       return { content: `Cannot write ${shown}: a parent path is a file, not a directory.`, isError: true };
     }
-    return { content: `Cannot write ${shown}: ${errorMessage(error)}`, isError: true };
-  }
-  try {
-    // Through the editor when it takes the path (its buffer and the disk then agree), else atomic.
-    if (!(await files?.writeText(absPath, args.content))) await writeFileAtomic(absPath, args.content, { preserve: true, durable: true });
-  } catch (error) {
     return { content: writeFailureMessage(error, shown, before !== null), isError: true };
   }
 

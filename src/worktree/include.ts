@@ -14,10 +14,26 @@
  *   the entry becomes a real directory holding a self-ignoring `.gitignore` (`*`) and one symlink
  *   per top-level entry of the main tree's folder. git ignores all of it, and a recursive delete
  *   inside the worktree removes links, never the main tree's files.
+ *
+ * Everything written into the worktree is confined to it (util/confined-fs.ts): a symlink there
+ * (committed in the base branch, or planted by a command) is never written through, and a file is
+ * read from the main tree only through real directories. A symlink listed in `.worktreeinclude` is
+ * copied as a symlink only when it points inside the main tree; one leading out is not copied.
  */
-import { constants, type Stats } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import type { Stats } from 'node:fs';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { isAbsolute, join, normalize, sep } from 'node:path';
+import {
+  ConfinementError,
+  copyFileConfined,
+  linkTargetInside,
+  lstatConfined,
+  mkdirConfined,
+  readlinkConfined,
+  symlinkConfined,
+  unlinkConfined,
+  writeFileConfined,
+} from '../util/confined-fs.js';
 import type { GitClient } from './git.js';
 
 export const INCLUDE_FILE = '.worktreeinclude';
@@ -52,26 +68,38 @@ export async function includedFiles(git: GitClient, root: string): Promise<strin
 }
 
 /** Copies `files` from `root` into `worktree`, keeping relative paths and modes; symlinks stay
- * symlinks; a path the worktree already has is left alone. Returns the paths copied. */
+ * symlinks when they point inside `root`; a path the worktree already has, or that either tree
+ * reaches only through a symlink, is left alone. Returns the paths copied. */
 export async function copyIncluded(root: string, worktree: string, files: string[]): Promise<string[]> {
   const copied: string[] = [];
   for (const file of files) {
-    const source = join(root, file);
-    const target = join(worktree, file);
-    const info = await lstatOrUndefined(source);
-    if (!info || (await lstatOrUndefined(target))) continue;
-    await mkdir(dirname(target), { recursive: true });
-    if (info.isSymbolicLink()) {
-      await symlink(await readlink(source), target);
-    } else if (info.isFile()) {
-      await copyFile(source, target, constants.COPYFILE_FICLONE);
-      await chmod(target, info.mode & 0o7777);
-    } else {
-      continue;
-    }
-    copied.push(file);
+    if (await skipRefused(() => copyOne(root, worktree, file))) copied.push(file);
   }
   return copied;
+}
+
+async function copyOne(root: string, worktree: string, file: string): Promise<boolean> {
+  const info = lstatConfined(root, file);
+  if (!info || lstatConfined(worktree, file)) return false;
+  if (info.isSymbolicLink()) {
+    const text = readlinkConfined(root, file);
+    if (!linkTargetInside(root, file, text)) return false;
+    symlinkConfined(worktree, file, text);
+    return true;
+  }
+  if (!info.isFile()) return false;
+  await copyFileConfined({ root, path: file }, { root: worktree, path: file }, { exclusive: true });
+  return true;
+}
+
+/** A refusal (a symlink on the way) counts as "not done"; other errors stay errors. */
+async function skipRefused(work: () => Promise<boolean> | boolean): Promise<boolean> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConfinementError) return false;
+    throw error;
+  }
 }
 
 /** A config entry as a safe relative path inside the project, or undefined (absolute, `..`,
@@ -100,11 +128,8 @@ export async function linkFolders(git: GitClient, root: string, worktree: string
     const entry = safeRelativeEntry(raw);
     if (!entry || created.includes(entry)) continue;
     const source = join(root, entry);
-    const target = join(worktree, entry);
-    if (!(await lstatOrUndefined(source)) || (await lstatOrUndefined(target))) continue;
-    await mkdir(dirname(target), { recursive: true });
-    await symlink(source, target);
-    created.push(entry);
+    if (!(await lstatOrUndefined(source))) continue;
+    if (await skipRefused(() => linkInto(worktree, entry, source))) created.push(entry);
   }
   if (created.length === 0) return [];
 
@@ -119,22 +144,30 @@ export async function linkFolders(git: GitClient, root: string, worktree: string
       linked.push({ entry, kind: 'symlink' });
       continue;
     }
-    const target = join(worktree, entry);
-    await rm(target);
-    if (await mirrorFolder(join(root, entry), target)) linked.push({ entry, kind: 'mirror' });
+    unlinkConfined(worktree, entry);
+    if (await mirrorFolder(join(root, entry), worktree, entry)) linked.push({ entry, kind: 'mirror' });
   }
   return linked;
 }
 
-/** A real directory at `target`, ignored by its own `.gitignore`, with one symlink per entry of
- * the `source` folder. False (nothing created) when `source` is not a directory. */
-async function mirrorFolder(source: string, target: string): Promise<boolean> {
+/** Links `entry` in the worktree to `source` in the main tree (that is the feature: the link
+ * leaves the worktree on purpose), unless the worktree has the entry already. Created without
+ * following any link in the worktree. */
+function linkInto(worktree: string, entry: string, source: string): boolean {
+  if (lstatConfined(worktree, entry)) return false;
+  symlinkConfined(worktree, entry, source);
+  return true;
+}
+
+/** A real directory at `entry` in `worktree`, ignored by its own `.gitignore`, with one symlink per
+ * entry of the `source` folder. False (nothing created) when `source` is not a directory. */
+async function mirrorFolder(source: string, worktree: string, entry: string): Promise<boolean> {
   const info = await stat(source).catch(() => undefined);
   if (!info?.isDirectory()) return false;
-  await mkdir(target);
-  await writeFile(join(target, '.gitignore'), '# created by seek: this folder links to the main working tree\n*\n');
+  mkdirConfined(worktree, entry);
+  await writeFileConfined(worktree, join(entry, '.gitignore'), '# created by seek: this folder links to the main working tree\n*\n', { exclusive: true });
   const names = (await readdir(source)).filter((name) => name !== '.gitignore');
-  await Promise.all(names.map((name) => symlink(join(source, name), join(target, name))));
+  for (const name of names) symlinkConfined(worktree, join(entry, name), join(source, name));
   return true;
 }
 

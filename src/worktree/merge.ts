@@ -8,8 +8,8 @@
  * (merge, rebase, cherry-pick, revert) in progress, so an abort can only undo seek's own merge.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFileConfined } from '../util/confined-fs.js';
 import type { MergeConflictReport } from './types.js';
 import type { GitClient } from './git.js';
 
@@ -119,7 +119,9 @@ async function collectHunks(root: string, files: string[], conflictLines: string
       hunks.push({ file, text: '(not shown: report size limit reached)' });
       continue;
     }
-    const content = await readFile(join(root, file), 'utf8').catch(() => '');
+    // Never through a symlink (a conflicted link, or a directory swapped for one): the report
+    // would carry the content of a file outside the tree.
+    const content = await readFileConfined(root, file).then((bytes) => bytes.toString('utf8'), () => '');
     let text = conflictRegions(content);
     if (text === '') {
       const described = conflictLines.filter((line) => line.includes(file));
