@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import type { CommandSpawn } from '../agent/types.js';
+import { writeFileConfined } from '../util/confined-fs.js';
 import { openInheritedFiles } from '../util/inherited-files.js';
 import type { SandboxLauncher } from './launcher.js';
 import type { SandboxProfile } from './types.js';
@@ -79,6 +80,9 @@ export async function selfTest(launcher: SandboxLauncher, scratchParent: string,
     const sockets = launcher.settings.allowUnixSockets ? 'allowed by config' : 'blocked';
     expect(`Unix sockets outside the sandbox ${sockets}`, launcher.settings.allowUnixSockets || !connect.out.includes('CONNECTED'), said(connect));
 
+    const race = await racingWrites(launcher, project, outside);
+    expect('seek\'s own writes stay inside while a sandboxed command swaps a directory for a link', race.outside === 0 && race.swapped, race.detail);
+
     // /proc is the sandbox's own: it lists the interfaces of the command's network namespace.
     const net = await run('workspace-write', 'tail -n +3 /proc/net/dev | cut -d: -f1');
     const interfaces = net.out.split(/\s+/).filter((name) => name !== '');
@@ -115,6 +119,57 @@ async function runIn(launcher: SandboxLauncher, profile: SandboxProfile, project
   });
   clearTimeout(timer);
   return { code, out: out.trim(), notes: (await spec.afterExit?.()) ?? [] };
+}
+
+const RACE_WRITES = 300;
+
+/** The swapper a prompt-injected model would start: `a/b` a directory one moment, a link to
+ * `outside` the next (a fresh aside name each time, so a directory seek recreates does not stop it). */
+const swapperScript = (outside: string): string =>
+  [
+    "const fs = require('fs');",
+    'let swaps = 0;',
+    'for (;;) {',
+    "  const aside = 'a/b.real' + swaps;",
+    "  try { fs.renameSync('a/b', aside); } catch {}",
+    `  try { fs.symlinkSync(${JSON.stringify(outside)}, 'a/b.tmp'); fs.renameSync('a/b.tmp', 'a/b'); } catch { try { fs.unlinkSync('a/b.tmp'); } catch {} }`,
+    "  try { fs.unlinkSync('a/b'); } catch {}",
+    "  try { fs.renameSync(aside, 'a/b'); } catch {}",
+    "  if (++swaps === 64) fs.writeFileSync('swapping', '');",
+    '}',
+  ].join('\n');
+
+/** seek's confined writes (as write_file makes them) racing a sandboxed swapper: how many landed in
+ * `outside`. The swapper runs in the workspace-write sandbox, as an `--auto` background job would. */
+async function racingWrites(launcher: SandboxLauncher, project: string, outside: string): Promise<{ outside: number; swapped: boolean; detail: string }> {
+  const target = path.join(outside, 'race');
+  mkdirSync(target);
+  mkdirSync(path.join(project, 'a', 'b'), { recursive: true });
+  writeFileSync(path.join(project, 'swap.js'), swapperScript(target));
+  const spec = launcher.forCall('workspace-write', project).wrap({ file: process.execPath, args: ['swap.js'], cwd: project, env: { ...process.env } });
+  const inherited = openInheritedFiles(spec.inheritFiles);
+  const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'ignore', 'ignore', ...inherited.fds] });
+  inherited.close();
+  let refused = 0;
+  let swapped = false;
+  try {
+    const started = Date.now();
+    while (!existsSync(path.join(project, 'swapping')) && child.exitCode === null && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    swapped = existsSync(path.join(project, 'swapping'));
+    for (let i = 0; i < RACE_WRITES && swapped; i++) {
+      try {
+        await writeFileConfined(project, path.join(project, 'a', 'b', `f${i}.txt`), 'x', { followLinks: true });
+      } catch {
+        refused++;
+      }
+    }
+  } finally {
+    child.kill('SIGKILL');
+    await spec.afterExit?.();
+  }
+  const landed = readdirSync(target).length;
+  const detail = swapped ? `${RACE_WRITES} writes: ${refused} refused, ${RACE_WRITES - refused - landed} inside, ${landed} outside` : 'the swapper did not start';
+  return { outside: landed, swapped, detail };
 }
 
 function listen(socketPath: string): Promise<Server> {
