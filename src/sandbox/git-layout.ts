@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { realOrSelf } from './sensitive-paths.js';
 import type { GitMount } from './types.js';
@@ -38,7 +38,9 @@ const NO_GIT: GitLayout = { mounts: [], gitDirs: [], includeTargets: [] };
 export function gitLayout(root: string, home: string): GitLayout {
   const dotGit = path.join(root, '.git');
   const found = locate(root, dotGit);
-  if (!found) return NO_GIT;
+  // A `.git` file seek cannot vouch for (a submodule's checkout, whose git dir has no back-pointer)
+  // is still pinned read-only: rewritten, it would point the user's git at a planted directory.
+  if (!found) return isFile(dotGit) ? { ...NO_GIT, mounts: [{ path: dotGit, mode: 'ro' }] } : NO_GIT;
   const { gitDir, commonDir } = found;
   for (const dir of ['hooks', 'modules', 'worktrees']) ensureDirectory(path.join(commonDir, dir));
   const mounts: GitMount[] = [];
@@ -75,6 +77,14 @@ function locate(root: string, dotGit: string): { gitDir: string; commonDir: stri
     return { gitDir: candidate, commonDir: common ? realOrSelf(path.resolve(candidate, common.trim())) : candidate };
   } catch {
     return undefined;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return lstatSync(p).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -214,5 +214,15 @@ describe.skipIf(!hasSandbox)('a hostile repository', () => {
     expect(existsSync(path.join(m.home, 'hooks'))).toBe(false);
     expect(readFileSync(path.join(project, 'inside.txt'), 'utf8')).toBe('ok\n');
   });
+
+  it('a .git file seek cannot vouch for (a submodule checkout) cannot be rewritten to point elsewhere', async () => {
+    const m = machine();
+    const project = path.join(m.outside, 'submodule');
+    writeTree(project, { '.git': 'gitdir: ../super/.git/modules/sub\n' });
+    const result = await sandboxed(m, 'workspace-write', 'echo "gitdir: planted" > .git; mv .git moved; echo ok > inside.txt', { root: project });
+    expect(result.text).toMatch(/Read-only file system/);
+    expect(readFileSync(path.join(project, '.git'), 'utf8')).toBe('gitdir: ../super/.git/modules/sub\n');
+    expect(readFileSync(path.join(project, 'inside.txt'), 'utf8')).toBe('ok\n');
+  });
 });
 
