@@ -27,6 +27,9 @@ export interface GitAuditScope {
   gitDirs: string[];
   /** Absolute paths the root repository's config includes (only those inside a writable root matter). */
   includeTargets: string[];
+  /** Hook files git runs from a `core.hooksPath` inside a writable root (husky's `.husky/_`):
+   * judged by mode and content only, so a tool that writes the same hooks again passes. */
+  hookFiles?: string[];
   /** Allowance for coarse or lagging filesystem clocks; 2000 unless a test or benchmark says otherwise. */
   marginMs?: number;
 }
@@ -67,6 +70,7 @@ export class GitMetadataAudit {
   private readonly roots: string[];
   private readonly gitDirs: Set<string>;
   private readonly namedFiles: string[];
+  private readonly contentOnly: Set<string>;
   /** Every directory seen under the roots (never inside a git dir, never through a symlink). */
   private readonly dirs = new Map<string, { ino: bigint; ctime: bigint }>();
   /** Nested repositories that existed before a command, by entry path. */
@@ -85,7 +89,9 @@ export class GitMetadataAudit {
     this.marginNs = BigInt(scope.marginMs ?? 2000) * 1_000_000n;
     this.gitDirs = new Set(scope.gitDirs.map(real));
     const includes = scope.includeTargets.map((p) => path.join(real(path.dirname(p)), path.basename(p))).filter((p) => this.roots.some((r) => inside(r, p)));
-    this.namedFiles = [...[...this.gitDirs].flatMap((d) => POINTER_FILES.map((f) => path.join(d, f))), ...includes];
+    const hooks = (scope.hookFiles ?? []).filter((p) => this.roots.some((r) => inside(r, p)));
+    this.contentOnly = new Set(hooks);
+    this.namedFiles = [...[...this.gitDirs].flatMap((d) => POINTER_FILES.map((f) => path.join(d, f))), ...includes, ...hooks];
   }
 
   /** Before a command starts. The first call walks the roots; later calls only read the few named files. */
@@ -140,7 +146,11 @@ export class GitMetadataAudit {
       for (const [file, before] of token.named) {
         const after = this.named(file);
         if (after === null || after === before) continue;
-        const where = this.gitDirs.has(path.dirname(file)) ? 'in the repository\'s git dir' : 'and the repository\'s config includes it';
+        const where = this.gitDirs.has(path.dirname(file))
+          ? 'in the repository\'s git dir'
+          : this.contentOnly.has(file)
+            ? 'in the hooks folder git runs (core.hooksPath)'
+            : 'and the repository\'s config includes it';
         this.quarantine(file, `${before === null ? 'created' : 'changed'} it ${where}`, p);
       }
     } catch (e) {
@@ -308,7 +318,7 @@ export class GitMetadataAudit {
     if (st.isFile() && st.size <= 65_536n) {
       try { body = readFileSync(file, 'latin1'); } catch { /* keep the signature */ }
     }
-    return `${st.mode}:${inoOf(st)}:${body}`;
+    return this.contentOnly.has(file) ? `${st.mode}:${body}` : `${st.mode}:${inoOf(st)}:${body}`;
   }
 
   /** lstat with bigint times; null when absent; other errors are noted as unchecked. */

@@ -29,9 +29,11 @@ export interface GitLayout {
   gitDirs: string[];
   /** Config files the repository's config includes, existing or not. */
   includeTargets: string[];
+  /** The hooks git would run from a `core.hooksPath` inside the root (husky's `.husky/_`). */
+  hookFiles: string[];
 }
 
-const NO_GIT: GitLayout = { mounts: [], gitDirs: [], includeTargets: [] };
+const NO_GIT: GitLayout = { mounts: [], gitDirs: [], includeTargets: [], hookFiles: [] };
 
 /** Read from the files git itself writes (no git process): a main checkout has `.git/`; a
  * worktree has a `.git` file naming its admin directory, whose `commondir` names the shared one. */
@@ -57,9 +59,12 @@ export function gitLayout(root: string, home: string): GitLayout {
     add(gitDir, 'rw');
     for (const name of ['commondir', 'gitdir', 'config.worktree']) add(path.join(gitDir, name), 'ro');
   }
-  const includeTargets = includedConfigs([path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')], home);
+  const configs = [path.join(commonDir, 'config'), path.join(gitDir, 'config.worktree')];
+  const includeTargets = includedConfigs(configs, home);
   for (const target of includeTargets) add(target, 'ro');
-  return { mounts, gitDirs: [...new Set([gitDir, commonDir])], includeTargets };
+  const hooksPath = configuredHooksPath([...userConfigs(home), ...configs, ...includeTargets], root, home);
+  const hookFiles = hooksPath !== undefined && hooksPath.startsWith(`${root}/`) ? GIT_HOOKS.map((name) => path.join(hooksPath, name)) : [];
+  return { mounts, gitDirs: [...new Set([gitDir, commonDir])], includeTargets, hookFiles };
 }
 
 function locate(root: string, dotGit: string): { gitDir: string; commonDir: string } | undefined {
@@ -124,6 +129,43 @@ export function includedConfigs(configs: string[], home: string): string[] {
   };
   for (const config of configs) visit(config, 0);
   return [...found];
+}
+
+/** Every hook name git runs (githooks(5)). */
+const GIT_HOOKS = [
+  'applypatch-msg', 'pre-applypatch', 'post-applypatch', 'pre-commit', 'pre-merge-commit', 'prepare-commit-msg',
+  'commit-msg', 'post-commit', 'pre-rebase', 'post-checkout', 'post-merge', 'pre-push', 'pre-receive', 'update',
+  'proc-receive', 'post-receive', 'post-update', 'reference-transaction', 'push-to-checkout', 'pre-auto-gc',
+  'post-rewrite', 'sendemail-validate', 'fsmonitor-watchman', 'p4-changelist', 'p4-prepare-changelist',
+  'p4-post-changelist', 'p4-pre-submit', 'post-index-change',
+];
+
+/** The user's own git config files (global scope), where `core.hooksPath` often comes from. */
+function userConfigs(home: string): string[] {
+  return [path.join(home, '.gitconfig'), path.join(home, '.config', 'git', 'config')];
+}
+
+/**
+ * The last `core.hooksPath` the files set, resolved as git does: `~/` against the home, a
+ * relative path against the working tree's root. Read with a line parser, like the includes.
+ */
+function configuredHooksPath(files: string[], root: string, home: string): string | undefined {
+  let found: string | undefined;
+  for (const file of files) {
+    const text = readOptional(file);
+    if (text === undefined) continue;
+    let inCore = false;
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      const section = /^\[\s*([A-Za-z0-9.-]+)\s*\]/.exec(line);
+      if (section) inCore = section[1]!.toLowerCase() === 'core';
+      const body = section ? line.slice(line.indexOf(']') + 1).trim() : line;
+      const entry = /^hookspath\s*=\s*(.*)$/i.exec(body);
+      if (inCore && entry) found = unquote(entry[1]!.replace(/\s+[#;].*$/, '').trim());
+    }
+  }
+  if (found === undefined || found === '') return undefined;
+  return found.startsWith('~/') ? path.join(home, found.slice(2)) : path.resolve(root, found);
 }
 
 function unquote(value: string): string {

@@ -102,10 +102,10 @@ export class SandboxLauncher {
 
   #audit(scope: SandboxScope, git: ReturnType<typeof gitLayout>): GitMetadataAudit {
     // A repository made or found since the last command changes the git dirs: a new audit.
-    const key = [...scope.writable, '', ...git.gitDirs].join('\0');
+    const key = [...scope.writable, '', ...git.gitDirs, '', ...git.hookFiles.slice(0, 1)].join('\0');
     let audit = this.#audits.get(key);
     if (!audit) {
-      audit = new GitMetadataAudit({ writableRoots: scope.writable, gitDirs: git.gitDirs, includeTargets: git.includeTargets });
+      audit = new GitMetadataAudit({ writableRoots: scope.writable, gitDirs: git.gitDirs, includeTargets: git.includeTargets, hookFiles: git.hookFiles });
       this.#audits.set(key, audit);
     }
     return audit;

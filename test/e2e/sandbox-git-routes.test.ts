@@ -180,6 +180,40 @@ describe.skipIf(!hasSandbox).each(sandboxUsers)('--auto as $name: git metadata c
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('hooks in a folder inside the project (core.hooksPath, as husky sets it): rewritten ones are moved aside, ones written again unchanged are kept', async () => {
+    const layout = makeLayout(user);
+    const marker = join(layout.base, 'marker-hooks-path');
+    const hooks = join(layout.root, '.husky', '_');
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    writeFileSync(join(hooks, 'commit-msg'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    user.own(layout.base);
+    expect(userGit(user, layout, layout.root, 'config', 'core.hooksPath', '.husky/_').code).toBe(0);
+    server.enqueue(
+      // What `npm install` does in a husky project: the same hooks written again.
+      bash("rm .husky/_/commit-msg && printf '#!/bin/sh\\nexit 0\\n' > .husky/_/commit-msg && chmod 755 .husky/_/commit-msg && echo rewritten"),
+      // What an attacker does.
+      bash(`printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/_/pre-commit; printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/_/post-commit; chmod 755 .husky/_/post-commit`),
+      { text: 'done' },
+    );
+    const run = await runSeek(['-p', 'do the task', '--auto'], {
+      cwd: layout.root,
+      bin: user.bin,
+      runAs: user.prefix,
+      env: { HOME: layout.home, SEEK_HOME: join(layout.base, 'seek-home'), DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
+      timeoutMs: 60_000,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults();
+    expect(results[0]).not.toMatch(/moved/);
+    expect(results[1]).toMatch(/moved \.husky\/_\/pre-commit aside/);
+    expect(results[1]).toMatch(/moved \.husky\/_\/post-commit aside/);
+    expect(existsSync(join(hooks, 'commit-msg'))).toBe(true);
+    userGit(user, layout, layout.root, '-c', 'user.name=u', '-c', 'user.email=u@u', 'commit', '-q', '--allow-empty', '-m', 'by the user');
+    expect(userGit(user, layout, layout.root, 'log', '--format=%s', '-1').out.trim()).toBe('by the user');
+    expect(existsSync(marker), 'a planted hook ran in the user\'s commit').toBe(false);
+  });
+
   it('a project that is not a repository yet: git init and a first commit in the sandbox are kept', async () => {
     const base = hostDir('seek-git-init-', user);
     const root = join(base, 'app');
