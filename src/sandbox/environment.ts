@@ -4,6 +4,8 @@
  * the allowlist that still looks like a secret is dropped too (`npm_config__authToken`).
  */
 
+import { TOOLCHAIN_ENV_NAMES } from './sensitive-paths.js';
+
 /** Names passed through unchanged. `LC_*` is handled by prefix. */
 const ALLOWED_NAMES = new Set([
   'PATH',
@@ -21,27 +23,14 @@ const ALLOWED_NAMES = new Set([
   'CI',
   'EDITOR',
   'PAGER',
-  // Toolchains that find their own installs through the environment.
+  // Toolchains that find their own installs through the environment (sensitive-paths.ts shows
+  // the folders they name when they point into the private home).
+  ...TOOLCHAIN_ENV_NAMES,
   'NODE_ENV',
   'NODE_PATH',
-  'NVM_DIR',
   'NVM_BIN',
-  'GOPATH',
-  'GOROOT',
   'GOFLAGS',
-  'GOCACHE',
-  'GOMODCACHE',
-  'CARGO_HOME',
-  'RUSTUP_HOME',
-  'JAVA_HOME',
-  'MAVEN_HOME',
-  'GRADLE_USER_HOME',
   'PYTHONPATH',
-  'VIRTUAL_ENV',
-  'CONDA_PREFIX',
-  'PYENV_ROOT',
-  'RBENV_ROOT',
-  'GEM_HOME',
   'GEM_PATH',
   'SEEK_AGENT',
 ]);

@@ -101,6 +101,17 @@ function userGit(user: SandboxUser, layout: Layout, cwd: string, ...args: string
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
+/** `seek -p <prompt> --auto` as `user`, headless, against the scripted model. */
+function seekAs(user: SandboxUser, cwd: string, home: string, seekHome: string, prompt = 'do the task') {
+  return runSeek(['-p', prompt, '--auto'], {
+    cwd,
+    bin: user.bin,
+    runAs: user.prefix,
+    env: { HOME: home, SEEK_HOME: seekHome, DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
+    timeoutMs: 60_000,
+  });
+}
+
 function gitEverywhere(user: SandboxUser, layout: Layout): void {
   userGit(user, layout, layout.root, 'status');
   for (const dir of ['sub', 'sub2']) if (existsSync(join(layout.root, dir))) userGit(user, layout, join(layout.root, dir), 'status');
@@ -127,13 +138,7 @@ describe.skipIf(!hasSandbox).each(sandboxUsers)('--auto as $name: git metadata c
     const layout = makeLayout(user);
     const list = attacks(layout);
     server.enqueue(...list.map(bash), { text: 'done' });
-    const run = await runSeek(['-p', 'do the task', '--auto'], {
-      cwd: layout.root,
-      bin: user.bin,
-      runAs: user.prefix,
-      env: { HOME: layout.home, SEEK_HOME: join(layout.base, 'seek-home'), DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
-      timeoutMs: 60_000,
-    });
+    const run = await seekAs(user, layout.root, layout.home, join(layout.base, 'seek-home'));
     expect(run.code, run.stderr).toBe(0);
     const results = toolResults();
     expect(results).toHaveLength(list.length);
@@ -166,13 +171,7 @@ describe.skipIf(!hasSandbox).each(sandboxUsers)('--auto as $name: git metadata c
         return { text: 'done' };
       },
     );
-    const run = await runSeek(['-p', 'do the task', '--auto'], {
-      cwd: layout.root,
-      bin: user.bin,
-      runAs: user.prefix,
-      env: { HOME: layout.home, SEEK_HOME: join(layout.base, 'seek-home'), DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
-      timeoutMs: 60_000,
-    });
+    const run = await seekAs(user, layout.root, layout.home, join(layout.base, 'seek-home'));
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(layout.root, 'bg', '.git'))).toBe(false);
     expect(existsSync(join(layout.root, 'bg', '.git.seek-quarantine', 'config'))).toBe(true);
@@ -196,13 +195,7 @@ describe.skipIf(!hasSandbox).each(sandboxUsers)('--auto as $name: git metadata c
       bash(`printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/_/pre-commit; printf '#!/bin/sh\\ntouch ${marker}\\n' > .husky/_/post-commit; chmod 755 .husky/_/post-commit`),
       { text: 'done' },
     );
-    const run = await runSeek(['-p', 'do the task', '--auto'], {
-      cwd: layout.root,
-      bin: user.bin,
-      runAs: user.prefix,
-      env: { HOME: layout.home, SEEK_HOME: join(layout.base, 'seek-home'), DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
-      timeoutMs: 60_000,
-    });
+    const run = await seekAs(user, layout.root, layout.home, join(layout.base, 'seek-home'));
     expect(run.code, run.stderr).toBe(0);
     const results = toolResults();
     expect(results[0]).not.toMatch(/moved/);
@@ -221,13 +214,7 @@ describe.skipIf(!hasSandbox).each(sandboxUsers)('--auto as $name: git metadata c
     mkdirSync(join(base, 'home'));
     user.own(base);
     server.enqueue(bash('git init -q -b main && echo hi > a.txt && git add a.txt && git -c user.name=a -c user.email=a@a commit -qm first && git log --format=%s'), bash('git status --short; echo status-ok'), { text: 'done' });
-    const run = await runSeek(['-p', 'start a project', '--auto'], {
-      cwd: root,
-      bin: user.bin,
-      runAs: user.prefix,
-      env: { HOME: join(base, 'home'), SEEK_HOME: join(base, 'seek-home'), DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
-      timeoutMs: 60_000,
-    });
+    const run = await seekAs(user, root, join(base, 'home'), join(base, 'seek-home'), 'start a project');
     expect(run.code, run.stderr).toBe(0);
     const results = toolResults();
     expect(results[0]).toMatch(/^first\n\nexit code 0$/);
