@@ -2,7 +2,9 @@ import path from 'node:path';
 import type { ActionRequest } from '../agent/types.js';
 import { isReadOnlyInspector } from './inspectors.js';
 import { isInside } from './paths.js';
-import { DEFAULT_RULES, SOURCE_PRECEDENCE, formatRule, ruleMatches, suggestRule } from './rules.js';
+import { coverCommand, denyMatch, noteRules } from './command-rules.js';
+import { DEFAULT_RULES, SOURCE_PRECEDENCE, formatRule, ruleAppliesTo, ruleMatches, suggestRule } from './rules.js';
+import { formatSimpleCommand } from './shell-commands.js';
 import {
   PREFERENCES,
   PolicySpawnError,
@@ -48,33 +50,87 @@ function noSandboxNote(state: PolicyState): string {
   return `no OS sandbox is available here (${state.sandbox.reason ?? 'unknown reason'}; see \`seek sandbox check\`)`;
 }
 
+/** Allow and ask rules by source precedence: the first source with a matching ask rule asks; an
+ * allow decision needs the action covered by allow rules of that source or more specific ones (a
+ * bash line: every simple command it runs, each by one of them, command-rules.ts). */
+function decideByRules(
+  state: PolicyState,
+  request: ActionRequest,
+  tool: string | undefined,
+  cwd: string,
+): { decision: 'ask'; rule: PolicyRule } | { decision: 'allow'; rules: PolicyRule[] } | undefined {
+  const pool: PolicyRule[] = [];
+  const bashLine = request.kind === 'bash' ? request.command : undefined;
+  for (const source of SOURCE_PRECEDENCE) {
+    if (source === 'default') break;
+    const here = state.rules.filter((r) => r.source === source && r.decision !== 'deny' && ruleAppliesTo(r, request, tool));
+    const ask = here.find((r) => r.decision === 'ask' && ruleMatches(r, request, tool, state.root, cwd));
+    if (ask) return { decision: 'ask', rule: ask };
+    const allows = here.filter((r) => r.decision === 'allow');
+    if (bashLine !== undefined) {
+      pool.push(...allows);
+      const covered = pool.length > 0 ? coverCommand(bashLine, pool, { root: state.root, cwd }) : undefined;
+      if (covered) return { decision: 'allow', rules: covered.rules };
+    } else {
+      const allow = allows.find((r) => ruleMatches(r, request, tool, state.root, cwd));
+      if (allow) return { decision: 'allow', rules: [allow] };
+    }
+  }
+  return undefined;
+}
+
+/** Where a rule was written, for messages: its file, or its source. */
+export function ruleWhere(rule: PolicyRule): string {
+  return rule.origin?.file ? `from ${rule.origin.file}` : `(a ${rule.source} rule)`;
+}
+
+/** What a bash rule matched, for messages: the simple command, and a note when seek could not
+ * tell what it runs. Empty for other actions and whole-line matches. */
+function matchedPart(rule: PolicyRule, request: ActionRequest): string {
+  if (request.kind !== 'bash' || request.command === undefined || rule.pattern === undefined) return '';
+  const hit = denyMatch(rule.pattern, request.command);
+  if (hit === undefined || hit === 'whole') return '';
+  if (hit.unresolved !== undefined) return ` (seek cannot tell what this command runs: ${hit.unresolved}; a deny or ask rule counts that as a match)`;
+  const shown = formatSimpleCommand(hit);
+  return shown === request.command.trim() ? '' : ` (it runs \`${shown}\`)`;
+}
+
 /**
  * The decision procedure (seek-spec 2.3, with rules as data, and the OS sandbox). First step that
  * decides wins:
  *  1. a matching **deny rule** from any source → deny (deny always wins, in every mode);
- *  2. a **read-only bash inspector** → allow in the read-only sandbox;
- *  3. **plan_analyze** (final): read/git/agent with every path inside the root → allow; an action
+ *  2. a matching **ask rule** (by source precedence, so a more specific allow rule, such as a
+ *     person's "always", wins over it) → ask, in every mode (yolo and auto included); denied,
+ *     naming the rule and its file, when nobody can be asked (headless, or the deny preference);
+ *     an ask rule never loosens plan mode: what plan mode refuses stays refused;
+ *  3. a **read-only bash inspector** → allow in the read-only sandbox;
+ *  4. **plan_analyze** (final): read/git/agent with every path inside the root → allow; an action
  *     that declares itself read-only (an MCP tool's readOnlyHint) → allow only when an allow rule
  *     from a config file or a person's answer names it; else deny with a plan-mode hint — yolo and
- *     the hint alone do not loosen plan mode;
- *  4. **plan_execute + preApproved**: write/edit inside the root → allow; bash inside the root →
+ *     the hint alone do not loosen plan mode. Everything that writes (edits, commands, memory,
+ *     worktrees) is refused here, for the session and every child spawned from it;
+ *  5. **plan_execute + preApproved**: write/edit inside the root → allow; bash inside the root →
  *     allow in the workspace-write sandbox;
- *  5. **allow/ask rules**, by source precedence spawn > session > project > user; within a source an
- *     ask rule beats an allow rule; an allow rule → allow (a bash command allowed by a config file
- *     runs in the workspace-write sandbox), an ask rule → the action is dangerous;
- *  6. otherwise the action is **dangerous** when any path is outside the root (reads included) or
+ *  6. **allow rules**, by source precedence spawn > session > local > project > user: an action
+ *     they cover → allow (a bash command allowed by a config file runs in the workspace-write
+ *     sandbox);
+ *  7. otherwise the action is **dangerous** when any path is outside the root (reads included) or
  *     the default rule for its kind says ask (bash, write, edit, memory writes, other);
- *  7. dangerous + **auto**: write/edit inside the root → allow; bash inside the root → allow in the
+ *  8. dangerous + **auto**: write/edit inside the root → allow; bash inside the root → allow in the
  *     workspace-write sandbox;
- *  8. dangerous + yolo → allow (unsandboxed); dangerous + ask/auto + someone to ask → ask;
+ *  9. dangerous + yolo → allow (unsandboxed); dangerous + ask/auto + someone to ask → ask;
  *     dangerous otherwise → deny with a hint naming `--yolo`. Not dangerous → allow.
  * Every "allow in a sandbox" needs one: where none is available (or bash asked for `unsandboxed`),
  * the step does not apply and the command goes on to be asked, or denied headless. Nothing that
  * would have been sandboxed runs unsandboxed without a person's yes or yolo.
+ *
+ * Rules on bash commands judge the simple commands the line runs (command-rules.ts); the grammar
+ * must be loaded first (`commandRulesReady`), or every command counts as unreadable.
  */
 export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: EvaluateContext = {}): PolicyDecision {
   const { root } = state;
   const tool = ctx.tool;
+  const cwd = ctx.cwd ?? root;
   const label = tool ?? request.kind;
   const isBash = request.kind === 'bash';
   /** A sandbox can hold this call: bash that did not ask to leave it, on a machine that has one. */
@@ -82,37 +138,58 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   /** The call would have run sandboxed, but no sandbox can start here: say so in what follows. */
   let lostSandbox = false;
 
-  const denyRule = state.rules.find((r) => r.decision === 'deny' && ruleMatches(r, request, tool, root));
+  const denyRule = state.rules.find((r) => r.decision === 'deny' && ruleMatches(r, request, tool, root, cwd));
   if (denyRule) {
     return {
       decision: 'deny',
       code: 'deny_rule',
       rule: denyRule,
-      message: `${label} is denied by a ${denyRule.source} rule: ${formatRule(denyRule)}.`,
+      message: `${label} is denied by a ${denyRule.source} rule: ${formatRule(denyRule)}${matchedPart(denyRule, request)}.`,
     };
   }
 
-  if (isBash && request.command !== undefined && request.unsandboxed !== true) {
-    if (isReadOnlyInspector(request.command, { root, cwd: ctx.cwd ?? root })) {
-      if (sandboxable) return { decision: 'allow', code: 'inspector', sandbox: 'read-only' };
-      lostSandbox = true;
-    }
-  }
-
+  const ruled = decideByRules(state, request, tool, cwd);
+  const askRule = ruled?.decision === 'ask' ? ruled.rule : undefined;
   const readRoots = request.kind === 'read' ? (state.readRoots ?? []) : [];
   const outside = request.paths.filter((p) => !isInside(root, p) && !readRoots.some((dir) => isInside(dir, p)));
 
-  if (state.workflow === 'plan_analyze') {
-    const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
-    if (readLike && outside.length === 0) return { decision: 'allow', code: 'plan_analyze' };
-    if (request.readOnlyHint === true && outside.length === 0) {
-      const allowed = state.rules.find((r) => r.decision === 'allow' && r.source !== 'default' && r.tool !== undefined && r.tool !== '*' && ruleMatches(r, request, tool, root));
-      if (allowed) return { decision: 'allow', code: 'plan_analyze', rule: allowed };
+  const inspector = isBash && request.command !== undefined && request.unsandboxed !== true && isReadOnlyInspector(request.command, { root, cwd });
+  const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
+  const planAllowedRule = (): PolicyRule | undefined =>
+    request.readOnlyHint === true && outside.length === 0
+      ? state.rules.find((r) => r.decision === 'allow' && r.source !== 'default' && r.tool !== undefined && r.tool !== '*' && ruleMatches(r, request, tool, root, cwd))
+      : undefined;
+
+  if (askRule) {
+    const planRefuses = state.workflow === 'plan_analyze' && !(inspector && sandboxable) && !(readLike && outside.length === 0) && planAllowedRule() === undefined;
+    if (!planRefuses) {
+      const named = `the ask rule ${formatRule(askRule)} ${ruleWhere(askRule)}${matchedPart(askRule, request)}`;
+      if (ctx.canAsk && state.preference !== 'deny') {
+        return { decision: 'ask', code: 'ask_rule', rule: askRule, reason: `${subject(label, outside)} matches ${named}`, suggestedRule: suggestRule(request, tool, root) };
+      }
+      const nobody = ctx.canAsk ? 'this session is in deny mode, which asks nobody' : 'nobody can be asked in this run';
+      return {
+        decision: 'deny',
+        code: 'ask_rule',
+        rule: askRule,
+        message: `${subject(label, outside)} needs a person's approval: it matches ${named}, and ${nobody}. Run seek interactively to approve it, or change the rule.`,
+      };
     }
+  }
+
+  if (inspector) {
+    if (sandboxable) return { decision: 'allow', code: 'inspector', sandbox: 'read-only' };
+    lostSandbox = true;
+  }
+
+  if (state.workflow === 'plan_analyze') {
+    if (readLike && outside.length === 0) return { decision: 'allow', code: 'plan_analyze' };
+    const allowed = planAllowedRule();
+    if (allowed) return { decision: 'allow', code: 'plan_analyze', rule: allowed };
     let message =
       outside.length > 0
         ? `${subject(label, outside)} is not allowed in plan mode: only reads inside ${root} are allowed.`
-        : `${label} is not allowed in plan mode (read-only analysis): investigate with read-only tools and propose a plan; changes are made once the user approves it.`;
+        : `${label} is not allowed in plan mode (read-only analysis): nothing is written in plan mode (files, commands, memory, worktrees); investigate with read-only tools and propose a plan; changes are made once the user approves it.`;
     if (lostSandbox) message += ` Read-only commands run only in the OS sandbox, and ${noSandboxNote(state)}.`;
     else if (isBash && request.unsandboxed === true) message += ' Commands run only inside the read-only sandbox in plan mode.';
     return { decision: 'deny', code: 'plan_analyze', message };
@@ -127,25 +204,16 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   }
 
   let dangerous: boolean | undefined;
-  for (const source of SOURCE_PRECEDENCE) {
-    if (source === 'default') break;
-    const matching = state.rules.filter(
-      (r) => r.source === source && r.decision !== 'deny' && ruleMatches(r, request, tool, root),
-    );
-    if (matching.some((r) => r.decision === 'ask')) {
-      dangerous = true;
-      break;
-    }
-    const allowRule = matching.find((r) => r.decision === 'allow');
-    if (!allowRule) continue;
-    if (!isBash || !SANDBOXED_RULE_SOURCES.has(allowRule.source)) return { decision: 'allow', code: 'rule', rule: allowRule };
+  if (ruled?.decision === 'allow') {
+    const allowRule = ruled.rules[0]!;
+    const needsSandbox = isBash && ruled.rules.some((r) => SANDBOXED_RULE_SOURCES.has(r.source));
+    if (!needsSandbox) return { decision: 'allow', code: 'rule', rule: allowRule };
     if (sandboxable) return { decision: 'allow', code: 'rule', rule: allowRule, sandbox: 'workspace-write' };
     lostSandbox ||= request.unsandboxed !== true;
     dangerous = true;
-    break;
   }
   if (dangerous === undefined) {
-    const byDefault = DEFAULT_RULES.find((r) => ruleMatches(r, request, tool, root));
+    const byDefault = DEFAULT_RULES.find((r) => ruleMatches(r, request, tool, root, cwd));
     dangerous = outside.length > 0 || byDefault?.decision !== 'allow';
   }
 
@@ -230,6 +298,7 @@ export class PermissionPolicy {
     this.#preference = options.preference ?? 'ask';
     this.#workflow = options.workflow ?? 'none';
     this.#rules = [...(options.rules ?? [])];
+    noteRules(this.#rules);
     this.#sandbox = { current: options.sandbox ?? NO_SANDBOX };
   }
 
@@ -341,6 +410,7 @@ export class PermissionPolicy {
   addRule(rule: PolicyRule): void {
     if (this.#rules.some((r) => sameRule(r, rule))) return;
     this.#rules.push({ ...rule });
+    noteRules([rule]);
     this.#changed();
   }
 

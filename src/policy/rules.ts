@@ -1,6 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { ActionRequest } from '../agent/types.js';
+import { coverCommand, denyMatch } from './command-rules.js';
 import { expandHome, isInsideResolved, resolveReal } from './paths.js';
 import type { PolicyRule, RuleSource } from './types.js';
 
@@ -18,6 +19,9 @@ export const DEFAULT_RULES: readonly PolicyRule[] = Object.freeze([
   { kind: 'bash', decision: 'ask', source: 'default' },
   { kind: 'write', decision: 'ask', source: 'default' },
   { kind: 'edit', decision: 'ask', source: 'default' },
+  // memory_observe only proposes: a background check keeps an entry or not, and the user is told.
+  // Described (kind memory) so that plan mode refuses it like every other memory write.
+  { tool: 'memory_observe', decision: 'allow', source: 'default' },
   { kind: 'memory', decision: 'ask', source: 'default' },
   { kind: 'other', decision: 'ask', source: 'default' },
 ] satisfies PolicyRule[]);
@@ -33,7 +37,8 @@ function escapeRegExp(s: string): string {
 }
 
 /**
- * Command pattern match. Without `*` the pattern must equal the trimmed command. With `*`, each `*`
+ * Text pattern match, for actions that carry a command but are not bash (bash commands are judged
+ * on what they run: command-rules.ts). Without `*` the pattern must equal the trimmed command. With `*`, each `*`
  * matches a run of characters that are not shell metacharacters, so an allow rule `npm test *`
  * cannot be stretched over `npm test; rm -rf ~`. For deny rules (`loose`), `*` matches anything and
  * every `;`/`&&`/`|`-separated segment is tried too, so deny `rm *` catches `ls; rm -rf x`.
@@ -88,14 +93,26 @@ function toolMatches(ruleTool: string, tool: string | undefined): boolean {
   return ruleTool.startsWith('mcp__') && !ruleTool.slice(5).includes('__') && tool.startsWith(`${ruleTool}__`);
 }
 
-/** Does `rule` apply to this action? Deny and ask rules match when any path matches (tightening);
- * allow rules need every path to match (one uncovered path keeps the action gated). */
-export function ruleMatches(rule: PolicyRule, request: ActionRequest, tool: string | undefined, root: string): boolean {
+/** Whether `rule` is about this tool and kind of action (its pattern aside). */
+export function ruleAppliesTo(rule: PolicyRule, request: ActionRequest, tool: string | undefined): boolean {
   if (rule.tool !== undefined && rule.tool !== '*' && !toolMatches(rule.tool, tool)) return false;
-  if (rule.kind !== undefined && rule.kind !== request.kind) return false;
+  return rule.kind === undefined || rule.kind === request.kind;
+}
+
+/** Does `rule` apply to this action? Deny and ask rules match when any path matches (tightening);
+ * allow rules need every path to match (one uncovered path keeps the action gated). A bash command
+ * is judged on the simple commands it runs (command-rules.ts): a deny or ask rule matches when any
+ * of them matches, an allow rule when it allows every one. `cwd` is the command's working
+ * directory (default: root), for the read-only inspectors an allowed line may contain. */
+export function ruleMatches(rule: PolicyRule, request: ActionRequest, tool: string | undefined, root: string, cwd = root): boolean {
+  if (!ruleAppliesTo(rule, request, tool)) return false;
   if (rule.pattern === undefined) return true;
   const loose = rule.decision !== 'allow';
-  const onCommand = request.kind === 'bash' || (request.paths.length === 0 && request.command !== undefined);
+  if (request.kind === 'bash') {
+    if (request.command === undefined) return false;
+    return loose ? denyMatch(rule.pattern, request.command) !== undefined : coverCommand(request.command, [rule], { root, cwd }) !== undefined;
+  }
+  const onCommand = request.paths.length === 0 && request.command !== undefined;
   if (onCommand) return request.command !== undefined && commandMatches(rule.pattern, request.command, loose);
   if (request.paths.length === 0) return false;
   const hit = (p: string): boolean => pathMatches(rule.pattern!, p, root, loose);

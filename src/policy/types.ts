@@ -45,9 +45,10 @@ export type RuleSource = 'default' | 'user' | 'project' | 'local' | 'session' | 
  * all add rules without touching tools.
  * - `tool`: exact tool name (`bash`, `write_file`); absent or `"*"` = any tool.
  * - `kind`: the ActionRequest kind; absent = any kind.
- * - `pattern`: for bash, a pattern on the command (`*` = any run of characters that are not shell
- *   metacharacters, so `npm test *` never matches `npm test; rm -rf ~`); for every other kind, a
- *   glob (picomatch) on the action's paths — relative globs are anchored at the policy root.
+ * - `pattern`: for bash, a pattern on the simple commands the command line runs (command-rules.ts:
+ *   `npm test *` allows `npm test -- x` but never `npm test; rm -rf ~`, and a deny rule `curl:*`
+ *   catches `sh -c 'curl …'`); for every other kind, a glob (picomatch) on the action's paths —
+ *   relative globs are anchored at the policy root.
  *   Absent = matches every action the tool/kind filters let through. */
 export interface PolicyRule {
   tool?: string;
@@ -74,6 +75,7 @@ export const PolicyRuleSchema = lazySchema((z) =>
 /** Why the policy decided what it did; stable codes for logs and tests. */
 export type DecisionCode =
   | 'deny_rule' // a deny rule matched (any source)
+  | 'ask_rule' // an ask rule matched: asked in every mode, denied when nobody can be asked
   | 'inspector' // read-only bash inspector (runs in the read-only sandbox)
   | 'auto' // --auto: an edit or command inside the project (commands in the workspace-write sandbox)
   | 'plan_analyze' // plan mode allowed (read inside / git / agent) or denied it
@@ -88,8 +90,9 @@ export type PolicyDecision =
   | { decision: 'allow'; code: DecisionCode; rule?: PolicyRule; sandbox?: SandboxProfile }
   /** `message` is the text the model receives as the tool result. */
   | { decision: 'deny'; code: DecisionCode; message: string; rule?: PolicyRule }
-  /** `suggestedRule` is what an "always" answer adds (show it in the prompt). */
-  | { decision: 'ask'; code: DecisionCode; reason: string; suggestedRule: PolicyRule };
+  /** `suggestedRule` is what an "always" answer adds (show it in the prompt); `rule` the ask rule
+   * that asks, when one does. */
+  | { decision: 'ask'; code: DecisionCode; reason: string; suggestedRule: PolicyRule; rule?: PolicyRule };
 
 /** Per-call context for an evaluation. */
 export interface EvaluateContext {

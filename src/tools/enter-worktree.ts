@@ -22,7 +22,8 @@ export interface EnterWorktreeDeps {
 /**
  * enter_worktree: moves this agent into a fresh git worktree of the project, so its edits and
  * commands cannot disturb the user's working tree. Registered only inside git repositories.
- * Needs no permission: the worktree is seek-managed and nothing in it is ever lost.
+ * Needs no permission (kind `worktree`, allowed by default): the worktree is seek-managed and
+ * nothing in it is ever lost. Plan mode refuses it: it creates a branch and a worktree.
  */
 export function createEnterWorktreeTool(deps: EnterWorktreeDeps): Tool<EnterWorktreeArgs> {
   return {
@@ -35,6 +36,11 @@ export function createEnterWorktreeTool(deps: EnterWorktreeDeps): Tool<EnterWork
       return enterWorktreeSchema();
     },
     readOnly: false,
+    describe: (args) => ({
+      kind: 'worktree',
+      paths: [],
+      summary: `enter a new worktree${args.branch ? ` on branch ${args.branch}` : ''}${args.base ? ` from ${args.base}` : ''}`,
+    }),
     execute: (args, ctx) => deps.enter(args, ctx),
   };
 }

@@ -5,8 +5,10 @@ import { readConfig } from '../../config/config.js';
 import { configFile, findProjectRoot, seekHome } from '../../config/paths.js';
 import { updateTrustRecord } from '../../hooks/trust.js';
 import { CLAUDE_CODE_TOOL_ALIASES, seekToolNames } from '../../hooks/tool-names.js';
+import { explainCommand } from '../../policy/command-rules.js';
 import { currentProjectPermissionsHash } from '../../policy/config-rules.js';
 import { formatRule } from '../../policy/rules.js';
+import { loadShellParser } from '../../policy/shell-parser.js';
 import { PREFERENCES, type PolicyDecision, type PolicyRule, type Preference } from '../../policy/types.js';
 import { setUpPermissions } from '../../runtime/permissions.js';
 import { guardedBy, processIO, type CommandIO } from '../command-io.js';
@@ -29,9 +31,10 @@ function sourceLabel(rule: PolicyRule): string {
 
 function explain(decision: PolicyDecision, mode: string): string {
   const lines = [`decision: ${decision.decision}${decision.decision === 'allow' && decision.sandbox ? ` (in the ${decision.sandbox} sandbox)` : ''}`];
-  if (decision.decision !== 'ask' && decision.rule) lines.push(`rule: ${formatRule(decision.rule)} from ${sourceLabel(decision.rule)}`);
+  if (decision.rule) lines.push(`rule: ${formatRule(decision.rule)} from ${sourceLabel(decision.rule)}`);
   const why: Record<string, string> = {
     deny_rule: 'a deny rule matched (deny beats ask beats allow, in every mode)',
+    ask_rule: `an ask rule matched: it asks in every mode; ${decision.decision === 'ask' ? 'a prompt' : 'a denial, since nobody can be asked'} here`,
     inspector: 'a read-only inspector command: runs without asking, in the read-only sandbox',
     auto: 'auto mode: edits and commands inside the project run without asking (commands sandboxed)',
     plan_analyze: 'plan mode decides: only reads inside the project',
@@ -108,12 +111,19 @@ export function createPermissionsCommand(io: CommandIO = processIO): Command {
 
   command
     .command('check')
-    .description('which rule decides TOOL with ARG (a command for bash, a path for file tools), and why')
-    .argument('<tool>', 'bash, read_file, write_file, edit_file… or Bash, Read, Edit, Write')
-    .argument('<arg>', 'the command or path')
+    .description("which rule decides TOOL with ARG (a command for bash, a path for file tools), and why; also as one word: 'Bash(npm test)'")
+    .argument('<tool>', "bash, read_file, write_file, edit_file… or Bash, Read, Edit, Write; or the whole call, 'Bash(curl -s x)'")
+    .argument('[arg]', 'the command or path')
     .addOption(new Option('--mode <mode>', 'the mode to decide in (default: as seek -p would start)').choices([...PREFERENCES, 'plan']))
     .action(
-      guarded(async (toolName: string, arg: string, opts: { mode?: string }) => {
+      guarded(async (toolWord: string, argWord: string | undefined, opts: { mode?: string }) => {
+        const call = argWord === undefined ? /^([A-Za-z_][\w-]*)\((.*)\)$/s.exec(toolWord.trim()) : undefined;
+        const [toolName, arg] = call ? [call[1]!, call[2]!] : [toolWord, argWord];
+        if (arg === undefined) {
+          io.err(`seek: permissions check needs TOOL ARG, or the call as one word: seek permissions check 'Bash(npm test)'\n`);
+          io.setExitCode(2);
+          return;
+        }
         const tool = seekToolNames().includes(toolName) ? toolName : CLAUDE_CODE_TOOL_ALIASES.get(toolName);
         if (!tool) {
           io.err(`seek: unknown tool ${toolName}; known: ${seekToolNames().join(', ')} (or Claude Code's Bash, Read, Edit, Write…)\n`);
@@ -121,8 +131,18 @@ export function createPermissionsCommand(io: CommandIO = processIO): Command {
           return;
         }
         const { policy } = await setUp(opts.mode);
+        let parsed: string[] = [];
+        if (tool === 'bash') {
+          // Rules judge the simple commands the line runs: show them (the grammar loads here).
+          try {
+            await loadShellParser();
+          } catch (error) {
+            io.err(`seek: ${(error as Error).message}; every command counts as unreadable\n`);
+          }
+          parsed = explainCommand(arg, policy.rules, { root: policy.root, cwd: io.cwd() });
+        }
         const decision = policy.evaluate(actionFor(tool, arg, io.cwd()), { tool, cwd: io.cwd(), canAsk: policy.preference === 'ask' || policy.preference === 'auto' });
-        io.out(`${tool}(${arg}) in ${policy.mode} mode\n${explain(decision, policy.mode)}`);
+        io.out(`${tool}(${arg}) in ${policy.mode} mode\n${parsed.map((line) => `${line}\n`).join('')}${explain(decision, policy.mode)}`);
       }),
     );
 

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../../src/agent/types.js';
 import { updateTrustRecord } from '../../../src/hooks/trust.js';
 import { seekToolNames } from '../../../src/hooks/tool-names.js';
@@ -10,6 +10,11 @@ import { PermissionPolicy } from '../../../src/policy/policy.js';
 import { commandMatches } from '../../../src/policy/rules.js';
 import { parseRuleText, pathPattern, RuleSyntaxError } from '../../../src/policy/rule-syntax.js';
 import type { PolicyRule } from '../../../src/policy/types.js';
+import { loadShellParser } from '../../../src/policy/shell-parser.js';
+
+// Rules on bash commands judge them with the bash grammar, which the bash tool loads before the
+// policy decides (commandRulesReady); a test that evaluates directly loads it first.
+beforeAll(() => loadShellParser());
 
 let base: string;
 let root: string;

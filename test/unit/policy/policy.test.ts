@@ -13,11 +13,13 @@ import {
   type Preference,
   type Workflow,
 } from '../../../src/policy/index.js';
+import { loadShellParser } from '../../../src/policy/shell-parser.js';
 
 let base: string;
 let root: string;
 let outside: string;
 
+beforeAll(() => loadShellParser()); // rules on bash commands judge them with the bash grammar
 beforeAll(() => {
   base = realpathSync(mkdtempSync(path.join(tmpdir(), 'seek-policy-')));
   root = path.join(base, 'project');
@@ -208,11 +210,12 @@ describe('rules as data', () => {
     expect(policy.evaluate(bash('npm test'), { tool: 'bash' }).decision).toBe('allow');
   });
 
-  it('ask rules make a safe action dangerous; allow rules do not loosen plan mode', () => {
+  it('ask rules ask in every mode (yolo included; denied naming the rule when nobody can be asked); allow rules do not loosen plan mode', () => {
     const policy = new PermissionPolicy({ root, preference: 'ask', rules: [{ tool: 'git', decision: 'ask', source: 'user' }] });
     expect(policy.evaluate(action('git'), { tool: 'git', canAsk: true }).decision).toBe('ask');
     policy.setPreference('yolo');
-    expect(policy.evaluate(action('git'), { tool: 'git' }).decision).toBe('allow');
+    expect(policy.evaluate(action('git'), { tool: 'git', canAsk: true })).toMatchObject({ decision: 'ask', code: 'ask_rule' });
+    expect(policy.evaluate(action('git'), { tool: 'git' })).toMatchObject({ decision: 'deny', code: 'ask_rule', message: expect.stringMatching(/the ask rule git \(a user rule\)/) });
     policy.addRule({ tool: 'write_file', decision: 'allow', source: 'session' });
     policy.setWorkflow('plan_analyze');
     expect(policy.evaluate(action('write'), { tool: 'write_file' }).decision).toBe('deny');
