@@ -34,16 +34,19 @@ async function until(t: TmuxSeek, pattern: RegExp | string, timeoutMs = 10_000):
 
 /** Waits until the session has moved its `seen` ref (the end of its turn: what it saw last). */
 async function turnSettled(root: string, sessionId: string): Promise<void> {
+  // The turn's start checkpoint already creates the seen ref; the turn has settled once the ref
+  // holds the state the turn left (its end-of-turn commit), not merely exists.
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     try {
-      execFileSync('git', ['rev-parse', '--verify', '--quiet', `refs/seek/checkpoints/${sessionId}/seen`], { cwd: root, stdio: 'ignore' });
-      return;
+      const subject = execFileSync('git', ['log', '-1', '--format=%s', `refs/seek/checkpoints/${sessionId}/seen`], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      if (subject.includes('state at the end of turn')) return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // not there yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`session ${sessionId} never moved its seen ref`);
+  throw new Error(`session ${sessionId} never moved its seen ref to the end of its turn`);
 }
 
 /** One turn that edits greet.ts (edit_file, answered y). */
