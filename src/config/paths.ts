@@ -14,6 +14,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { readTrustedFileSync } from '../util/trusted-read.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { addToStartupCache, readStartupCache } from './startup-cache.js';
 
@@ -61,26 +62,64 @@ export function isProjectId(value: string): boolean {
   return PROJECT_ID_PATTERN.test(value);
 }
 
-/** `<root>/.seek/project-id`: an optional pointer that keeps a project's id (and so its memory and
- * sessions) stable when the project is moved or cloned elsewhere. */
+/** `<root>/.seek/project-id`: an optional hint, from older seeks, naming the id a project had
+ * before it moved. It is honoured only when seek's own record agrees (see projectIdentity). */
 export function projectIdPointerFile(root: string): string {
   return join(root, '.seek', 'project-id');
 }
 
+/** Which project a directory is, and a `.seek/project-id` hint that was not followed (and why). */
+export interface ProjectIdentity {
+  pid: string;
+  ignoredPointer?: { id: string; reason: string };
+}
+
 /**
- * The project id: the id in `<root>/.seek/project-id` when that file holds a valid one (16
- * lowercase hex, surrounding whitespace ignored), else the first 16 hex digits of sha256 of the
- * root's absolute path. Every subsystem must use this function, never its own hash.
+ * The project's identity. It never comes from the repository: the id is the first 16 hex digits
+ * of sha256 of the root's real path, something a clone cannot forge. A `<root>/.seek/project-id`
+ * holding another valid id is only a hint, followed when seek's own record under `home`
+ * (`projects/<id>/manifest.json`, written by seek when it ran there) says that project's root is
+ * this very directory: so a project that kept its id that way keeps its memory and sessions,
+ * while a clone or a forged file gets an identity of its own, never another project's. Without
+ * `home` nothing can be checked and the hint is never followed. Every subsystem must use this
+ * function (or projectId/resolveProject), never its own hash.
  */
-export function projectId(root: string, home?: string): string {
+export function projectIdentity(root: string, home?: string): ProjectIdentity {
   const absolute = resolve(root);
+  const canonical = pathHash(absolute, home);
+  const pointer = readPointer(absolute);
+  if (pointer === undefined || pointer === canonical) return { pid: canonical };
+  const recorded = home === undefined ? undefined : recordedRoot(home, pointer);
+  if (recorded === absolute) return { pid: pointer };
+  const reason =
+    recorded === undefined
+      ? `seek has no record of a project ${pointer}`
+      : `seek's record of project ${pointer} (${manifestFile(home!, pointer)}) names another directory, ${recorded}`;
+  return { pid: canonical, ignoredPointer: { id: pointer, reason } };
+}
+
+/** The project id: projectIdentity's. */
+export function projectId(root: string, home?: string): string {
+  return projectIdentity(root, home).pid;
+}
+
+/** The id a valid `.seek/project-id` holds (16 lowercase hex, surrounding whitespace ignored),
+ * read only as a small regular file inside the root (util/trusted-read.ts). */
+function readPointer(root: string): string | undefined {
+  const read = readTrustedFileSync(projectIdPointerFile(root), { within: [root], maxBytes: 256 });
+  if (!read.ok) return undefined;
+  const pointer = read.text.trim();
+  return isProjectId(pointer) ? pointer : undefined;
+}
+
+/** The root seek recorded for `pid` (its manifest's `abs_path`), if it has a valid record. */
+function recordedRoot(home: string, pid: string): string | undefined {
   try {
-    const pointer = readFileSync(projectIdPointerFile(absolute), 'utf8').trim();
-    if (isProjectId(pointer)) return pointer;
+    const manifest: unknown = JSON.parse(readFileSync(manifestFile(home, pid), 'utf8'));
+    return isProjectManifest(manifest) && manifest.project_id === pid ? manifest.abs_path : undefined;
   } catch {
-    // No pointer (the usual case) or unreadable: fall back to the path hash.
+    return undefined;
   }
-  return pathHash(absolute, home);
 }
 
 /** The path's hash, remembered under `home` (cache/project-ids.json, startup-cache.ts) when one is
@@ -103,6 +142,8 @@ export interface ProjectLocation {
    * worktree belongs to the project that owns the worktree (same memory, sessions and
    * subagents), not to a new project named after the worktree's path. */
   readonly worktreeId?: string;
+  /** A `.seek/project-id` that was not followed, and why (projectIdentity). */
+  readonly ignoredPointer?: { id: string; reason: string };
 }
 
 /**
@@ -114,7 +155,8 @@ export function resolveProject(cwd: string, home: string): ProjectLocation {
   const root = findProjectRoot(cwd);
   const owner = seekWorktreeOwner(root, home);
   if (owner) return { root, pid: owner.pid, worktreeId: owner.id };
-  return { root, pid: projectId(root, home) };
+  const identity = projectIdentity(root, home);
+  return identity.ignoredPointer ? { root, pid: identity.pid, ignoredPointer: identity.ignoredPointer } : { root, pid: identity.pid };
 }
 
 /** `{pid, id}` when `root` is `<home>/projects/<pid>/worktrees/<id>` of an existing project. */
@@ -204,9 +246,10 @@ export const MANIFEST_REFRESH_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Records that seek ran in this project: writes `projects/<pid>/manifest.json`, keeping
- * `first_seen` from an existing valid manifest and updating `abs_path` (the project may have moved,
- * keeping its id through the pointer file) and `last_seen`. A corrupt manifest is replaced. The
- * write is atomic (temp file + rename), so a concurrent seek never reads half a manifest. A valid
+ * `first_seen` from an existing valid manifest and updating `abs_path` and `last_seen`. This is the
+ * record projectIdentity checks a `.seek/project-id` against; `pid` is always the root's own id or
+ * one whose record already names `root`, so a run never points another project's record here. A
+ * corrupt manifest is replaced. The write is atomic (temp file + rename), so a concurrent seek never reads half a manifest. A valid
  * manifest with the same `abs_path` and a `last_seen` less than MANIFEST_REFRESH_MS old is left as
  * it is (and returned): a run that changes nothing else rewrites nothing.
  */

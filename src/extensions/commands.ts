@@ -5,7 +5,7 @@
  * `allowed-tools`. The body is the prompt (command-text.ts expands it). Commands live on the
  * user's side: nothing of them enters a request until one is run.
  */
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import { parseAllowedTools } from './allowed-tools.js';
@@ -29,6 +29,17 @@ export interface CustomCommand {
   allowedTools?: string[];
   file: string;
   source: ExtensionSource;
+  /** The folder the file must stay inside when it is read again (extensions/discovery.ts): the
+   * project root or the user's config folder. Absent: the file's own folder. */
+  within?: string;
+}
+
+/** A command file that could not be loaded (refused, too large, unreadable): running its name
+ * fails with this reason instead of sending `/name` to the model as a prompt. */
+export interface UnloadedCommand {
+  name: string;
+  file: string;
+  reason: string;
 }
 
 const notice = (path: string, what: string): string => `command ${path}: ${what}`;
@@ -73,34 +84,44 @@ export function parseCommand(text: string, file: string, name: string, source: E
 }
 
 /** Every command, sorted by name; the first of a name in precedence order wins. */
-export async function loadCommands(roots: ExtensionRoots): Promise<{ commands: CustomCommand[]; notices: string[] }> {
+export async function loadCommands(roots: ExtensionRoots): Promise<{ commands: CustomCommand[]; notices: string[]; unloaded: UnloadedCommand[] }> {
+  const unloaded: UnloadedCommand[] = [];
   const { items, notices } = await collectByName<CustomCommand>({
     dirs: extensionDirs('commands', roots),
     list: (dir, into) => commandFiles(dir, into, 1),
-    load: async (file, source, dir, into) => {
-      const name = commandName(dir, file);
+    load: async (file, place, into) => {
+      const name = commandName(place.dir, file);
       if (!name) {
         into.push(notice(file, 'the path is not a command name (letters, digits, "_", "-", "." in each part); skipped'));
         return undefined;
       }
-      const text = await readBoundedText(file, MAX_COMMAND_FILE_BYTES, into, notice);
-      if (text === undefined) return undefined;
+      const before = into.length;
+      const text = await readBoundedText(file, MAX_COMMAND_FILE_BYTES, place, into, notice);
+      if (text === undefined) {
+        if (into.length > before) unloaded.push({ name, file, reason: into.at(-1)! });
+        return undefined;
+      }
       await loadYamlParser();
-      const parsed = parseCommand(text, file, name, source);
+      const parsed = parseCommand(text, file, name, place.source);
       into.push(...parsed.notices);
-      return parsed.command;
+      return parsed.command ? { ...parsed.command, within: place.within } : undefined;
     },
     notice,
     max: MAX_COMMANDS,
     tooMany: `more than ${MAX_COMMANDS} commands are installed; this and any later ones are skipped`,
   });
-  return { commands: items.sort((a, b) => byCodeUnit(a.name, b.name)), notices };
+  const loaded = new Set(items.map((item) => item.name));
+  const firstUnloaded = new Map<string, UnloadedCommand>();
+  for (const entry of unloaded) if (!loaded.has(entry.name) && !firstUnloaded.has(entry.name)) firstUnloaded.set(entry.name, entry);
+  return { commands: items.sort((a, b) => byCodeUnit(a.name, b.name)), notices, unloaded: [...firstUnloaded.values()] };
 }
 
-/** The command's text now (frontmatter fields as loaded at start; the body as on disk). */
+/** The command's text now (frontmatter fields as loaded at start; the body as on disk, read under
+ * the same rule as at start: a file turned into a link to elsewhere since is refused). */
 export async function readCommandBody(command: CustomCommand): Promise<{ body: string } | { error: string }> {
   const notices: string[] = [];
-  const text = await readBoundedText(command.file, MAX_COMMAND_FILE_BYTES, notices, (path, what) => `${path}: ${what}`);
+  const place = { within: command.within ?? dirname(command.file), source: command.source };
+  const text = await readBoundedText(command.file, MAX_COMMAND_FILE_BYTES, place, notices, (path, what) => `${path}: ${what}`);
   if (text === undefined) return { error: notices[0] ?? `${command.file} is not a file` };
   await loadYamlParser();
   const parsed = parseCommand(text, command.file, command.name, command.source);

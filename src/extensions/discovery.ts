@@ -16,9 +16,16 @@
  *
  * Loading never throws: a problem becomes a notice `<what> <path>: <problem>` and the file is
  * skipped. Listing order is by code unit (not locale), so the result is a pure function of the files.
+ *
+ * Every file is read with util/trusted-read.ts: resolved through its links, it must stay inside the
+ * folder its place belongs to (`within`: the project root for the project's folders, `~/.seek`
+ * (SEEK_HOME) and `~/.claude` for the user's), never under /proc, /sys or /dev, and be a regular file
+ * of bounded size. A file that is not is refused with a notice saying what it links to, and is not
+ * loaded: a repository cannot make its command file a link to the user's secrets.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { readTrustedFile } from '../util/trusted-read.js';
 
 export type ExtensionKind = 'agents' | 'skills' | 'commands';
 export type ExtensionSource = 'project' | 'project-claude' | 'project-agents' | 'user' | 'user-claude';
@@ -33,18 +40,30 @@ export interface ExtensionRoots {
 export interface ExtensionDir {
   dir: string;
   source: ExtensionSource;
+  /** The folder every file found here must stay inside, links resolved: the project root for the
+   * project's folders, the user's config folder (SEEK_HOME, `~/.claude`) for the user's. */
+  within: string;
+}
+
+/** Where a file of `source` must stay, as a refusal names it. */
+export function withinLabel(source: ExtensionSource, within: string): string {
+  return source.startsWith('project') ? `the project (${within})` : `your config folder ${within}`;
 }
 
 /** The folders of one kind, highest precedence first (see the module comment). */
 export function extensionDirs(kind: ExtensionKind, roots: ExtensionRoots): ExtensionDir[] {
   const root = resolve(roots.projectRoot);
   const dirs: ExtensionDir[] = [
-    { dir: join(root, '.seek', kind), source: 'project' },
-    { dir: join(root, '.claude', kind), source: 'project-claude' },
+    { dir: join(root, '.seek', kind), source: 'project', within: root },
+    { dir: join(root, '.claude', kind), source: 'project-claude', within: root },
   ];
-  if (kind === 'skills') dirs.push({ dir: join(root, '.agents', kind), source: 'project-agents' });
-  dirs.push({ dir: join(resolve(roots.seekHome), kind), source: 'user' });
-  if (roots.home) dirs.push({ dir: join(resolve(roots.home), '.claude', kind), source: 'user-claude' });
+  if (kind === 'skills') dirs.push({ dir: join(root, '.agents', kind), source: 'project-agents', within: root });
+  const home = resolve(roots.seekHome);
+  dirs.push({ dir: join(home, kind), source: 'user', within: home });
+  if (roots.home) {
+    const claude = join(resolve(roots.home), '.claude');
+    dirs.push({ dir: join(claude, kind), source: 'user-claude', within: claude });
+  }
   const seen = new Set<string>();
   return dirs.filter(({ dir }) => (seen.has(dir) ? false : (seen.add(dir), true)));
 }
@@ -56,8 +75,8 @@ export interface CollectOptions<T extends { name: string }> {
   dirs: readonly ExtensionDir[];
   /** Candidate files (or folders) of one directory, in a stable order. */
   list: (dir: string, notices: string[]) => Promise<string[]>;
-  /** Loads one candidate; undefined (with a notice pushed) when it is skipped. */
-  load: (path: string, source: ExtensionSource, dir: string, notices: string[]) => Promise<T | undefined>;
+  /** Loads one candidate of the folder `place`; undefined (with a notice pushed) when it is skipped. */
+  load: (path: string, place: ExtensionDir, notices: string[]) => Promise<T | undefined>;
   notice: NoticeFormat;
   max: number;
   /** The notice for the first item over `max` (the rest are skipped silently). */
@@ -71,9 +90,9 @@ export interface CollectOptions<T extends { name: string }> {
 export async function collectByName<T extends { name: string }>(options: CollectOptions<T>): Promise<{ items: T[]; notices: string[] }> {
   const notices: string[] = [];
   const found = new Map<string, { item: T; path: string }>();
-  scan: for (const { dir, source } of options.dirs) {
-    for (const path of await options.list(dir, notices)) {
-      const item = await options.load(path, source, dir, notices);
+  scan: for (const place of options.dirs) {
+    for (const path of await options.list(place.dir, notices)) {
+      const item = await options.load(path, place, notices);
       if (!item) continue;
       const earlier = found.get(item.name);
       if (earlier) {
@@ -105,26 +124,26 @@ export async function markdownFiles(dir: string, notices: string[], notice: Noti
   return (await listDir(dir, notices, notice)).filter((name) => name.toLowerCase().endsWith('.md')).map((name) => join(dir, name));
 }
 
+/** Where a file read by readBoundedText must stay: a folder, and how a refusal names it. */
+export interface ReadPlace {
+  within: string;
+  source: ExtensionSource;
+}
+
 /**
- * A file's text, at most `maxBytes` long; undefined (with a notice) when it is too big or
- * unreadable. Entries that are not regular files (a directory named `x.md`) are passed over
- * silently. The size is checked before reading (no huge reads) and after (it may have grown).
+ * A file's text, at most `maxBytes` long; undefined (with a notice) when it is too big, unreadable,
+ * or refused by the trusted reader (it links outside `place.within`, to /proc, /sys or /dev, or is
+ * not a regular file). Entries that do not exist (a link to nothing) and directories (a folder
+ * named `x.md`) are passed over silently. The
+ * size is checked on the open descriptor and while reading (it may have grown).
  */
-export async function readBoundedText(file: string, maxBytes: number, notices: string[], notice: NoticeFormat): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) return undefined;
-    const bytes = info.size > maxBytes ? undefined : await readFile(file);
-    const size = bytes?.length ?? info.size;
-    if (!bytes || size > maxBytes) {
-      notices.push(notice(file, `${size} bytes is over the ${maxBytes / 1024} KiB limit; skipped`));
-      return undefined;
-    }
-    return bytes.toString('utf8');
-  } catch (error) {
-    notices.push(notice(file, `cannot read (${errorCode(error) ?? messageOf(error)}); skipped`));
-    return undefined;
-  }
+export async function readBoundedText(file: string, maxBytes: number, place: ReadPlace, notices: string[], notice: NoticeFormat): Promise<string | undefined> {
+  const read = await readTrustedFile(file, { within: [place.within], maxBytes, withinLabel: withinLabel(place.source, place.within) });
+  if (read.ok) return read.text;
+  if (read.code === 'missing' || read.code === 'directory') return undefined;
+  if (read.code === 'too-large' || read.code === 'unreadable') notices.push(notice(file, `${read.reason}; skipped`));
+  else notices.push(notice(file, `refused: it ${read.reason}; not loaded`));
+  return undefined;
 }
 
 export function errorCode(error: unknown): string | undefined {

@@ -27,6 +27,9 @@ export interface Skill {
   source: ExtensionSource;
   /** seek tool names; absent: the skill narrows nothing. */
   allowedTools?: string[];
+  /** The folder SKILL.md must stay inside when it is read again (extensions/discovery.ts): the
+   * project root or the user's config folder. Absent: the skill's own folder. */
+  within?: string;
 }
 
 const notice = (path: string, what: string): string => `skill ${path}: ${what}`;
@@ -68,13 +71,13 @@ export async function loadSkills(roots: ExtensionRoots): Promise<{ skills: Skill
   const { items, notices } = await collectByName<Skill>({
     dirs: extensionDirs('skills', roots),
     list: skillFiles,
-    load: async (file, source, _dir, into) => {
-      const text = await readBoundedText(file, MAX_SKILL_FILE_BYTES, into, notice);
+    load: async (file, place, into) => {
+      const text = await readBoundedText(file, MAX_SKILL_FILE_BYTES, place, into, notice);
       if (text === undefined) return undefined;
       await loadYamlParser();
-      const parsed = parseSkill(text, file, source);
+      const parsed = parseSkill(text, file, place.source);
       into.push(...parsed.notices);
-      return parsed.skill;
+      return parsed.skill ? { ...parsed.skill, within: place.within } : undefined;
     },
     notice,
     max: MAX_SKILLS,
@@ -97,7 +100,8 @@ async function skillFiles(dir: string, notices: string[]): Promise<string[]> {
 /** The body of a skill's SKILL.md as it is on disk now (the model loads it on demand). */
 export async function readSkillBody(skill: Skill): Promise<{ body: string } | { error: string }> {
   const notices: string[] = [];
-  const text = await readBoundedText(skill.file, MAX_SKILL_FILE_BYTES, notices, (path, what) => `${path}: ${what}`);
+  const place = { within: skill.within ?? skill.dir, source: skill.source };
+  const text = await readBoundedText(skill.file, MAX_SKILL_FILE_BYTES, place, notices, (path, what) => `${path}: ${what}`);
   if (text === undefined) return { error: notices[0] ?? `${skill.file} is not a file` };
   const parts = splitFrontmatter(text);
   return { body: (parts ? parts.body : text).trim() };

@@ -4,15 +4,16 @@
  * (permission policy, pre/post_tool hooks, approvals) exactly like the model's bash and read_file
  * calls, and says which model and tool limit the turn runs with.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import type { ToolGate } from './tool-gate.js';
 import { expandCommandText, type Outcome } from '../extensions/command-text.js';
-import { readCommandBody, type CustomCommand } from '../extensions/commands.js';
+import { readCommandBody, type CustomCommand, type UnloadedCommand } from '../extensions/commands.js';
 import type { ToolLimit } from '../extensions/allowed-tools.js';
 import { displayPath, resolvePath } from '../tools/paths.js';
 import { monotonicMs } from '../util/clock.js';
+import { readTrustedFile } from '../util/trusted-read.js';
 
 /** Bytes of one `@file` included at most (the rest is cut, and said so). */
 const MAX_INCLUDED_FILE_BYTES = 64 * 1024;
@@ -31,15 +32,31 @@ export interface CommandDeps {
   workspace: () => { cwd: string; projectRoot: string };
 }
 
+/** What a command's `@file` may name: a regular file inside the project, read through the
+ * policy; a command the user installed (~/.seek, ~/.claude) may also name files outside it, which
+ * the policy then judges (asked, allowed by a rule or --yolo, denied headless). Never /proc, /sys,
+ * /dev, a FIFO or a device; links are resolved first and the policy judges the real file. */
+
 /** What a prompt becomes: undefined for an ordinary prompt (or an unknown `/name`), else the
  * expanded command or why it could not be built. */
 export async function commandTurn(
   text: string,
-  session: { commands: readonly CustomCommand[]; tools: readonly Tool[]; gate: ToolGate; workspace: { readonly cwd: string; readonly root: string } },
+  session: {
+    commands: readonly CustomCommand[];
+    unloadedCommands?: readonly UnloadedCommand[];
+    tools: readonly Tool[];
+    gate: ToolGate;
+    workspace: { readonly cwd: string; readonly root: string };
+  },
   signal: AbortSignal,
 ): Promise<CommandRun | { error: string } | undefined> {
   const invoked = text.startsWith('/') ? findCommand(text, session.commands) : undefined;
-  if (!invoked) return undefined;
+  if (!invoked) {
+    // A command whose file was refused at start (a link out of the project, too large): its name
+    // fails with the reason instead of going to the model as an ordinary prompt.
+    const unloaded = text.startsWith('/') ? findUnloaded(text, session.unloadedCommands ?? []) : undefined;
+    return unloaded ? { error: `/${unloaded.name} was not run: ${unloaded.reason}` } : undefined;
+  }
   const { workspace } = session;
   return prepareCommandRun(invoked.command, invoked.args, { tools: session.tools, gate: session.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }) }, signal);
 }
@@ -52,13 +69,18 @@ export function findCommand(text: string, commands: readonly CustomCommand[]): {
   return command ? { command, args: match[2] ?? '' } : undefined;
 }
 
+function findUnloaded(text: string, unloaded: readonly UnloadedCommand[]): UnloadedCommand | undefined {
+  const name = /^\/(\S+)/.exec(text.trim())?.[1];
+  return name === undefined ? undefined : unloaded.find((entry) => entry.name === name);
+}
+
 /** The expanded prompt, or why it could not be built (nothing is sent then). */
 export async function prepareCommandRun(command: CustomCommand, args: string, deps: CommandDeps, signal: AbortSignal): Promise<CommandRun | { error: string }> {
   const read = await readCommandBody(command);
   if ('error' in read) return { error: `/${command.name}: ${read.error}` };
   const expanded = await expandCommandText(command.name, read.body, args, {
     run: (shell) => runThroughGate(deps, 'bash', { command: shell }, signal),
-    read: (path) => readThroughGate(deps, path, signal),
+    read: (path) => readThroughGate(deps, path, command, signal),
   });
   if ('error' in expanded) return expanded;
   return {
@@ -97,20 +119,35 @@ async function runThroughGate(deps: CommandDeps, toolName: string, rawArgs: Reco
   return { ok: true, value: result.display?.kind === 'command' ? result.display.output : result.content };
 }
 
-/** `@path`: undefined unless it names a regular text file; else read once the gate allows it. */
-async function readThroughGate(deps: CommandDeps, path: string, signal: AbortSignal): Promise<Outcome<{ path: string; text: string }> | undefined> {
+/**
+ * `@path`: undefined unless it names a file (a mention such as `me@example.com` stays as written);
+ * else read once the gate allows it, under the rule above CommandDeps. The gate is asked about the
+ * real path (links resolved), the read is the trusted reader's (util/trusted-read.ts): the
+ * descriptor must be a regular file, and at most MAX_INCLUDED_FILE_BYTES are read.
+ */
+async function readThroughGate(deps: CommandDeps, path: string, command: CustomCommand, signal: AbortSignal): Promise<Outcome<{ path: string; text: string }> | undefined> {
   const ctx = contextFor(deps, signal);
   const absolute = resolvePath(ctx, path);
   const info = await stat(absolute).catch(() => undefined);
-  if (!info?.isFile()) return undefined;
+  if (!info) return undefined;
+  const projectCommand = command.source.startsWith('project');
+  // Where the file may be: inside the project for a project's command; anywhere the policy allows
+  // for the user's own (then the trusted reader only keeps out /proc, /sys, /dev and special files).
+  const within = projectCommand ? [ctx.projectRoot] : ['/'];
+  const probe = await readTrustedFile(absolute, { within, maxBytes: 0, oversize: 'truncate', withinLabel: `the project (${ctx.projectRoot}), where a project's command may read` });
+  if (!probe.ok) {
+    if (probe.code === 'missing' || probe.code === 'directory') return undefined;
+    return { ok: false, reason: `it ${probe.reason}` };
+  }
+  const real = probe.realPath;
   const tool = deps.tools.find((candidate) => candidate.name === 'read_file');
   if (!tool) return { ok: false, reason: 'this session has no read_file tool' };
-  const args = { path: absolute };
+  const args = { path: real };
   const decision = await deps.gate.before({ toolCall: { id: ctx.callId, name: 'read_file', arguments: JSON.stringify(args) }, tool, args, ctx });
   if (!decision.allow) return { ok: false, reason: decision.reason };
-  const bytes = await readFile(absolute);
-  if (bytes.subarray(0, 8192).includes(0)) return undefined; // binary: left as written
-  const cut = bytes.length > MAX_INCLUDED_FILE_BYTES;
-  const text = bytes.subarray(0, MAX_INCLUDED_FILE_BYTES).toString('utf8') + (cut ? `\n[cut: the file has ${bytes.length} bytes; read_file shows the rest]` : '');
+  const read = await readTrustedFile(real, { within, maxBytes: MAX_INCLUDED_FILE_BYTES, oversize: 'truncate' });
+  if (!read.ok) return { ok: false, reason: `it ${read.reason}` };
+  if (read.bytes.subarray(0, 8192).includes(0)) return undefined; // binary: left as written
+  const text = read.text + (read.truncated ? `\n[cut: the file has ${read.size} bytes; read_file shows the rest]` : '');
   return { ok: true, value: { path: displayPath(ctx, absolute), text } };
 }

@@ -4,12 +4,13 @@ import type { Tool } from '../agent/types.js';
 import { configureModels, createProvider, DEFAULT_BASE_URLS, lookupModel } from '../providers/index.js';
 import type { Message, RequestGateFor, StreamFn, ToolCall } from '../providers/types.js';
 import { readConfig, resolveProviderSettings } from '../config/config.js';
-import { configFile, ensureProjectManifest, resolveProject, seekHome, sessionFile } from '../config/paths.js';
+import { configFile, ensureProjectManifest, manifestFile, resolveProject, seekHome, sessionFile } from '../config/paths.js';
 import { CostTracker } from '../cost/tracker.js';
 import { hooksStartupError } from '../hooks/problems.js';
 import { loadSessionHooks, startHookRunner } from '../hooks/session-hooks.js';
 import { SessionWriter } from '../session/writer.js';
-import { continueChoice, findSession } from '../session/list.js';
+import { continueChoice, findSession, newestUnreadable, oneLineTitle } from '../session/list.js';
+import { isInjectedContext } from '../session/context.js';
 import { interruptedToolResults } from '../session/reader.js';
 import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/resume.js';
 import { newSessionId, toolsHash } from '../session/format.js';
@@ -76,6 +77,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     else notices.push({ level, text });
   };
   const problem = (text: string): void => notify('warn', text);
+  if (project.ignoredPointer) notices.push({ level: 'info', text: ignoredPointerNotice(home, projectRoot, pid, project.ignoredPointer) });
   const problemInfo = (text: string): void => notify('info', text);
 
   const resumed = await loadResumeTarget(home, pid, options, notices);
@@ -92,7 +94,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // A resumed session keeps its model unless one is asked for explicitly: same model, same cache.
   const model = options.model ?? options.env.SEEK_MODEL ?? resumed?.header.model ?? settings.model;
   const stream = options.stream ?? providerStream(settings, options.requestGate);
-  const systemPrompt = resumed?.header.system_prompt ?? newSystemPrompt(options.cwd, projectRoot);
+  const systemPrompt = resumed?.header.system_prompt ?? newSystemPrompt(options.cwd, projectRoot, (text) => notices.push({ level: 'warn', text }));
   const id = resumed?.header.id ?? newSessionId();
   const history: Message[] = resumed ? [...resumed.messages] : [];
   const tracker = new CostTracker();
@@ -373,6 +375,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     pendingCalls,
     skills: skills.skills,
     commands: commands.commands,
+    unloadedCommands: commands.unloaded,
     scope,
   };
   self.prepared = prepared;
@@ -380,24 +383,49 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
 }
 
 /**
- * The session to continue, if any. `--continue` takes the newest session with a model response:
- * empty sessions are passed over silently, unreadable newer ones (bad header, newer format) with
- * a warning naming each file; with none left, a new session starts. A session another live seek
- * process is writing is continued as a fork (session/resume.ts).
+ * The session to continue, if any. `--continue` takes the newest session holding a prompt or an
+ * answer (session/list.ts `continueChoice`); when that newest file cannot be read (bad header,
+ * newer format), it stops with a SessionError (exit 2) naming the file, why, and what to do: it
+ * never takes an older session in its place. With no session, a new one starts. A session another
+ * live seek process is writing is continued as a fork (session/resume.ts). A session whose last
+ * prompt never got an answer (killed before it) is said so: the prompt goes with the next request.
  */
 async function loadResumeTarget(home: string, pid: string, options: OpenSessionOptions, notices: Notice[]): Promise<ResumeTarget | undefined> {
   const save = options.save !== false;
+  let target: ResumeTarget | undefined;
   if (options.resume) {
     const ref = await findSession(home, pid, options.resume);
-    return openResumeTarget(home, pid, ref.path, { save });
-  }
-  if (options.continueLatest) {
+    target = await openResumeTarget(home, pid, ref.path, { save });
+  } else if (options.continueLatest) {
     const choice = await continueChoice(home, pid);
-    const instead = choice.session ? `--continue resumes ${choice.session.id} instead` : '--continue starts a new session instead';
-    for (const skipped of choice.unreadable) notices.push({ level: 'warn', text: `${skipped.reason} ${instead}.` });
-    return choice.session ? openResumeTarget(home, pid, choice.session.path, { save }) : undefined;
+    if (choice.unreadable) throw newestUnreadable(choice.unreadable);
+    if (choice.session) target = await openResumeTarget(home, pid, choice.session.path, { save });
+  }
+  const unanswered = target ? unansweredPrompt(target.messages) : undefined;
+  if (target && unanswered !== undefined) {
+    notices.push({ level: 'warn', text: `session ${target.header.id} ended before the model answered its last prompt ("${oneLineTitle(unanswered)}"); the prompt is kept and goes to the model with the next request.` });
+  }
+  return target;
+}
+
+/** The last prompt of a history when nothing answered it (a run killed before its first answer). */
+function unansweredPrompt(messages: readonly Message[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'user') return undefined;
+    if (!isInjectedContext(message)) return message.content;
   }
   return undefined;
+}
+
+/** Why this directory is not the project its `.seek/project-id` names, and how to make it so when
+ * it really is that project, moved. */
+function ignoredPointerNotice(home: string, root: string, pid: string, ignored: { id: string; reason: string }): string {
+  return (
+    `${join(root, '.seek', 'project-id')} names project ${ignored.id}, but ${ignored.reason}: this directory is project ${pid}, ` +
+    `with its own memory and sessions (a project's identity never comes from its files). If it really is ${ignored.id} moved here, ` +
+    `set "abs_path" to ${root} in ${manifestFile(home, ignored.id)}.`
+  );
 }
 
 function providerStream(settings: ReturnType<typeof resolveProviderSettings>, gateFor: RequestGateFor | undefined): StreamFn {
@@ -407,13 +435,13 @@ function providerStream(settings: ReturnType<typeof resolveProviderSettings>, ga
   return (request, signal) => provider.stream(request, signal);
 }
 
-function newSystemPrompt(cwd: string, projectRoot: string): string {
+function newSystemPrompt(cwd: string, projectRoot: string, onRefused: (notice: string) => void): string {
   return buildSystemPrompt({
     cwd,
     projectRoot,
     isGitRepo: existsSync(join(projectRoot, '.git')),
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
-    instructions: readProjectInstructions(projectRoot),
+    instructions: readProjectInstructions(projectRoot, onRefused),
   });
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readTrustedFileSync } from '../util/trusted-read.js';
 
 /** Files at the project root whose content becomes project instructions, in this order. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md'] as const;
@@ -13,20 +13,20 @@ export interface ProjectInstructions {
 }
 
 /** Reads AGENTS.md and CLAUDE.md at the project root. Called once at session start: edits made to
- * them during the session are picked up by the next session, never mid-session (prefix cache). */
-export function readProjectInstructions(projectRoot: string): ProjectInstructions[] {
+ * them during the session are picked up by the next session, never mid-session (prefix cache).
+ * Read with the trusted reader (util/trusted-read.ts): a file that links out of the project, to
+ * /proc, /sys or /dev, or is not a regular file is left out, and `onRefused` says which and why. */
+export function readProjectInstructions(projectRoot: string, onRefused?: (notice: string) => void): ProjectInstructions[] {
   const found: ProjectInstructions[] = [];
   for (const file of INSTRUCTION_FILES) {
-    let content: string;
-    try {
-      content = readFileSync(join(projectRoot, file), 'utf8');
-    } catch {
+    const path = join(projectRoot, file);
+    const read = readTrustedFileSync(path, { within: [projectRoot], maxBytes: MAX_INSTRUCTION_BYTES, oversize: 'truncate', withinLabel: `the project (${projectRoot})` });
+    if (!read.ok) {
+      if (read.code !== 'missing' && read.code !== 'directory') onRefused?.(`project instructions ${path}: refused: it ${read.reason}; not loaded`);
       continue;
     }
-    const bytes = Buffer.byteLength(content);
-    const truncated = bytes > MAX_INSTRUCTION_BYTES;
-    if (truncated) content = Buffer.from(content).subarray(0, MAX_INSTRUCTION_BYTES).toString('utf8');
-    if (content.trim()) found.push({ file, content: content.trim(), truncated });
+    const content = read.text.trim();
+    if (content) found.push({ file, content, truncated: read.truncated });
   }
   return found;
 }

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
-import { byCodeUnit, collectByName, extensionDirs, markdownFiles, readBoundedText, type ExtensionSource } from '../extensions/discovery.js';
+import { byCodeUnit, collectByName, extensionDirs, markdownFiles, readBoundedText, type ExtensionDir } from '../extensions/discovery.js';
 import { loadYamlParser, oneLine as collapse, parseYamlFields, splitFrontmatter, withoutNulls } from '../extensions/frontmatter.js';
 import { CLAUDE_TOOL_NAMES, mapToolNames as mapNames } from '../extensions/tool-list.js';
 import { BUILTIN_SUBAGENT_NAMES, BUILTIN_SUBAGENT_TYPES } from './builtin-types.js';
@@ -172,7 +172,7 @@ export async function loadSubagentTypes(options: LoadSubagentTypesOptions): Prom
   const { items, notices } = await collectByName<SubagentType>({
     dirs: extensionDirs('agents', options),
     list: (dir, into) => markdownFiles(dir, into, notice),
-    load: (file, source, _dir, into) => loadDefinitionFile(file, source, into),
+    load: (file, place, into) => loadDefinitionFile(file, place, into),
     notice,
     max: MAX_DEFINED_SUBAGENT_TYPES,
     tooMany: `more than ${MAX_DEFINED_SUBAGENT_TYPES} subagent types are defined; this and any later definitions are skipped`,
@@ -187,8 +187,9 @@ export function subagentTypeNames(types: readonly SubagentType[]): string[] {
 }
 
 /** Reads and parses one file; undefined (with a notice) when it is skipped. */
-async function loadDefinitionFile(file: string, source: ExtensionSource, notices: string[]): Promise<SubagentType | undefined> {
-  const text = await readBoundedText(file, MAX_DEFINITION_FILE_BYTES, notices, notice);
+async function loadDefinitionFile(file: string, place: ExtensionDir, notices: string[]): Promise<SubagentType | undefined> {
+  const { source } = place;
+  const text = await readBoundedText(file, MAX_DEFINITION_FILE_BYTES, place, notices, notice);
   if (text === undefined) return undefined;
   // Agents have no `.agents/` folder, so every source is one a subagent type can have.
   await loadYamlParser();

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   manifestFile,
   projectDir,
   projectId,
+  projectIdentity,
   resolveProject,
   seekHome,
   sessionFile,
@@ -82,13 +83,46 @@ describe('projectId', () => {
     expect(projectId(root)).toBe(expected);
   });
 
-  it('prefers a valid <root>/.seek/project-id pointer and ignores an invalid one', () => {
+  it('never takes its id from <root>/.seek/project-id alone: a pointer without a matching record is ignored', () => {
     const root = join(base, 'id-pointer');
+    const home = join(base, 'home-id-pointer');
+    const hash = createHash('sha256').update(root).digest('hex').slice(0, 16);
     mkdirSync(join(root, '.seek'), { recursive: true });
     writeFileSync(join(root, '.seek', 'project-id'), '0123456789abcdef\n');
-    expect(projectId(root)).toBe('0123456789abcdef');
+    // Without a home nothing can be checked; with one that has no record of the id, neither.
+    expect(projectId(root)).toBe(hash);
+    expect(projectIdentity(root, home)).toEqual({ pid: hash, ignoredPointer: { id: '0123456789abcdef', reason: 'seek has no record of a project 0123456789abcdef' } });
+    // A record naming another directory (the project the id really belongs to).
+    mkdirSync(join(home, 'projects', '0123456789abcdef'), { recursive: true });
+    const record = (absPath: string, id = '0123456789abcdef') =>
+      writeFileSync(manifestFile(home, id), JSON.stringify({ schema_version: 1, project_id: id, abs_path: absPath, first_seen: 'x', last_seen: 'x' }));
+    record('/somewhere/else');
+    expect(projectIdentity(root, home).pid).toBe(hash);
+    expect(projectIdentity(root, home).ignoredPointer?.reason).toContain('names another directory, /somewhere/else');
+    // The record names this very directory (a project that kept its id when it moved): followed.
+    record(root);
+    expect(projectIdentity(root, home)).toEqual({ pid: '0123456789abcdef' });
+    expect(resolveProject(root, home).pid).toBe('0123456789abcdef');
+    // A record whose own id differs is no record of this id.
+    record(root, '0123456789abcdef');
+    writeFileSync(manifestFile(home, '0123456789abcdef'), JSON.stringify({ schema_version: 1, project_id: 'ffffffffffffffff', abs_path: root, first_seen: 'x', last_seen: 'x' }));
+    expect(projectId(root, home)).toBe(hash);
+    // An invalid pointer is no hint at all.
+    record(root);
     writeFileSync(join(root, '.seek', 'project-id'), '0123456789ABCDEF');
-    expect(projectId(root)).toBe(createHash('sha256').update(root).digest('hex').slice(0, 16));
+    expect(projectIdentity(root, home)).toEqual({ pid: hash });
+  });
+
+  it('reads the pointer only as a small regular file inside the project', () => {
+    const root = join(base, 'id-pointer-link');
+    const home = join(base, 'home-id-pointer-link');
+    const outside = join(base, 'outside-id');
+    writeFileSync(outside, '0123456789abcdef');
+    mkdirSync(join(root, '.seek'), { recursive: true });
+    symlinkSync(outside, join(root, '.seek', 'project-id'));
+    mkdirSync(join(home, 'projects', '0123456789abcdef'), { recursive: true });
+    writeFileSync(manifestFile(home, '0123456789abcdef'), JSON.stringify({ schema_version: 1, project_id: '0123456789abcdef', abs_path: root, first_seen: 'x', last_seen: 'x' }));
+    expect(projectIdentity(root, home)).toEqual({ pid: createHash('sha256').update(root).digest('hex').slice(0, 16) });
   });
 
   it('remembers the path hash under SEEK_HOME, so a start need not load node:crypto', () => {
@@ -106,9 +140,12 @@ describe('projectId', () => {
     writeFileSync(cache, '{ damaged');
     expect(projectId(root, home)).toBe(expected);
     expect(JSON.parse(readFileSync(cache, 'utf8'))).toEqual({ [root]: expected });
-    // The pointer still wins over what is remembered.
+    // A pointer that seek's record confirms still wins over what is remembered.
     mkdirSync(join(root, '.seek'));
     writeFileSync(join(root, '.seek', 'project-id'), 'fedcba9876543210');
+    expect(projectId(root, home)).toBe(expected);
+    mkdirSync(join(home, 'projects', 'fedcba9876543210'), { recursive: true });
+    writeFileSync(manifestFile(home, 'fedcba9876543210'), JSON.stringify({ schema_version: 1, project_id: 'fedcba9876543210', abs_path: root, first_seen: 'x', last_seen: 'x' }));
     expect(projectId(root, home)).toBe('fedcba9876543210');
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -124,6 +124,26 @@ describe('custom commands', () => {
     expect(commands.find((c) => c.name === 'notes')).toMatchObject({ model: 'some-model', allowedTools: ['read_file', 'grep'] });
     expect(notices.some((n) => n.startsWith(`command ${shadowed}: name "review" is already defined by`))).toBe(true);
     expect(notices.some((n) => n.includes('bad name.md') && n.includes('not a command name'))).toBe(true);
+  });
+
+  it('must stay inside their folder: a link out is refused, named, and its name kept as unloaded unless another file defines it', async () => {
+    const secret = put(join(base, 'secret.txt'), 'SECRET');
+    put(join(projectRoot, 'docs/shared.md'), 'shared prompt');
+    mkdirSync(join(projectRoot, '.seek/commands'), { recursive: true });
+    symlinkSync(secret, join(projectRoot, '.seek/commands/leak.md'));
+    symlinkSync(join(projectRoot, 'docs/shared.md'), join(projectRoot, '.seek/commands/shared.md'));
+    symlinkSync('/proc/self/environ', join(projectRoot, '.seek/commands/env.md'));
+    // A user command linking into the project is outside the user's folder.
+    mkdirSync(join(seekHome, 'commands'), { recursive: true });
+    symlinkSync(join(projectRoot, 'docs/shared.md'), join(seekHome, 'commands/mine.md'));
+    // The same name defined again, properly, by the user: that one loads.
+    put(join(home, '.claude/commands/leak.md'), 'user leak command');
+    const { commands, notices, unloaded } = await loadCommands(roots());
+    expect(commands.map((c) => [c.name, c.source])).toEqual([['leak', 'user-claude'], ['shared', 'project']]);
+    expect(notices).toContain(`command ${join(projectRoot, '.seek/commands/leak.md')}: refused: it links to ${secret}, outside the project (${projectRoot}); not loaded`);
+    expect(notices).toContain(`command ${join(seekHome, 'commands/mine.md')}: refused: it links to ${join(projectRoot, 'docs/shared.md')}, outside your config folder ${seekHome}; not loaded`);
+    expect(notices.find((n) => n.startsWith(`command ${join(projectRoot, '.seek/commands/env.md')}: refused: it links to /proc/`))).toBeDefined();
+    expect(unloaded.map((u) => u.name).sort()).toEqual(['env', 'mine']);
   });
 });
 

@@ -18,6 +18,7 @@ import { openSession, type AgentSession } from '../../../src/runtime/session.js'
 import { readSession } from '../../../src/session/reader.js';
 import { routedStream, type FakeReply, type RouteInfo } from '../../support/fake-stream.js';
 import { makeProject } from '../../support/seek-process.js';
+import { ensureProjectManifest } from '../../../src/config/paths.js';
 
 const sessions: AgentSession[] = [];
 afterEach(async () => {
@@ -239,6 +240,9 @@ describe('memory in a session', () => {
 
   it('memory and the subagent index agree on the project id after a project moved (.seek/project-id)', async () => {
     const project = makeProject({ 'README.md': '# x\n', '.seek/project-id': '0123456789abcdef\n' });
+    // seek's own record says this directory is that project (it kept its id when it moved here):
+    // only then is the pointer followed (config/paths.ts projectIdentity).
+    await ensureProjectManifest(project.home, '0123456789abcdef', project.root);
     const { session } = await open(project, (info) => {
       if (info.child) return { text: 'ok' };
       return info.turn === 0 ? calls(['memory_remember', ENTRY], ['agent', { description: 'x', prompt: 'x', subagent_type: 'explore' }]) : { text: 'done' };
