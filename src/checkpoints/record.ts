@@ -59,7 +59,8 @@ export function checkpointEntry(record: CheckpointRecord): SessionEntryInput {
   return { type: 'event', ts: at, name: CHECKPOINT_EVENT, data };
 }
 
-/** The checkpoints recorded in a session's entries, in order, with the index of each entry. */
+/** The checkpoints recorded in a session's entries, in order, with the index of the place each
+ * stands for (where a conversation rewind forks). */
 export function checkpointsOf(entries: readonly IndexedEntry[]): Array<CheckpointRecord & { entryIndex: number }> {
   const found: Array<CheckpointRecord & { entryIndex: number }> = [];
   for (const { index, entry } of entries) {
@@ -67,7 +68,10 @@ export function checkpointsOf(entries: readonly IndexedEntry[]): Array<Checkpoin
     const parsed = dataSchema().safeParse(entry.data);
     if (!parsed.success) continue;
     const { turn, kind, ref, commit, tree, root, prompt, unrestorable } = parsed.data;
-    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex: index, ...(unrestorable?.length ? { unrestorable } : {}) });
+    // A turn's checkpoint recorded after the turn's prompt (its snapshot overlapped the request)
+    // stands where it was reserved: `position` (session/writer.ts reserve).
+    const entryIndex = entry.position !== undefined && entry.position < index ? entry.position : index;
+    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex, ...(unrestorable?.length ? { unrestorable } : {}) });
   }
   return found;
 }

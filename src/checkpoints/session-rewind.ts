@@ -77,11 +77,11 @@ export class SessionRewind {
     return { id: fork.id, prompt: await this.promptOf(target) };
   }
 
-  /** The whole prompt of the user turn that `target` started (the first user message after it). */
+  /** The whole prompt of the user turn that `target` started (the first user message at or after its place). */
   private async promptOf(target: SessionCheckpoint): Promise<string | undefined> {
     const { entries } = await readSession(this.options.sessionPath);
     for (const { index, entry } of entries) {
-      if (index <= target.entryIndex || entry.type !== 'message' || entry.message.role !== 'user') continue;
+      if (index < target.entryIndex || entry.type !== 'message' || entry.message.role !== 'user') continue;
       const text = entry.message.content.trim();
       if (text) return text;
     }

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { redact } from '../util/redact.js';
 
 /** Where a subcommand reads and writes; tests replace it with one that records. */
 export interface CommandIO {
@@ -33,7 +34,7 @@ export function guardedBy(io: CommandIO, hint: (error: Error) => string = () => 
         await action(...args);
       } catch (error) {
         if (!(error instanceof Error) || error instanceof CommanderError) throw error;
-        io.err(`seek: ${error.message}${hint(error)}\n`);
+        io.err(`seek: ${redact(`${error.message}${hint(error)}`)}\n`);
         io.setExitCode(1);
       }
     };

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/config.js';
+import { redact } from '../util/redact.js';
 import { soulFile } from '../config/paths.js';
 import { formatCost } from '../cost/format.js';
 import { readDreamState, writeDreamState } from '../memory/auto-dream.js';
@@ -29,7 +30,7 @@ export async function runDream(options: RootOptions): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof DreamError || error instanceof ConfigError) {
-      process.stderr.write(`seek: ${error.message}\n`);
+      process.stderr.write(`seek: ${redact(error.message)}\n`);
       return 1;
     }
     throw error;

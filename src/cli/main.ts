@@ -1,4 +1,5 @@
 import { SEEK_VERSION } from '../util/version.js';
+import { redact } from '../util/redact.js';
 import { HooksConfigError } from '../hooks/problems.js';
 import { CommanderError, type Command } from 'commander';
 import { nearMissCommand } from './near-miss.js';
@@ -103,9 +104,9 @@ function exitStatusOf(error: unknown): number {
 }
 
 function reportFatal(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = redact(error instanceof Error ? error.message : String(error));
   process.stderr.write(`seek: ${message}\n`);
-  if (process.env.SEEK_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  if (process.env.SEEK_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${redact(error.stack)}\n`);
   // An unusable hooks file or permission rule is a configuration error: 2, like bad usage (they
   // fail closed). Such errors carry their status.
   process.exitCode = error instanceof HooksConfigError ? error.exitStatus : exitStatusOf(error);

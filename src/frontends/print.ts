@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
 import { exitCodeFor } from './result.js';
+import { redact } from '../util/redact.js';
 
 /**
  * `-p` with text output: stdout gets the final answer and nothing else, so scripts can use it.
@@ -9,7 +10,8 @@ import { exitCodeFor } from './result.js';
  */
 export function createTextRenderer(out: Writable, err: Writable, options: { verbose?: boolean } = {}) {
   const reported = new Set<string>();
-  const note = (text: string) => {
+  const note = (raw: string) => {
+    const text = redact(raw);
     if (reported.has(text)) return;
     reported.add(text);
     err.write(`seek: ${text}\n`);

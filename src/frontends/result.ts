@@ -2,6 +2,7 @@ import type { RunSummary } from '../runtime/events.js';
 import type { Usage } from '../providers/types.js';
 import type { OrchestrationSummary } from '../orchestrator/types.js';
 import { verdictText } from '../orchestrator/prompts.js';
+import { redact } from '../util/redact.js';
 
 /** The `--output-format json` result object, exactly as CONTRACT.md specifies (extra fields may
  * be added, none renamed). Also the last line of `stream-json`. */
@@ -29,7 +30,7 @@ export function resultObject(summary: RunSummary): Record<string, unknown> {
       ...(child.label ? { task_id: child.label } : {}),
     })),
     orchestrations: summary.orchestrations.map(orchestrationObject),
-    ...(summary.errorMessage ? { error: summary.errorMessage } : {}),
+    ...(summary.errorMessage ? { error: redact(summary.errorMessage) } : {}),
     stop_reason: summary.reason,
   };
 }

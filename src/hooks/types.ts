@@ -39,13 +39,17 @@ export interface HookDef {
   pinned?: readonly PinnedFile[];
 }
 
-/** A project file a trusted hook's command names, with the content hash it was trusted for. */
+/** A project file a trusted hook's command runs (or a package.json `scripts` entry it runs), with
+ * the content hash it was trusted for (src/util/covered-files.ts). */
 export interface PinnedFile {
-  /** Absolute path. */
+  /** Absolute path (the package.json, for a scripts entry). */
   path: string;
-  /** Path relative to the project root, `/`-separated: what messages and the trust record show. */
+  /** Path relative to the project root, `/`-separated (`package.json#scripts.X` for a scripts
+   * entry): what messages and the trust record show. */
   relative: string;
   sha256: string;
+  /** Set for a package.json scripts entry: its name. */
+  script?: string;
 }
 
 /** Why a declared hook does not run. */

@@ -30,6 +30,9 @@ export interface ConnectionOptions {
   logDir: string;
   /** Told about every change of state (ready, failed, restarted). */
   onChange: (connection: McpConnection) => void;
+  /** Called before every start (the first, each restart): a sentence when the server must not start
+   * (a file its approval covers changed), which becomes its error. */
+  verify?: () => Promise<string | undefined>;
   /** Present only where someone can answer (interactive sessions): the client then declares the
    * `elicitation: { form: {} }` capability and passes the server's form questions here. */
   elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
@@ -140,6 +143,8 @@ export class McpConnection {
     const client = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: this.options.elicit ? { elicitation: { form: {} } } : {} });
     if (this.options.elicit) this.answerElicitation(client, this.options.elicit);
     try {
+      const refused = await this.options.verify?.();
+      if (refused !== undefined) throw new Error(refused);
       const transport = this.transport();
       await withTimeout(client.connect(transport, { timeout: startupMs }), startupMs, `did not start within ${startupMs} ms`);
       this.client = client;

@@ -3,7 +3,8 @@ import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { UserMessage } from '../providers/types.js';
 import { injectedContext } from '../session/context.js';
 import { COMMAND_OUTPUT_MAX_CHARS, truncateHeadTail } from '../tools/truncate.js';
-import { approvalStates, type ApprovalState } from './approvals.js';
+import { approvalDetails, coverageReason, type ApprovalDetail, type ApprovalState } from './approvals.js';
+import { changedPin } from '../util/covered-files.js';
 import { loadMcpConfig, type ConfiguredServer } from './config.js';
 import type { ElicitationHandler } from './elicitation.js';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.js';
@@ -18,6 +19,8 @@ export interface ServerStatus {
   /** `disabled` in config, `unapproved` (project server not approved as it is), or the connection's state. */
   state: ServerState | 'disabled' | 'unapproved';
   approval: ApprovalState;
+  /** Why a `changed` approval no longer holds (`file changed since approved: tools/mcp-server.js`). */
+  approvalReason?: string;
   error?: string;
   tools: number;
 }
@@ -45,10 +48,21 @@ export interface McpManagerOptions {
 export const MCP_PREFIX = 'mcp__';
 
 /** A server runs when it is enabled and either the user's own or approved as it is now. */
-function startable(server: ConfiguredServer, approvals: ReadonlyMap<string, ApprovalState>): boolean {
+function startable(server: ConfiguredServer, approvals: ReadonlyMap<string, ApprovalDetail>): boolean {
   if (server.definition.disabled) return false;
-  const approval = approvals.get(server.name);
+  const approval = approvals.get(server.name)?.state;
   return approval === 'not-needed' || approval === 'approved';
+}
+
+/** Before each start (a restart after a crash, /mcp reconnect too): the files the approval covers
+ * are checked again, so a script changed while the session runs is never started. */
+function verifier(server: ConfiguredServer, detail: ApprovalDetail | undefined): (() => Promise<string | undefined>) | undefined {
+  const pinned = detail?.pinned ?? [];
+  if (pinned.length === 0) return undefined;
+  return async () => {
+    const changed = await changedPin(pinned);
+    return changed ? `not started: ${coverageReason('changed', changed.relative)}; review it, then run \`seek mcp approve ${server.name}\`` : undefined;
+  };
 }
 
 export function qualifiedName(server: string, tool: string): string {
@@ -73,7 +87,7 @@ export class McpManager {
 
   private constructor(
     private readonly configured: ConfiguredServer[],
-    private readonly approvals: Map<string, ApprovalState>,
+    private readonly approvals: Map<string, ApprovalDetail>,
     readonly problems: string[],
     options: McpManagerOptions,
     private readonly Connection: ConnectionClass | undefined,
@@ -91,7 +105,9 @@ export class McpManager {
         : {}),
     };
     for (const server of configured) {
-      if (startable(server, approvals)) this.connections.set(server.name, new Connection!({ ...this.connectionOptions, server }));
+      if (!startable(server, approvals)) continue;
+      const verify = verifier(server, approvals.get(server.name));
+      this.connections.set(server.name, new Connection!({ ...this.connectionOptions, server, ...(verify ? { verify } : {}) }));
     }
   }
 
@@ -104,16 +120,15 @@ export class McpManager {
         config.servers.push(server);
       }
     }
-    const approvals = await approvalStates(options.seekHome, options.projectRoot, config.servers);
+    const approvals = await approvalDetails(options.seekHome, options.projectRoot, config.servers);
     const anyStarts = config.servers.some((server) => startable(server, approvals));
     const Connection = anyStarts ? (await import('./connection.js')).McpConnection : undefined;
     const manager = new McpManager(config.servers, approvals, config.problems, options, Connection);
     for (const server of config.servers) {
       const approval = approvals.get(server.name);
-      if (server.definition.disabled || (approval !== 'changed' && approval !== 'not-approved')) continue;
-      manager.problems.push(
-        `MCP server ${server.name} (${server.file}) ${approval === 'changed' ? 'changed since you approved it' : 'is defined by this project and not approved'}; it was not started. Run \`seek mcp approve ${server.name}\` to start it.`,
-      );
+      if (server.definition.disabled || (approval?.state !== 'changed' && approval?.state !== 'not-approved')) continue;
+      const why = approval.state === 'changed' ? `changed since you approved it (${approval.reason ?? 'definition changed since approved'})` : 'is defined by this project and not approved';
+      manager.problems.push(`MCP server ${server.name} (${server.file}) ${why}; it was not started. Review it, then run \`seek mcp approve ${server.name}\` to start it.`);
     }
     return manager;
   }
@@ -136,7 +151,8 @@ export class McpManager {
   statuses(): ServerStatus[] {
     return this.configured.map((server) => {
       const connection = this.connections.get(server.name);
-      const approval = this.approvals.get(server.name) ?? 'not-approved';
+      const detail = this.approvals.get(server.name);
+      const approval = detail?.state ?? 'not-approved';
       const state = connection?.state ?? (server.definition.disabled ? 'disabled' : 'unapproved');
       return {
         name: server.name,
@@ -144,6 +160,7 @@ export class McpManager {
         file: server.file,
         state,
         approval,
+        ...(detail?.reason ? { approvalReason: detail.reason } : {}),
         ...(connection?.error ? { error: connection.error } : {}),
         tools: connection?.tools.length ?? 0,
       };

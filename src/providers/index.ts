@@ -8,6 +8,7 @@ import { withAdvice } from './errors.js';
 import { withRetries, type RetryOptions } from './retry.js';
 import { withRequestGate } from './gated.js';
 import type { ModelRequest, Provider, ProviderError, RequestGate, StreamEvent, StreamFn } from './types.js';
+import { redact, rememberSecret, rememberUrlSecrets } from '../util/redact.js';
 
 export type ProviderName = 'deepseek' | 'openai' | 'openai-compatible' | 'anthropic';
 
@@ -39,6 +40,9 @@ export interface CreateProviderOptions {
  * without a base URL answers every request with a non-retryable error saying what to set. */
 export function createProvider(options: CreateProviderOptions): Provider {
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URLS[options.provider];
+  // The key and a base URL's credentials never appear in an error, wherever it is printed or kept.
+  rememberSecret(options.apiKey);
+  rememberUrlSecrets(baseUrl);
   const common = {
     apiKey: options.apiKey,
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
@@ -53,8 +57,31 @@ export function createProvider(options: CreateProviderOptions): Provider {
       : missingBaseUrlProvider(options.provider);
   }
   const advised = withErrorAdvice((request, signal) => inner.stream(request, signal), options, baseUrl);
-  const stream = withRetries(options.gate ? withRequestGate(advised, options.gate) : advised, options.retry);
+  const stream = withRedactedErrors(withRetries(options.gate ? withRequestGate(advised, options.gate) : advised, options.retry));
   return { name: inner.name, stream };
+}
+
+/** Passes `inner`'s events through with every error text redacted (util/redact.ts): a base URL's
+ * user info, key-like query parameters and the key itself never leave the provider. */
+export function withRedactedErrors(inner: StreamFn): StreamFn {
+  return async function* redacting(request, signal): AsyncGenerator<StreamEvent> {
+    for await (const event of inner(request, signal)) {
+      if (event.type === 'error') {
+        const error = redactError(event.error);
+        yield { ...event, error, message: { ...event.message, ...(event.message.errorMessage !== undefined ? { errorMessage: redact(event.message.errorMessage) } : {}) } };
+      } else if (event.type === 'retry') yield { ...event, error: redactError(event.error) };
+      else yield event;
+    }
+  };
+}
+
+function redactError(error: ProviderError): ProviderError {
+  return {
+    ...error,
+    message: redact(error.message),
+    ...(error.summary !== undefined ? { summary: redact(error.summary) } : {}),
+    ...(error.detail !== undefined ? { detail: redact(error.detail) } : {}),
+  };
 }
 
 /** Passes `inner`'s events through, adding to a rejected key or a missing model what to do. */
@@ -90,8 +117,15 @@ function adviceFor(error: ProviderError, request: ModelRequest, options: CreateP
   return undefined;
 }
 
+/** `base` with `path` appended to its path (a query or fragment stays after it). */
 function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path}`;
+  try {
+    const url = new URL(base);
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
+    return url.href;
+  } catch {
+    return `${base.replace(/\/+$/, '')}/${path}`;
+  }
 }
 
 function missingBaseUrlProvider(name: ProviderName): Provider {

@@ -101,6 +101,9 @@ export class OpenAIChunkReader {
   private readonly callByWireIndex = new Map<number, number>();
   private readonly callById = new Map<string, number>();
   private readonly callHasName: boolean[] = [];
+  /** Per call: the wire index it started at (if any), and its arguments so far. */
+  private readonly callWireIndex: Array<number | undefined> = [];
+  private readonly callArguments: string[] = [];
   private lastCall: number | undefined;
   private finishReason: string | undefined;
   private usage: Usage | undefined;
@@ -151,28 +154,57 @@ export class OpenAIChunkReader {
   /**
    * Which call a fragment continues, in this order: its `id` (a new id starts a new call, even at an
    * index already used), its `index`, else the latest call, unless the fragment names a function
-   * while the latest call already has a name (parallel calls with neither id nor index).
+   * while the latest call already has a name (parallel calls with neither id nor index). An id
+   * already seen starts a new call too when the fragment is plainly another call: another `index`
+   * than that call's, or (no index) a function name again after that call's complete arguments.
+   * Two calls sharing an id stay two calls; the assembler gives the second a unique id.
    */
   private toolCallFragment(fragment: WireToolCallFragment, events: StreamEvent[]): void {
     const id = typeof fragment.id === 'string' && fragment.id ? fragment.id : undefined;
     const wireIndex = typeof fragment.index === 'number' ? fragment.index : undefined;
     const name = fragment.function?.name ?? '';
     let call: number | undefined;
-    if (id !== undefined) call = this.callById.get(id);
-    else if (wireIndex !== undefined) call = this.callByWireIndex.get(wireIndex);
+    if (id !== undefined) {
+      call = this.callById.get(id);
+      if (call !== undefined && this.anotherCall(call, wireIndex, name)) call = undefined;
+    } else if (wireIndex !== undefined) call = this.callByWireIndex.get(wireIndex);
     else if (this.lastCall !== undefined && !(name && this.callHasName[this.lastCall])) call = this.lastCall;
 
     if (call === undefined) {
       const started = this.assembler.startToolCall(id ?? `call_${wireIndex ?? this.assembler.toolCallCount}`, name);
       call = started.index;
       this.callHasName[call] = name !== '';
+      this.callArguments[call] = '';
       if (id !== undefined) this.callById.set(id, call);
       events.push(started.event);
     }
-    if (wireIndex !== undefined) this.callByWireIndex.set(wireIndex, call);
+    if (wireIndex !== undefined) {
+      this.callByWireIndex.set(wireIndex, call);
+      this.callWireIndex[call] ??= wireIndex;
+    }
     this.lastCall = call;
     const argumentsDelta = this.assembler.toolCallDelta(call, fragment.function?.arguments ?? '');
-    if (argumentsDelta) events.push(argumentsDelta);
+    if (argumentsDelta) {
+      this.callArguments[call] += fragment.function?.arguments ?? '';
+      events.push(argumentsDelta);
+    }
+  }
+
+  /** Whether a fragment carrying the id of `call` is in fact the start of another call. */
+  private anotherCall(call: number, wireIndex: number | undefined, name: string): boolean {
+    const known = this.callWireIndex[call];
+    if (wireIndex !== undefined && known !== undefined) return wireIndex !== known;
+    return name !== '' && this.callHasName[call] === true && isCompleteJson(this.callArguments[call] ?? '');
+  }
+}
+
+function isCompleteJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

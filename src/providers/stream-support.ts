@@ -116,9 +116,21 @@ export class MessageAssembler {
     return this.toolCalls.length;
   }
 
+  /** Starts a call. An id another call of this response already has gets a suffix (`<id>_2`,
+   * `_3`…; letters, digits, `_` and `-` only, as Anthropic requires): every call keeps its own id,
+   * and its result can answer it alone. */
   startToolCall(id: string, name: string): { index: number; event: StreamEvent } {
-    const index = this.toolCalls.push({ id, name, arguments: '', ended: false }) - 1;
-    return { index, event: { type: 'toolcall_start', index, id, name } };
+    const unique = this.uniqueId(id);
+    const index = this.toolCalls.push({ id: unique, name, arguments: '', ended: false }) - 1;
+    return { index, event: { type: 'toolcall_start', index, id: unique, name } };
+  }
+
+  private uniqueId(id: string): string {
+    const taken = (candidate: string): boolean => this.toolCalls.some((call) => call.id === candidate);
+    if (!taken(id)) return id;
+    let n = 2;
+    while (taken(`${id}_${n}`)) n += 1;
+    return `${id}_${n}`;
   }
 
   toolCallDelta(index: number, argumentsDelta: string): StreamEvent | undefined {

@@ -24,7 +24,7 @@ import type { MemoryWiring } from './memory.js';
 import type { McpManager } from '../mcp/index.js';
 import type { ConfiguredServer } from '../mcp/config.js';
 import type { ToolScope } from '../extensions/allowed-tools.js';
-import type { CustomCommand } from '../extensions/commands.js';
+import type { CustomCommand, UnloadedCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 
 export interface OpenSessionOptions {
@@ -135,6 +135,9 @@ export interface PreparedSession {
   skills: Skill[];
   /** Custom slash commands found at start (user-side: nothing of them is in a request). */
   commands: CustomCommand[];
+  /** Command files refused or unreadable at start (no other file of the name loaded): running the
+   * name fails with the reason instead of sending it to the model. */
+  unloadedCommands: UnloadedCommand[];
   /** The allowed-tools limits of the current turn (the gate refuses calls outside them). */
   scope: ToolScope;
 }

@@ -35,6 +35,7 @@ import { commandTurn } from './custom-commands.js';
 import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 import { monotonicMs } from '../util/clock.js';
+import { redact } from '../util/redact.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -212,7 +213,7 @@ export class AgentSession {
     const run = await commandTurn(text, this.prepared, signal);
     if (run && 'error' in run) {
       await this.checkpoints?.atTurnEnd();
-      return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: run.error, commandFailed: true, turns: 0 };
+      return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: redact(run.error), commandFailed: true, turns: 0 };
     }
     if (run?.limit) this.prepared.scope.narrow(run.limit);
     // The command's model for its turn only; the session's own afterwards.
@@ -273,7 +274,7 @@ export class AgentSession {
       ...this.summarySince(mark),
       reason: result.reason,
       finalText: result.finalText,
-      ...(result.errorMessage ? { errorMessage: result.errorMessage } : {}),
+      ...(result.errorMessage ? { errorMessage: redact(result.errorMessage) } : {}),
       turns: result.turns,
     };
   }
@@ -422,7 +423,9 @@ export class AgentSession {
     this.emit(event);
   }
 
-  private emit(event: SessionEvent): void {
+  private emit(raw: SessionEvent): void {
+    // Every front end (terminal UI, text, json, stream-json, ACP) sees errors and notices redacted.
+    const event = redactEvent(raw);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -430,6 +433,27 @@ export class AgentSession {
         // A broken front end must not break the session.
       }
     }
+  }
+}
+
+/** `event` with the texts that may quote a URL or a provider's error (notices, retries, errors)
+ * passed through util/redact.ts: no URL credentials, key-like query values or API keys. */
+function redactEvent(event: SessionEvent): SessionEvent {
+  switch (event.type) {
+    case 'notice':
+      return { ...event, text: redact(event.text) };
+    case 'retry':
+      return { ...event, error: { ...event.error, message: redact(event.error.message) } };
+    case 'error':
+      return { ...event, error: { ...event.error, message: redact(event.error.message) } };
+    case 'loop_end':
+      return event.errorMessage ? { ...event, errorMessage: redact(event.errorMessage) } : event;
+    case 'subagent_event': {
+      const inner = redactEvent(event.event);
+      return inner === event.event ? event : ({ ...event, event: inner } as SessionEvent);
+    }
+    default:
+      return event;
   }
 }
 

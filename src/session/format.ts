@@ -21,15 +21,17 @@ import type { Message, ToolSchema, UserMessage } from '../providers/types.js';
 
 export const SESSION_SCHEMA_VERSION = 1;
 
-export type SessionErrorCode = 'not_found' | 'ambiguous' | 'bad_header' | 'unsupported_version';
+export type SessionErrorCode = 'not_found' | 'ambiguous' | 'bad_header' | 'unsupported_version' | 'unreadable_newest';
 
 /** A session that cannot be found or opened. The message is for the user: one clear sentence or
- * two naming the id or file, never a stack trace. */
+ * two naming the id or file, never a stack trace. `exitStatus`, when set, is the process's exit
+ * status if the error ends it (2: `--continue` refused to pick another session). */
 export class SessionError extends Error {
   override readonly name = 'SessionError';
   constructor(
     message: string,
     readonly code: SessionErrorCode,
+    readonly exitStatus?: number,
   ) {
     super(message);
   }
@@ -178,12 +180,16 @@ export interface CompactionEntry {
   replaces_through: number;
 }
 
-/** A marker that is not part of the conversation (`loop_end`, `interrupted`, `model_change`...). */
+/** A marker that is not part of the conversation (`loop_end`, `interrupted`, `model_change`...).
+ * `position`: set on an entry recorded after entries that followed the place it stands for (a
+ * turn's checkpoint, whose snapshot finished after the turn's prompt was written): the index of
+ * that place. Readers that care about the place (checkpoints) use it; the others ignore it. */
 export interface EventEntry {
   type: 'event';
   ts: string;
   name: string;
   data?: unknown;
+  position?: number;
 }
 
 export type SessionEntry = MessageEntry | CompactionEntry | EventEntry;
@@ -203,7 +209,7 @@ const entrySchema = lazySchema((z) =>
       summary: z.string(),
       replaces_through: z.number().int(),
     }),
-    z.looseObject({ type: z.literal('event'), ts: z.string(), name: z.string(), data: z.unknown().optional() }),
+    z.looseObject({ type: z.literal('event'), ts: z.string(), name: z.string(), data: z.unknown().optional(), position: z.number().int().nonnegative().optional() }),
   ]),
 );
 

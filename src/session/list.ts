@@ -47,18 +47,19 @@ export interface ListOptions {
   onUnreadable?: (path: string, reason: string) => void;
 }
 
-/** A session file `--continue` passed over because it cannot be read. */
+/** A session file that cannot be read (bad header, newer format, an I/O error). */
 export interface UnreadableSession {
   path: string;
   /** One sentence for the user, naming the file (a `SessionError` message). */
   reason: string;
 }
 
-/** What `--continue` resumes: the newest session with at least one model response, and the
- * unreadable files newer than it, which the caller must name in a warning. */
+/** What `--continue` resumes: the newest session holding a conversation message (a prompt or an
+ * answer), or, when the newest file cannot be read, that file (`--continue` then stops: it never
+ * picks an older session in its place). */
 export interface ContinueChoice {
   session?: SessionRef & { updated_at: string };
-  unreadable: UnreadableSession[];
+  unreadable?: UnreadableSession;
 }
 
 /** A session located on disk. */
@@ -92,18 +93,43 @@ export async function listSessions(home: string, pid: string, options: ListOptio
   return sortNewestFirst(present);
 }
 
+/** Who asks for the newest session, for the error when it cannot be read: the command, and how
+ * to name another session with it. */
+export interface NewestFor {
+  what: string;
+  another: string;
+}
+
+const CONTINUE: NewestFor = { what: '--continue', another: 'resume another with `seek --resume ID`' };
+
 /** The most recently written top-level session that can be continued (see `continueChoice`), or
- * undefined when the project has none. */
-export async function newestSession(home: string, pid: string): Promise<(SessionRef & { updated_at: string }) | undefined> {
-  return (await continueChoice(home, pid)).session;
+ * undefined when the project has none. Throws `SessionError` (`unreadable_newest`, exit status 2)
+ * when the newest session cannot be read: no older one is taken in its place. */
+export async function newestSession(home: string, pid: string, asker: NewestFor = CONTINUE): Promise<(SessionRef & { updated_at: string }) | undefined> {
+  const choice = await continueChoice(home, pid);
+  if (choice.unreadable) throw newestUnreadable(choice.unreadable, asker);
+  return choice.session;
+}
+
+/** The error for a newest session that cannot be read: which file, why, what to do. */
+export function newestUnreadable(unreadable: UnreadableSession, asker: NewestFor = CONTINUE): SessionError {
+  return new SessionError(
+    `${asker.what} stopped: the newest session of this project cannot be read. ${unreadable.reason} ` +
+      `${asker.what} never takes an older session in its place: ${asker.another} (\`seek --list\` shows them), ` +
+      `or move ${unreadable.path} out of the sessions folder to let ${asker.what} take the one before it.`,
+    'unreadable_newest',
+    2,
+  );
 }
 
 /**
- * What `--continue` resumes: the most recently written top-level session that has a valid header
- * and at least one model response. Empty sessions (no model response: opened and left, or failed
- * before the first answer) are passed over silently; unreadable ones (bad header, newer format)
- * are passed over too, but returned in `unreadable` so the user is told. Stats every file, reads
- * from the newest down until one qualifies.
+ * What `--continue` resumes: the most recently written top-level session with a valid header and
+ * at least one conversation message (a prompt, so a session killed before its first answer is
+ * resumed with its prompt, or an answer). Undamaged files without one (nothing in them to lose: a
+ * fork made before any turn) are passed over. When the newest file that is not passed over cannot
+ * be read (bad header, newer format, an I/O error, damaged lines and no prompt or answer that can
+ * be read), it is returned as `unreadable` and no session is chosen. Stats every file, reads from
+ * the newest down until one qualifies.
  */
 export async function continueChoice(home: string, pid: string): Promise<ContinueChoice> {
   const refs = await topLevelSessions(home, pid);
@@ -117,25 +143,26 @@ export async function continueChoice(home: string, pid: string): Promise<Continu
   const newestFirst = stamped
     .filter((item): item is SessionRef & { mtimeMs: number } => item !== undefined)
     .sort((a, b) => b.mtimeMs - a.mtimeMs || b.id.localeCompare(a.id));
-  const unreadable: UnreadableSession[] = [];
   for (const { mtimeMs, ...ref } of newestFirst) {
     const state = await sessionState(ref.path);
-    if (state.kind === 'unreadable') unreadable.push({ path: ref.path, reason: state.reason });
-    if (state.kind === 'resumable') return { session: { ...ref, updated_at: new Date(mtimeMs).toISOString() }, unreadable };
+    if (state.kind === 'unreadable') return { unreadable: { path: ref.path, reason: state.reason } };
+    if (state.kind === 'resumable') return { session: { ...ref, updated_at: new Date(mtimeMs).toISOString() } };
   }
-  return { unreadable };
+  return {};
 }
 
 type SessionState = { kind: 'resumable' | 'empty' | 'gone' } | { kind: 'unreadable'; reason: string };
 
-/** Whether a session file can be continued: a valid header and a model response on file. Only
- * lines that look like assistant messages are parsed. */
+/** Whether a session file can be continued: a valid header and a conversation message on file (a
+ * user prompt, not seek's own context, or a model response). Only lines that look like messages of
+ * those roles are parsed. */
 async function sessionState(path: string): Promise<SessionState> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch {
-    return { kind: 'gone' }; // deleted meanwhile
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' }; // deleted meanwhile
+    return { kind: 'unreadable', reason: `${path} cannot be read (${(error as Error).message}).` };
   }
   const lines = text.split('\n');
   try {
@@ -144,11 +171,21 @@ async function sessionState(path: string): Promise<SessionState> {
     if (error instanceof SessionError) return { kind: 'unreadable', reason: error.message };
     throw error;
   }
+  if (lines.length < 2) return { kind: 'unreadable', reason: `${path} has a truncated header line; the session cannot be continued.` };
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    if (!line.startsWith('{"type":"message"') || !line.slice(0, 96).includes('"message":{"role":"assistant"')) continue;
+    if (!line.startsWith('{"type":"message"')) continue;
+    const head = line.slice(0, 96);
+    if (!head.includes('"message":{"role":"assistant"') && !head.includes('"message":{"role":"user"')) continue;
     const entry = parseEntry(tryParseJson(line));
-    if (entry?.type === 'message' && entry.message.role === 'assistant') return { kind: 'resumable' };
+    if (entry?.type !== 'message') continue;
+    if (entry.message.role === 'assistant' || (entry.message.role === 'user' && !isInjectedContext(entry.message))) return { kind: 'resumable' };
+  }
+  // No prompt and no answer: passed over only when nothing in it is damaged (a damaged line may
+  // have been the prompt; resuming another session in its place would lose it silently).
+  const damaged = lines.slice(1).filter((line) => line.trim() !== '' && parseEntry(tryParseJson(line)) === undefined).length;
+  if (damaged > 0) {
+    return { kind: 'unreadable', reason: `${path} is damaged: ${damaged} of its lines cannot be read, and none that can holds a prompt or an answer.` };
   }
   return { kind: 'empty' };
 }

@@ -99,15 +99,22 @@ export async function forkSessionBefore(home: string, pid: string, path: string,
   return { id, path: forkPath };
 }
 
-/** Every entry in order with its timestamp; compactions' `replaces_through` renumbered to the copy
- * (damaged lines are not copied, so indexes shift). */
+/** Every entry in order with its timestamp; compactions' `replaces_through` and late entries'
+ * `position` renumbered to the copy (damaged lines are not copied, so indexes shift). */
 function copiedEntries(entries: readonly IndexedEntry[]): SessionEntryInput[] {
   const newIndexOf = new Map<number, number>();
   return entries.map(({ index, entry }, newIndex) => {
     newIndexOf.set(index, newIndex);
+    if (entry.type === 'event' && entry.position !== undefined) return { ...entry, position: firstCopiedAtOrAfter(entries, entry.position) };
     if (entry.type !== 'compaction') return { ...entry };
     return { ...entry, replaces_through: lastCopiedAtOrBefore(newIndexOf, entry.replaces_through) };
   });
+}
+
+/** The copy's index of the first entry at or after `oldIndex` (the place a late entry stands for). */
+function firstCopiedAtOrAfter(entries: readonly IndexedEntry[], oldIndex: number): number {
+  const at = entries.findIndex(({ index }) => index >= oldIndex);
+  return at === -1 ? entries.length : at;
 }
 
 function lastCopiedAtOrBefore(newIndexOf: ReadonlyMap<number, number>, oldIndex: number): number {

@@ -5,8 +5,10 @@
  *   two writers on two sessions never touch each other's file;
  * - writes are synchronous: entries keep their order without a queue, and one small `write(2)`
  *   costs microseconds (the per-turn harness overhead budget is 2 ms);
- * - nothing is fsynced per entry. `flush()` (fdatasync) is called by the runtime at turn end, so a
- *   crash loses at most the current turn, and entries are whole messages, never stream deltas.
+ * - nothing is fsynced per entry but the user's prompts: a prompt is on disk (fdatasync) before the
+ *   request that answers it goes out, so a session killed before its answer keeps it. The rest waits
+ *   for `flush()` (fdatasync), called by the runtime at turn end, so a crash loses at most the
+ *   current turn's other entries, and entries are whole messages, never stream deltas.
  *
  * A session exists once something happened: `deferred` writers keep the header and every entry in
  * memory until the first message that starts a conversation (a user prompt or a model response,
@@ -14,7 +16,7 @@
  * session left before that leaves no file behind. The runtime's writers hold the session's lock
  * (lock.ts) from then on, record finished turns in it at every flush, and release it on close.
  */
-import { closeSync, constants, fdatasync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fdatasyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -35,8 +37,6 @@ export class SessionWriter {
   private nextIndex: number;
   /** Lines not yet on disk: a deferred session before its first message (header first). */
   private pending: string[] | undefined;
-  /** Lines waiting behind a reservation (see reserve). */
-  private held: HeldLine[] | undefined;
   /** Entries a deferred session starts with (a fork's copied history). */
   private preambleEntries = 0;
   private closed = false;
@@ -123,50 +123,43 @@ export class SessionWriter {
 
   /** Appends one entry as one line with one write; returns its entry index. `ts` defaults to now.
    * A deferred session keeps the line until its first conversation message, then creates the file.
-   * Behind an unfilled reservation, the line waits until the reservation is filled. */
+   * A user's prompt is made durable (fdatasync) before this returns. */
   append(entry: SessionEntryInput): number {
     if (this.closed) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
-    const line = entryLine(entry);
-    if (this.held) this.held.push({ line, conversation: startsConversation(entry) });
-    else this.write(line, startsConversation(entry));
+    this.write(entryLine(entry), startsConversation(entry), isPrompt(entry));
     return this.nextIndex++;
   }
 
   /**
-   * Reserves the next entry index for an entry known later (a checkpoint whose snapshot is still
-   * being taken while the turn's request goes out): entries appended meanwhile get the following
-   * indexes and reach the file after it, in order, once `fill` is called. Fill every reservation
-   * promptly; one still unfilled at close becomes a `reserved` event so later indexes hold.
+   * Reserves the place of an entry known later (a checkpoint whose snapshot is still being taken
+   * while the turn's request goes out), at the index the next entry gets now. Nothing waits for it:
+   * entries appended meanwhile (the turn's prompt above all) are written at once. When `fill` comes
+   * after them, the entry is appended at the end with `"position": <reserved index>`, the place it
+   * stands for (session/format.ts); readers that care (checkpointsOf) use that. A fill with nothing
+   * appended since is written in place, without `position`; a second fill, or one after close, is
+   * ignored.
    */
   reserve(): (entry: SessionEntryInput) => void {
     if (this.closed) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
-    const slot: HeldLine = { line: undefined, conversation: false };
-    (this.held ??= []).push(slot);
-    this.nextIndex++;
+    const position = this.nextIndex;
+    let filled = false;
     return (entry) => {
-      if (slot.line !== undefined || this.closed) return;
-      slot.line = entryLine(entry);
-      slot.conversation = startsConversation(entry);
-      this.releaseHeld();
+      if (filled || this.closed) return;
+      filled = true;
+      // Only events are reserved (a checkpoint, or its failure); anything else goes in as it is.
+      this.append(this.nextIndex === position || entry.type !== 'event' ? entry : { ...entry, position });
     };
   }
 
-  /** Writes the held lines up to the first reservation still unfilled. */
-  private releaseHeld(): void {
-    while (this.held?.[0]?.line !== undefined) {
-      const next = this.held.shift()!;
-      this.write(next.line!, next.conversation);
-    }
-    if (this.held?.length === 0) this.held = undefined;
-  }
-
-  private write(line: string, conversation: boolean): void {
+  private write(line: string, conversation: boolean, prompt: boolean): void {
     if (this.pending) {
       this.pending.push(line);
       if (conversation) this.materialize({ lock: true });
     } else {
       writeAll(this.fd!, line);
     }
+    // Killed before the answer (or the machine lost), the prompt is still there for --continue.
+    if (prompt && this.fd !== undefined) fdatasyncSync(this.fd);
   }
 
   /** Makes everything appended so far durable (fdatasync) and records it as finished turns in the
@@ -181,8 +174,6 @@ export class SessionWriter {
    * session that never started leaves nothing behind. */
   async close(): Promise<void> {
     if (this.closed) return;
-    for (const slot of this.held ?? []) slot.line ??= entryLine({ type: 'event', name: 'reserved', data: {} });
-    this.releaseHeld();
     this.closed = true;
     this.pending = undefined;
     const fd = this.fd;
@@ -219,17 +210,17 @@ export class SessionWriter {
   }
 }
 
-interface HeldLine {
-  line: string | undefined;
-  conversation: boolean;
-}
-
 /** One entry as a line. Canonical key order (type, ts, then the rest; a message's role first):
  * listing recognises lines from their first bytes without parsing them. */
 function entryLine(entry: SessionEntryInput): string {
   const { type, ts, ...rest } = entry;
   const body = entry.type === 'message' ? { ...rest, message: Object.assign({ role: entry.message.role }, entry.message) } : rest;
   return `${JSON.stringify({ type, ts: ts ?? new Date().toISOString(), ...body })}\n`;
+}
+
+/** A prompt the user gave (not seek's own context): made durable before its request. */
+function isPrompt(entry: SessionEntryInput): boolean {
+  return entry.type === 'message' && entry.message.role === 'user' && !isInjectedContext(entry.message);
 }
 
 /** A user prompt or a model response: what makes a session worth keeping. */

@@ -2,7 +2,7 @@ import { colorEnabled, restoreEnvironment } from './terminal-env.js';
 import { join } from 'node:path';
 import { render, type Instance } from 'ink';
 import { ConfigError, readConfig, writeConfig } from '../config/config.js';
-import { configFile, findProjectRoot, projectDir, projectId, seekHome } from '../config/paths.js';
+import { configFile, findProjectRoot, projectDir, seekHome } from '../config/paths.js';
 import { openSession, type AgentSession, type OpenSessionOptions } from '../runtime/session.js';
 import { App, type PermissionBridge } from './App.js';
 import { Setup, type SetupResult } from './components/Setup.js';
@@ -38,7 +38,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 
   const home = seekHome(options.session.env);
   const root = findProjectRoot(options.session.cwd);
-  const history = createInputHistory(join(projectDir(home, projectId(root)), 'input-history.jsonl'));
+  // The session's project id (config/paths.ts): never one a repository's files name.
+  const history = createInputHistory(join(projectDir(home, first.projectId), 'input-history.jsonl'));
   const files = createFileIndex(root);
   let current: AgentSession = first;
 

@@ -1,8 +1,9 @@
 /**
  * Sessions under faults, through the real `seek` process against the scripted model server: two
  * `seek -c` at once end as two valid sessions (the second a fork); a damaged session file resumes
- * with a request the strict checks accept; a session left before its first prompt leaves no file
- * and `--continue` picks the last real conversation; an unreadable newest session is named.
+ * with a request the strict checks accept; a session left before its first prompt leaves no file;
+ * one that failed or was killed before its first answer keeps its prompt and `--continue` resumes
+ * it; an unreadable newest session stops `--continue` (exit 2, the file named).
  */
 import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -170,7 +171,7 @@ describe('a damaged session file', () => {
 });
 
 describe('sessions exist once something happened', () => {
-  it('quitting without a prompt leaves no file, a failed first prompt is passed over, and -c picks the last real conversation', async () => {
+  it('quitting without a prompt leaves no file; a failed first prompt is kept and -c resumes it, prompt and all', async () => {
     const { root, home } = project();
     suite.server.enqueue({ text: 'real answer' });
     const real = sessionId(await seek(['-p', 'real question', '--output-format', 'json'], root, home));
@@ -184,19 +185,56 @@ describe('sessions exist once something happened', () => {
     suite.server.enqueue({ httpError: { status: 400, message: 'scripted refusal' } });
     const failed = await seek(['-p', 'doomed question', '--output-format', 'json'], root, home);
     expect(failed).toMatchObject({ code: 1 });
+    const doomed = sessionId(failed);
     expect(sessionFiles(home)).toHaveLength(2); // the prompt is kept: the user typed it
 
     suite.server.enqueue({ text: 'continued' });
     const continued = await seek(['-c', '-p', 'next', '--output-format', 'json'], root, home);
     expect(continued).toMatchObject({ code: 0 });
-    expect(sessionId(continued)).toBe(real);
-    expect(texts(suite.server.requests.at(-1)!)).toEqual(['real question', 'real answer', 'next']);
+    expect(sessionId(continued)).toBe(doomed);
+    expect(texts(suite.server.requests.at(-1)!)).toEqual(['doomed question', 'next']);
+    expect(suite.server.violations).toEqual([]);
+  });
+});
+
+describe('a session killed before its first answer', () => {
+  it.each(['deepseek', 'anthropic'] as const)('keeps its prompt on disk, and --continue resumes it and sends the prompt (%s wire)', async (wire) => {
+    const { root, home } = project();
+    let arrived!: () => void;
+    const inRequest = new Promise<void>((resolve) => (arrived = resolve));
+    suite.server.enqueue(() => {
+      arrived();
+      return { hang: true };
+    });
+    let child: { kill: (signal: NodeJS.Signals) => boolean } | undefined;
+    const killed = runSeek(['-p', 'the precious prompt', '--output-format', 'json'], {
+      cwd: root,
+      env: env(home, wire),
+      timeoutMs: TIMEOUT,
+      onSpawn: (spawned) => (child = spawned),
+    });
+    await inRequest;
+    child!.kill('SIGKILL');
+    expect(await killed).toMatchObject({ signal: 'SIGKILL', stdout: '' });
+    const [file] = sessionFiles(home);
+    expect(file).toBeDefined();
+    const sid = file!.slice(0, -'.jsonl'.length);
+    expect(lines(home, sid).some((l) => l.type === 'message' && JSON.stringify(l.message).includes('the precious prompt'))).toBe(true);
+
+    suite.server.reset();
+    suite.server.enqueue({ text: 'answered at last' });
+    const resumed = await seek(['-c', '-p', 'go on', '--output-format', 'stream-json'], root, home, { wire });
+    expect(resumed).toMatchObject({ code: 0 });
+    const { sessionId: continued, notices } = streamed(resumed);
+    expect(continued).toBe(sid);
+    expect(notices).toContainEqual(expect.stringContaining(`session ${sid} ended before the model answered its last prompt ("the precious prompt`));
+    expect(texts(suite.server.requests[0]!)).toEqual([expect.stringContaining('the precious prompt'), expect.stringContaining('go on')]);
     expect(suite.server.violations).toEqual([]);
   });
 });
 
 describe('an unreadable newest session', () => {
-  it('is named in a warning; --continue resumes the newest readable one and --list says why it is missing', async () => {
+  it('stops --continue with exit 2, naming the file and why, and never picks another; --list still names it', async () => {
     const { root, home } = project();
     suite.server.enqueue({ text: 'real answer' });
     const real = sessionId(await seek(['-p', 'real question', '--output-format', 'json'], root, home));
@@ -204,24 +242,34 @@ describe('an unreadable newest session', () => {
     const newer = join(sessionsDir(home), '20991231-000000-abcdef.jsonl');
     writeFileSync(newer, `${JSON.stringify({ type: 'session', schema_version: 2, id: '20991231-000000-abcdef' })}\n`);
     utimesSync(newer, future, future);
+
+    suite.server.reset();
+    const run = await seek(['-c', '-p', 'next'], root, home);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toContain(`seek: --continue stopped: the newest session of this project cannot be read. ${newer} was written by a newer seek (session schema 2; this seek reads 1). Upgrade seek to open it.`);
+    expect(run.stderr).toContain('--continue never takes an older session in its place: resume another with `seek --resume ID`');
+    expect(run.stderr).toContain(`or move ${newer} out of the sessions folder`);
+    expect(suite.server.requests).toHaveLength(0); // no model call, no new session
+    expect(sessionFiles(home)).toEqual([`${real}.jsonl`, '20991231-000000-abcdef.jsonl']);
+
+    // A bad header newer still: the same, naming that file.
     const broken = join(sessionsDir(home), '20991230-000000-fedcba.jsonl');
     writeFileSync(broken, '{"type":"sess');
-    utimesSync(broken, future - 10, future - 10);
-
-    suite.server.enqueue({ text: 'continued' });
-    const run = await seek(['-c', '-p', 'next'], root, home);
-    expect(run).toMatchObject({ code: 0 });
-    expect(run.stdout).toBe('continued\n');
-    expect(run.stderr).toBe(
-      `seek: ${newer} was written by a newer seek (session schema 2; this seek reads 1). Upgrade seek to open it. --continue resumes ${real} instead.\n` +
-        `seek: ${broken} is not a seek session: its first line is not a valid session header. --continue resumes ${real} instead.\n`,
-    );
-    expect(texts(suite.server.requests.at(-1)!)).toEqual(['real question', 'real answer', 'next']);
+    utimesSync(broken, future + 10, future + 10);
+    const again = await seek(['-c', '-p', 'next'], root, home);
+    expect(again).toMatchObject({ code: 2 });
+    expect(again.stderr).toContain(`${broken} is not a seek session: its first line is not a valid session header.`);
+    expect(suite.server.requests).toHaveLength(0);
 
     const list = await seek(['--list'], root, home);
     expect(list).toMatchObject({ code: 0 });
     expect(list.stdout).toContain(real);
     expect(list.stderr).toContain(`seek: ${newer} was written by a newer seek`);
     expect(list.stderr).toContain(`${broken} is not a seek session`);
+
+    // Resuming another by id still works.
+    suite.server.enqueue({ text: 'continued' });
+    const byId = await seek(['--resume', real, '-p', 'next'], root, home);
+    expect(byId).toMatchObject({ code: 0, stdout: 'continued\n' });
   });
 });

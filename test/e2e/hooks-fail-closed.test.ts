@@ -122,6 +122,51 @@ describe('trusting project hooks covers the scripts they run', () => {
     expect(toolResults().join('\n')).toContain('blocked by v2');
   });
 
+  it('a hook that runs `npm run X` is asked again when that scripts entry changes, not when the rest of package.json does', async () => {
+    const { root, home } = makeProject();
+    writeProjectHooks(root, '[[pre_tool]]\nname = "guard"\ncommand = "npm run --silent guard"\nmatch = { tool = "Bash" }\ntimeout_ms = 20000\n');
+    const pkg = (guard: string, extra: Record<string, unknown> = {}) =>
+      writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'demo', version: '1.0.0', private: true, ...extra, scripts: { guard, test: 'exit 0' } }, null, 2));
+    pkg('echo v1 >> guard-runs.txt');
+    const trust = await runSeek(['hooks', 'trust'], { cwd: root, env: suite.env(home) });
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toMatch(/ {2}package\.json#scripts\.guard \(sha256 [0-9a-f]{12}…\)/);
+
+    bashThenDone('echo first');
+    expect((await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: suite.env(home) })).code).toBe(0);
+    expect(runs(root)).toBe('v1\n');
+
+    // Another field, another script: the hook still runs.
+    pkg('echo v1 >> guard-runs.txt', { version: '1.0.1', description: 'bumped' });
+    suite.server.reset();
+    bashThenDone('echo second');
+    const other = await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: suite.env(home) });
+    expect(other.code).toBe(0);
+    expect(other.stderr).not.toContain('not run');
+    expect(runs(root)).toBe('v1\nv1\n');
+
+    // The entry the hook runs changes: it must not run until trusted again.
+    pkg('echo v2 >> guard-runs.txt; echo "blocked by v2"; exit 1');
+    suite.server.reset();
+    bashThenDone('echo third');
+    const changed = await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: suite.env(home) });
+    expect(changed.code).toBe(0);
+    expect(changed.stderr).toContain('project hook "guard" not run: script changed: package.json#scripts.guard');
+    expect(runs(root)).toBe('v1\nv1\n');
+    expect(toolResults().join('\n')).toContain('third');
+    const list = await runSeek(['hooks', 'list'], { cwd: root, env: suite.env(home) });
+    expect(list.stdout).toContain('untrusted (script changed: package.json#scripts.guard)');
+
+    // A pre script added next to it is not covered either.
+    pkg('echo v1 >> guard-runs.txt');
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'demo', scripts: { preguard: 'echo pre >> guard-runs.txt', guard: 'echo v1 >> guard-runs.txt', test: 'exit 0' } }));
+    suite.server.reset();
+    bashThenDone('echo fourth');
+    const pre = await runSeek(['-p', 'go', '--yolo'], { cwd: root, env: suite.env(home) });
+    expect(pre.stderr).toContain('project hook "guard" not run: script not covered by the trust: package.json#scripts.preguard');
+    expect(runs(root)).toBe('v1\nv1\n');
+  });
+
   it('a script changed during the session stops running from the next call on', async () => {
     const { root, home } = makeProject();
     writeProjectHooks(root, HOOKS);

@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
 import { makeProject, runSeek, SEEK_BIN } from '../support/seek-process.js';
@@ -213,6 +214,56 @@ describe('MCP servers through the real seek', () => {
     writeMcp(join(root, '.mcp.json'), { everything: everything({ env: { EXTRA: '1' } }) });
     const changed = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
     expect(changed.stdout).toContain('changed since approved');
+  });
+
+  it("an approval covers the script a project server runs: changed, it is not started (headless or interactive) until approved again", async () => {
+    const { root, home } = makeProject();
+    const stdio = pathToFileURL(join(dirname(EVERYTHING), 'transports', 'stdio.js')).href;
+    const script = (version: string) => {
+      mkdirSync(join(root, 'tools'), { recursive: true });
+      writeFileSync(join(root, 'tools', 'mcp-server.mjs'), `import { appendFileSync } from 'node:fs';\nappendFileSync('started.txt', '${version}\\n');\nawait import(${JSON.stringify(stdio)});\n`);
+    };
+    const started = () => (existsSync(join(root, 'started.txt')) ? readFileSync(join(root, 'started.txt'), 'utf8') : '');
+    writeMcp(join(root, '.mcp.json'), { tools: { command: process.execPath, args: ['tools/mcp-server.mjs'] } });
+    script('v1');
+    const approve = await runSeek(['mcp', 'approve', 'tools'], { cwd: root, env: env(home) });
+    expect(approve.code).toBe(0);
+    expect(approve.stdout).toMatch(/ {4}tools\/mcp-server\.mjs \(sha256 [0-9a-f]{12}…\)/);
+
+    server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__tools__echo', arguments: { message: 'approved' } } }] }, { text: 'ok' });
+    const first = await runSeek(['-p', 'hi', '--yolo'], { cwd: root, env: env(home) });
+    expect(first.code).toBe(0);
+    expect(results(1)[0]).toBe('Echo: approved');
+    expect(started()).toBe('v1\n');
+
+    // The script changes, the definition does not: the server must not start, and say why and how.
+    script('v2');
+    server.reset();
+    server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__tools__echo', arguments: { message: 'changed' } } }] }, { text: 'ok' });
+    const headless = await runSeek(['-p', 'hi', '--yolo'], { cwd: root, env: env(home) });
+    expect(headless.code).toBe(0);
+    const notice = `MCP server tools (${join(root, '.mcp.json')}) changed since you approved it (file changed since approved: tools/mcp-server.mjs); it was not started. Review it, then run \`seek mcp approve tools\` to start it.`;
+    expect(headless.stderr).toContain(notice);
+    expect(JSON.stringify(server.requests[0]!.body.tools)).not.toContain('MCP servers tools');
+    expect(results(1)[0]).toMatch(/^Unknown tool "mcp_call"/); // no MCP tools at all: no server runs
+    expect(started()).toBe('v1\n');
+
+    server.reset();
+    server.enqueue({ text: 'hello' });
+    const interactive = await runSeek([], { cwd: root, env: env(home), input: 'hi\n/exit\n' });
+    expect(interactive.code).toBe(0);
+    expect(`${interactive.stdout}${interactive.stderr}`).toContain(notice);
+    const list = await runSeek(['mcp', 'list'], { cwd: root, env: env(home) });
+    expect(list.stdout).toContain('tools (project) not started: changed since approved (file changed since approved: tools/mcp-server.mjs) (seek mcp approve tools)');
+    expect(started()).toBe('v1\n');
+
+    // Approved again, it starts as it is now.
+    expect((await runSeek(['mcp', 'approve', 'tools'], { cwd: root, env: env(home) })).code).toBe(0);
+    server.reset();
+    server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__tools__echo', arguments: { message: 'again' } } }] }, { text: 'ok' });
+    expect((await runSeek(['-p', 'hi', '--yolo'], { cwd: root, env: env(home) })).code).toBe(0);
+    expect(results(1)[0]).toBe('Echo: again');
+    expect(started()).toBe('v1\nv2\n');
   });
 
   it('adds and removes servers with seek mcp, keeping the rest of the file', async () => {

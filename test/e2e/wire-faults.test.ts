@@ -1,8 +1,9 @@
 /**
  * The real `seek -p` process against the scripted server's failure injection: what real servers send
  * beyond a clean stream (an {"error"} object or `event: error` inside a 200 stream, a chunk that is
- * not JSON, parallel tool calls framed interleaved or without index/id, no finish_reason), checked by
- * what the user sees (exit code, stdout, stderr) and what the model sees (the next request).
+ * not JSON, parallel tool calls framed interleaved or without index/id, two calls sharing one id, no
+ * finish_reason), checked by what the user sees (exit code, stdout, stderr) and what the model sees
+ * (the next request).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedServer } from '../support/scripted-server/index.js';
@@ -125,6 +126,44 @@ describe('parallel OpenAI tool calls as real servers frame them (seek -p)', () =
     expect(results[0]!.content).toContain('first-echo-out');
     expect(results[0]!.content).not.toContain('second-echo-out');
     expect(results[1]!.content).toContain('second-echo-out');
+  });
+});
+
+describe('two tool calls sharing one id in a stream (seek -p)', () => {
+  const DUPLICATES: ScriptedReply = {
+    toolCalls: [
+      { id: 'call_dup', name: 'read_file', arguments: FIRST_ARGS },
+      { id: 'call_dup', name: 'read_file', arguments: SECOND_ARGS },
+    ],
+  };
+
+  it.each(['indexed', 'interleaved', 'no-index'] as const)('OpenAI wire (%s framing): two calls with unique ids, each run once and answered, never merged', async (framing) => {
+    const { root, home } = makeProject(FILES);
+    server.enqueue({ ...DUPLICATES, ...(framing !== 'indexed' ? { toolCallFraming: framing } : {}) }, { text: 'read both files' });
+    const run = await runSeek(['-p', 'read both', '--output-format', 'json'], { cwd: root, env: deepseekEnv(home) });
+    expect(run.stderr).toBe('');
+    expect(run).toMatchObject({ code: 0 });
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', result: 'read both files', num_turns: 2 });
+    expectBothReadsReplayed(server.requests[1]!, { first: 'call_dup', second: 'call_dup_2' });
+    expect(server.violations).toEqual([]);
+  });
+
+  it('Anthropic wire: two tool_use blocks with one id become two calls with unique ids, each answered', async () => {
+    const { root, home } = makeProject(FILES);
+    server.enqueue(DUPLICATES, { text: 'read both files' });
+    const run = await runSeek(['-p', 'read both', '--output-format', 'json'], { cwd: root, env: anthropicEnv(home) });
+    expect(run).toMatchObject({ code: 0 });
+    const messages = server.requests[1]!.body.messages as { role: string; content: { type: string; id?: string; tool_use_id?: string; input?: unknown; content?: unknown }[] }[];
+    const uses = messages.filter((message) => message.role === 'assistant').at(-1)!.content.filter((block) => block.type === 'tool_use');
+    expect(uses.map((block) => [block.id, block.input])).toEqual([
+      ['call_dup', JSON.parse(FIRST_ARGS)],
+      ['call_dup_2', JSON.parse(SECOND_ARGS)],
+    ]);
+    const results = messages.at(-1)!.content.filter((block) => block.type === 'tool_result');
+    expect(results.map((block) => block.tool_use_id)).toEqual(['call_dup', 'call_dup_2']);
+    expect(JSON.stringify(results[0]!.content)).toContain('alpha-content-111');
+    expect(JSON.stringify(results[1]!.content)).toContain('beta-content-222');
+    expect(server.violations).toEqual([]);
   });
 });
 

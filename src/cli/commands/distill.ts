@@ -44,7 +44,7 @@ export function createDistillCommand(): Command {
 
 async function runDistill(options: DistillOptions): Promise<number> {
   const side = await openSideModel({ cwd: process.cwd(), env: process.env, ...(options.model ? { model: options.model } : {}) });
-  const ref = options.session ? await findSession(side.seekHome, side.projectId, options.session) : await newestSession(side.seekHome, side.projectId);
+  const ref = options.session ? await findSession(side.seekHome, side.projectId, options.session) : await newestSession(side.seekHome, side.projectId, { what: 'seek distill', another: 'name another with `--session ID`' });
   if (!ref) {
     process.stderr.write('seek: this project has no session to distill yet\n');
     return 1;

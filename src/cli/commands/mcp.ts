@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { findProjectRoot, seekHome } from '../../config/paths.js';
-import { loadMcpConfig, McpManager, setApprovals, type ConfiguredServer, type McpScope, type ServerDefinition, type ServerStatus } from '../../mcp/index.js';
+import { approvedFiles, loadMcpConfig, McpManager, setApprovals, type ConfiguredServer, type McpScope, type ServerDefinition, type ServerStatus } from '../../mcp/index.js';
 import { addServer, fileForScope, removeServer } from '../../mcp/config-write.js';
 import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 
@@ -118,7 +118,13 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
         if (unknown.length > 0) throw new Error(`not a server of this project: ${unknown.join(', ')} (project servers: ${projectServers.map((s) => s.name).join(', ') || 'none'})`);
         if (chosen.length === 0) throw new Error('name the servers to approve, or pass --all');
         await setApprovals(home, root, chosen, opts.revoke === true);
-        for (const server of chosen) io.out(`${opts.revoke ? 'Revoked' : 'Approved'} ${server.name}: ${describeDefinition(server.definition)}\n`);
+        for (const server of chosen) {
+          io.out(`${opts.revoke ? 'Revoked' : 'Approved'} ${server.name}: ${describeDefinition(server.definition)}\n`);
+          if (opts.revoke) continue;
+          // What else the approval covers: a change to any of these asks again.
+          const files = Object.entries(await approvedFiles(server, root));
+          if (files.length > 0) io.out(`  and what it runs in the project (a change to any of these asks again):\n${files.map(([key, sha]) => `    ${key} (sha256 ${sha.slice(0, 12)}…)\n`).join('')}`);
+        }
       }),
     );
   command
@@ -209,7 +215,7 @@ function statusLine(status: ServerStatus): string {
     status.state === 'ready'
       ? `✓ connected, ${status.tools} tool(s)`
       : status.state === 'unapproved'
-        ? `not started: ${status.approval === 'changed' ? 'changed since approved' : 'not approved'} (seek mcp approve ${status.name})`
+        ? `not started: ${status.approval === 'changed' ? `changed since approved${status.approvalReason ? ` (${status.approvalReason})` : ''}` : 'not approved'} (seek mcp approve ${status.name})`
         : status.state === 'failed'
           ? `✗ failed: ${status.error ?? 'unknown error'}`
           : status.state;

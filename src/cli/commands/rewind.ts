@@ -66,7 +66,7 @@ export function createRewindCommand(io: CommandIO = processIO): Command {
       guarded(async (turn: number | undefined, opts: RewindOptions) => {
         const home = seekHome(io.env);
         const { pid } = resolveProject(io.cwd(), home);
-        const ref = opts.session ? await findSession(home, pid, opts.session) : await newestSession(home, pid);
+        const ref = opts.session ? await findSession(home, pid, opts.session) : await newestSession(home, pid, { what: 'seek rewind', another: 'name another with `--session ID`' });
         if (!ref) throw new Error('this project has no session to rewind yet');
         const session = await readSession(ref.path);
         const checkpoints = checkpointsOf(session.entries);

@@ -53,7 +53,7 @@ export const mcpCommand: SlashCommand = {
         status.state === 'ready'
           ? `connected · ${status.tools} tool(s)`
           : status.state === 'unapproved'
-            ? `not started: ${status.approval === 'changed' ? 'changed since approved' : 'not approved'} — seek mcp approve ${status.name}`
+            ? `not started: ${status.approval === 'changed' ? `changed since approved${status.approvalReason ? ` (${status.approvalReason})` : ''}` : 'not approved'} — seek mcp approve ${status.name}`
             : status.state === 'failed'
               ? `failed: ${status.error ?? 'unknown error'} — ${status.error?.startsWith('needs login') ? `/mcp login ${status.name}` : `/mcp reconnect ${status.name}`}`
               : status.state;

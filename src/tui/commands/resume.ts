@@ -15,8 +15,9 @@ export const resumeCommand: SlashCommand = {
       return;
     }
     const session = context.session;
-    // Never offer an empty session (no prompt, or no model response): there is nothing in it to continue.
-    const sessions = (await listSessions(session.seekHome, session.projectId)).filter((entry) => entry.id !== session.id && entry.turns > 0 && entry.title.trim() !== '');
+    // Never offer an empty session (no prompt): there is nothing in it to continue. One killed
+    // before its first answer is offered: its prompt is kept.
+    const sessions = (await listSessions(session.seekHome, session.projectId)).filter((entry) => entry.id !== session.id && entry.title.trim() !== '');
     if (sessions.length === 0) {
       context.notice('no other sessions in this project yet');
       return;

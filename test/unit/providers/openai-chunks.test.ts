@@ -51,6 +51,42 @@ describe('OpenAIChunkReader', () => {
   });
 });
 
+describe('two tool calls sharing one id in a stream', () => {
+  it('stay two calls with unique ids when their indexes differ, never one call with both argument texts', () => {
+    const { assembler } = readAll([
+      delta({ tool_calls: [{ index: 0, id: 'dup', function: { name: 'read_file', arguments: '' } }] }),
+      delta({ tool_calls: [{ index: 0, function: { arguments: '{"path":"a"}' } }] }),
+      delta({ tool_calls: [{ index: 1, id: 'dup', function: { name: 'read_file', arguments: '' } }] }),
+      delta({ tool_calls: [{ index: 1, function: { arguments: '{"path":' } }] }),
+      delta({ tool_calls: [{ index: 1, id: 'dup', function: { arguments: '"b"}' } }] }, 'tool_calls'),
+    ]);
+    expect(assembler.message('tool_calls').toolCalls).toEqual([
+      { id: 'dup', name: 'read_file', arguments: '{"path":"a"}' },
+      { id: 'dup_2', name: 'read_file', arguments: '{"path":"b"}' },
+    ]);
+  });
+
+  it('stay two calls without indexes: a name again after complete arguments starts the second', () => {
+    const { assembler } = readAll([
+      delta({ tool_calls: [{ id: 'dup', function: { name: 'glob', arguments: '{"pattern":' } }] }),
+      // A server that repeats id and name on every fragment: still the same call while its arguments are incomplete.
+      delta({ tool_calls: [{ id: 'dup', function: { name: 'glob', arguments: '"*.ts"}' } }] }),
+      delta({ tool_calls: [{ id: 'dup', function: { name: 'glob', arguments: '{"pattern":"*.md"}' } }] }, 'tool_calls'),
+    ]);
+    expect(assembler.message('tool_calls').toolCalls).toEqual([
+      { id: 'dup', name: 'glob', arguments: '{"pattern":"*.ts"}' },
+      { id: 'dup_2', name: 'glob', arguments: '{"pattern":"*.md"}' },
+    ]);
+  });
+
+  it('get unique ids on every wire: the assembler never hands out one id twice', () => {
+    const assembler = new MessageAssembler('test-model');
+    const ids = ['x', 'x', 'x_2', 'x'].map((id) => assembler.startToolCall(id, 'list_dir').event);
+    expect(ids.map((event) => (event.type === 'toolcall_start' ? event.id : ''))).toEqual(['x', 'x_2', 'x_2_2', 'x_3']);
+    expect(new Set(assembler.message('tool_calls').toolCalls.map((call) => call.id)).size).toBe(4);
+  });
+});
+
 describe('mapOpenAIUsage reasoning tokens', () => {
   it('adds reasoning to output when total = prompt + completion + reasoning (xAI)', () => {
     const usage = mapOpenAIUsage({

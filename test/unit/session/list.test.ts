@@ -84,8 +84,11 @@ describe('listSessions', () => {
 });
 
 describe('newestSession', () => {
-  it('is the session written last, passing over damaged files', async () => {
-    // The damaged file was written last (mtime now) but has no header.
+  it('is the session written last; a damaged file written last stops it, named, and an older damaged one is not looked at', async () => {
+    // The damaged file was written last (mtime now) but has no header: never passed over.
+    const damaged = sessionFile(home, PID, '20250104-000000-dddddd');
+    await expect(newestSession(home, PID)).rejects.toMatchObject({ code: 'unreadable_newest', exitStatus: 2, message: expect.stringContaining(damaged) });
+    utimesSync(damaged, 500_000, 500_000);
     expect(await newestSession(home, PID)).toEqual({
       id: MID,
       kind: 'session',

@@ -2,10 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionFile, sessionsDir } from '../../../src/config/paths.js';
 import { newSessionId } from '../../../src/session/format.js';
-import { continueChoice } from '../../../src/session/list.js';
+import { continueChoice, newestSession } from '../../../src/session/list.js';
 import { lockSession, ownerFile, type SessionOwner } from '../../../src/session/lock.js';
 import { readSession } from '../../../src/session/reader.js';
 import { openResumeTarget, resumeWriter } from '../../../src/session/resume.js';
@@ -189,40 +189,56 @@ describe('continuing a session another process is writing', () => {
 });
 
 describe('what --continue picks', () => {
-  it('the newest session with a model response; empty ones silently, unreadable ones named', async () => {
-    const project = '99887766554433ff';
-    const write = async (id: string, messages: Parameters<typeof user>[0][] | 'answered', mtime: number): Promise<string> => {
-      const path = sessionFile(home, project, id);
-      const writer = SessionWriter.create(path, header(id));
-      if (messages === 'answered') {
-        writer.append({ type: 'message', message: user('real work') });
-        writer.append({ type: 'message', message: assistant('done') });
-      } else {
-        for (const text of messages) writer.append({ type: 'message', message: user(text) });
-      }
-      await writer.close();
-      utimesSync(path, mtime, mtime);
-      return path;
-    };
-    expect(await continueChoice(home, project)).toEqual({ unreadable: [] });
-    const real = await write('20250101-000000-aaaaaa', 'answered', 1_000_000);
-    await write('20250102-000000-bbbbbb', ['failed before the first answer'], 2_000_000);
+  let project = '99887766554433f0';
+  beforeEach(() => {
+    project = `99887766554433${(Number.parseInt(project.slice(-2), 16) + 1).toString(16).padStart(2, '0')}`;
+  });
+  const write = async (id: string, messages: Parameters<typeof user>[0][] | 'answered', mtime: number): Promise<string> => {
+    const path = sessionFile(home, project, id);
+    const writer = SessionWriter.create(path, header(id));
+    if (messages === 'answered') {
+      writer.append({ type: 'message', message: user('real work') });
+      writer.append({ type: 'message', message: assistant('done') });
+    } else {
+      for (const text of messages) writer.append({ type: 'message', message: user(text) });
+    }
+    await writer.close();
+    utimesSync(path, mtime, mtime);
+    return path;
+  };
+
+  it('the newest session with a prompt or an answer: one killed before its first answer counts, files with neither are passed over', async () => {
+    expect(await continueChoice(home, project)).toEqual({});
+    await write('20250101-000000-aaaaaa', 'answered', 1_000_000);
+    const killed = await write('20250102-000000-bbbbbb', ['killed before the first answer'], 2_000_000);
     await write('20250103-000000-cccccc', [], 3_000_000);
+    await write('20250103-000001-cccccd', ['<context source="memory">only seek\'s own context</context>'], 3_500_000);
+    const older = sessionFile(home, project, '20241231-000000-ffffff');
+    writeFileSync(older, 'not a header\n');
+    utimesSync(older, 500_000, 500_000);
+
+    expect(await continueChoice(home, project)).toEqual({ session: expect.objectContaining({ id: '20250102-000000-bbbbbb', path: killed }) });
+  });
+
+  it('stops at a newest file it cannot read (bad header, newer format), naming it, and never picks an older one', async () => {
+    await write('20250101-000000-aaaaaa', 'answered', 1_000_000);
     const newer = sessionFile(home, project, '20250104-000000-dddddd');
     writeFileSync(newer, `${JSON.stringify({ type: 'session', schema_version: 9, id: 'x' })}\n`);
     utimesSync(newer, 4_000_000, 4_000_000);
+    expect(await continueChoice(home, project)).toEqual({
+      unreadable: { path: newer, reason: expect.stringMatching(new RegExp(`^${newer.replaceAll('.', '\\.')} was written by a newer seek`)) },
+    });
+    await expect(newestSession(home, project)).rejects.toMatchObject({ code: 'unreadable_newest', exitStatus: 2, message: expect.stringContaining(newer) });
+
     const bad = sessionFile(home, project, '20250105-000000-eeeeee');
     writeFileSync(bad, 'not a header\n');
     utimesSync(bad, 5_000_000, 5_000_000);
-    const older = sessionFile(home, project, '20241231-000000-ffffff');
-    writeFileSync(older, 'not a header either\n');
-    utimesSync(older, 500_000, 500_000);
+    expect(await continueChoice(home, project)).toEqual({ unreadable: { path: bad, reason: `${bad} is not a seek session: its first line is not a valid session header.` } });
 
-    const choice = await continueChoice(home, project);
-    expect(choice.session).toMatchObject({ id: '20250101-000000-aaaaaa', path: real });
-    expect(choice.unreadable).toEqual([
-      { path: bad, reason: `${bad} is not a seek session: its first line is not a valid session header.` },
-      { path: newer, reason: expect.stringMatching(new RegExp(`^${newer.replaceAll('.', '\\.')} was written by a newer seek`)) },
-    ]);
+    // A valid header whose only other line (the prompt, torn) cannot be read: damaged, not empty.
+    const torn = sessionFile(home, project, '20250106-000000-fafafa');
+    writeFileSync(torn, `${JSON.stringify({ ...header('20250106-000000-fafafa'), type: 'session', schema_version: 1, created_at: '2025-01-06T00:00:00.000Z' })}\n{"type":"message","ts":"x","message":{"role":"user","con`);
+    utimesSync(torn, 6_000_000, 6_000_000);
+    expect(await continueChoice(home, project)).toEqual({ unreadable: { path: torn, reason: `${torn} is damaged: 1 of its lines cannot be read, and none that can holds a prompt or an answer.` } });
   });
 });
