@@ -1,21 +1,21 @@
-import { readFile } from 'node:fs/promises';
 import { projectHooksFile, userHooksFile } from '../config/paths.js';
 import { checkSyntax } from './exec.js';
 import { parseHooksToml } from './parse.js';
 import { formatProblem } from './problems.js';
 import { checkCommandFiles, sha256Hex } from './scripts.js';
 import { trustRecord } from './trust.js';
+import { readConfigFile } from '../util/trusted-read.js';
 import type { HookEntry, HookProblem, LoadedHooks, ProjectHooksFileInfo } from './types.js';
 
 export { parseHooksToml } from './parse.js';
 
-async function readOptional(file: string): Promise<{ bytes?: Buffer; problem?: HookProblem }> {
-  try {
-    return { bytes: await readFile(file) };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    return { problem: { file, message: `cannot read: ${(error as Error).message}` } };
-  }
+/** A hooks file read under the read policy (util/trusted-read.ts): it must lie inside `within`
+ * (the project, or SEEK_HOME for the user's); a link elsewhere is a problem, its target unquoted. */
+async function readOptional(file: string, within: string, label: string): Promise<{ bytes?: Buffer; problem?: HookProblem }> {
+  const read = await readConfigFile(file, [within], label);
+  if ('missing' in read) return {};
+  if ('refused' in read) return { problem: { file, message: `cannot be used: ${read.refused}` } };
+  return { bytes: read.bytes };
 }
 
 export interface LoadHooksOptions {
@@ -38,7 +38,7 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
   let projectFile: ProjectHooksFileInfo | undefined;
 
   const projectPath = projectHooksFile(options.projectRoot);
-  const project = await readOptional(projectPath);
+  const project = await readOptional(projectPath, options.projectRoot, `the project (${options.projectRoot})`);
   if (project.problem) problems.push(project.problem);
   if (project.bytes) {
     const sha256 = sha256Hex(project.bytes);
@@ -61,7 +61,7 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
   }
 
   const userPath = userHooksFile(options.seekHome);
-  const user = await readOptional(userPath);
+  const user = await readOptional(userPath, options.seekHome, `your seek folder (${options.seekHome})`);
   if (user.problem) problems.push(user.problem);
   if (user.bytes) {
     const parsed = parseHooksToml(user.bytes.toString('utf8'), userPath, 'user');

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
+import { readConfigFile } from '../util/trusted-read.js';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { projectHooksFile, trustedProjectsFile } from '../config/paths.js';
 import { checkCommandFiles, commandFiles, sha256Hex } from './scripts.js';
@@ -58,6 +59,13 @@ export async function trustRecord(seekHome: string, projectRoot: string): Promis
   return (await readTrustFile(seekHome)).projects[path.resolve(projectRoot)];
 }
 
+/** The project's hooks.toml bytes, read under the read policy (util/trusted-read.ts); undefined
+ * when it is missing or refused (a link out of the project is never trusted). */
+async function projectHooksBytes(projectRoot: string): Promise<Buffer | undefined> {
+  const read = await readConfigFile(projectHooksFile(projectRoot), [projectRoot], `the project (${projectRoot})`);
+  return 'bytes' in read ? read.bytes : undefined;
+}
+
 /** The recorded hooks.toml hash for a project, if any. */
 export async function trustedHash(seekHome: string, projectRoot: string): Promise<string | undefined> {
   return (await trustRecord(seekHome, projectRoot))?.sha256;
@@ -65,21 +73,14 @@ export async function trustedHash(seekHome: string, projectRoot: string): Promis
 
 /** sha256 of the project's hooks.toml, or undefined when the project has none. */
 export async function projectHooksHash(projectRoot: string): Promise<string | undefined> {
-  try {
-    return sha256Hex(await readFile(projectHooksFile(projectRoot)));
-  } catch {
-    return undefined;
-  }
+  const bytes = await projectHooksBytes(projectRoot);
+  return bytes ? sha256Hex(bytes) : undefined;
 }
 
 /** True when the project's hooks.toml and every project file its hooks name are trusted as they are now. */
 export async function isTrusted(seekHome: string, projectRoot: string): Promise<boolean> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(projectHooksFile(projectRoot));
-  } catch {
-    return false;
-  }
+  const bytes = await projectHooksBytes(projectRoot);
+  if (!bytes) return false;
   const record = await trustRecord(seekHome, projectRoot);
   if (record?.sha256 !== sha256Hex(bytes)) return false;
   const parsed = (await hooksParser())(bytes.toString('utf8'), projectHooksFile(projectRoot), 'project');
@@ -104,12 +105,10 @@ export interface TrustedProject {
  */
 export async function trustProject(seekHome: string, projectRoot: string, now: Date = new Date()): Promise<TrustedProject> {
   const hooksFile = projectHooksFile(projectRoot);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(hooksFile);
-  } catch {
-    throw new Error(`no project hooks file at ${hooksFile}`);
-  }
+  const read = await readConfigFile(hooksFile, [projectRoot], `the project (${projectRoot})`);
+  if ('missing' in read) throw new Error(`no project hooks file at ${hooksFile}`);
+  if ('refused' in read) throw new Error(`not trusted: ${read.refused}`);
+  const bytes = read.bytes;
   const parsed = (await hooksParser())(bytes.toString('utf8'), hooksFile, 'project');
   if (parsed.problems.length > 0) {
     throw new Error(`not trusted: ${hooksFile} has errors\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
+import { readConfigFile } from '../util/trusted-read.js';
 
 /**
  * MCP server definitions, in Claude Code's `.mcp.json` format:
@@ -110,13 +110,16 @@ export async function loadMcpConfig(projectRoot: string, seekHome: string): Prom
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const { scope, file } of mcpFiles(projectRoot, seekHome)) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: ${(error as Error).message}`);
+    // Read under the read policy (util/trusted-read.ts): a project's file must lie inside the
+    // project, the user's inside SEEK_HOME; a link elsewhere is refused without quoting its target.
+    const within = scope === 'user' ? seekHome : projectRoot;
+    const read = await readConfigFile(file, [within], scope === 'user' ? `your seek folder (${seekHome})` : `the project (${projectRoot})`);
+    if ('missing' in read) continue;
+    if ('refused' in read) {
+      problems.push(`${read.refused}; its MCP servers are ignored`);
       continue;
     }
+    const text = read.bytes.toString('utf8');
     let parsed;
     try {
       parsed = McpFileSchema().safeParse(JSON.parse(text));

@@ -11,9 +11,9 @@
  * (exit 2): a guard that silently falls away is no guard.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lazySchema } from '../util/zod.js';
+import { readConfigFileSync } from '../util/trusted-read.js';
 import { trustRecord } from '../hooks/trust.js';
 import { seekToolNames } from '../hooks/tool-names.js';
 import { parseRuleText, RuleSyntaxError } from './rule-syntax.js';
@@ -83,14 +83,13 @@ interface FileRules {
   inert: string[];
 }
 
-function readJson(file: string): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new PermissionsConfigError(`cannot read ${file}: ${(error as Error).message}`);
-  }
+/** A project's rules file, read under the read policy (util/trusted-read.ts): a link out of the
+ * project, to /proc or to a FIFO stops seek naming the file, and never quotes what it points at. */
+function readJson(file: string, projectRoot: string): Record<string, unknown> | undefined {
+  const read = readConfigFileSync(file, [projectRoot], `the project (${projectRoot})`);
+  if ('missing' in read) return undefined;
+  if ('refused' in read) throw new PermissionsConfigError(`${read.refused}; seek stops rather than run without its permission rules.`);
+  const text = read.bytes.toString('utf8');
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
@@ -146,7 +145,7 @@ function readProjectFiles(projectRoot: string): FileRules[] {
     [projectConfigFile(projectRoot), 'project'],
     [localConfigFile(projectRoot), 'local'],
   ] as const) {
-    const config = readJson(file);
+    const config = readJson(file, projectRoot);
     if (config !== undefined) files.push(rulesFromConfig(config, file, source));
   }
   return files;

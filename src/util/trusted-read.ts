@@ -237,3 +237,26 @@ function errnoCode(error: unknown): string | undefined {
 function errnoText(error: unknown): string {
   return errnoCode(error) ?? (error instanceof Error ? error.message : String(error));
 }
+
+/** Config files (permission rules, `.mcp.json`, hooks.toml) are never this large. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** A configuration file read under the rule above: its bytes, nothing when it does not exist,
+ * or why it was refused (its content is never quoted, so a link to a secret leaks nothing). */
+export type ConfigFileRead = { bytes: Buffer } | { missing: true } | { refused: string };
+
+function configResult(file: string, read: TrustedRead): ConfigFileRead {
+  if (read.ok) return { bytes: read.bytes };
+  if (read.code === 'missing') return { missing: true };
+  return { refused: `${file} ${read.reason}` };
+}
+
+/** Reads a config file that must lie inside `within` (see ConfigFileRead). */
+export async function readConfigFile(file: string, within: readonly string[], withinLabel: string): Promise<ConfigFileRead> {
+  return configResult(file, await readTrustedFile(file, { within, maxBytes: MAX_CONFIG_BYTES, withinLabel }));
+}
+
+/** readConfigFile, synchronously. */
+export function readConfigFileSync(file: string, within: readonly string[], withinLabel: string): ConfigFileRead {
+  return configResult(file, readTrustedFileSync(file, { within, maxBytes: MAX_CONFIG_BYTES, withinLabel }));
+}

@@ -5,7 +5,7 @@
  * the user's home or to another project's file is refused with a notice naming it, and nothing of
  * it reaches the model (issue 33, item 3).
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useScriptedServer } from '../support/scripted-suite.js';
@@ -141,5 +141,44 @@ describe('files a repository brings are read only inside the project', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain('refused');
     expect(sent()).toContain('INSIDE-MARKER');
+  });
+
+  it('rules, MCP and hooks files linked out of the project are refused without quoting what they point at', async () => {
+    const { root, home } = makeProject();
+    const { userHome, credentials, other } = fixtures();
+    // The rules file: seek stops (exit 2) rather than run without it, naming the file and the link.
+    const rules = join(root, '.seek/config.json');
+    link('/proc/self/environ', rules);
+    const stopped = await runSeek(['-p', 'hello'], { cwd: root, env: env(home, userHome) });
+    expect(stopped.code, stopped.stderr).toBe(2);
+    expect(stopped.stderr).toContain(`${rules} links to /proc/`);
+    expect(stopped.stdout + stopped.stderr).not.toContain(ENV_SECRET);
+    expect(suite.server.requests).toHaveLength(0);
+
+    // .mcp.json: its servers are ignored, the session goes on.
+    rmSync(rules);
+    put(join(other, 'mcp.json'), JSON.stringify({ mcpServers: { [OTHER_SECRET.toLowerCase()]: { command: 'node', args: ['x.js'] } } }));
+    link(join(other, 'mcp.json'), join(root, '.mcp.json'));
+    link(credentials, join(root, '.seek/mcp.json'));
+    suite.server.enqueue({ text: 'ok' });
+    const run = await runSeek(['-p', 'hello'], { cwd: root, env: env(home, userHome) });
+    expect(run.stderr).toContain(`${join(root, '.mcp.json')} links to ${join(other, 'mcp.json')}, outside the project (${root}); its MCP servers are ignored`);
+    expect(run.stderr).toContain(`${join(root, '.seek/mcp.json')} links to ${credentials}, outside the project (${root})`);
+    expect(run.code, run.stderr).toBe(0);
+    const printed = run.stdout + run.stderr;
+    expect(printed).not.toContain(ENV_SECRET);
+    expect(printed).not.toContain('HOMESECRET');
+    expect(printed.toLowerCase()).not.toContain(OTHER_SECRET.toLowerCase());
+    expect(sent()).not.toContain('HOMESECRET');
+    expect(sent()).not.toContain(ENV_SECRET);
+
+    // hooks.toml: seek stops rather than run without its hooks, naming the file and the link.
+    const hooks = join(root, '.seek/hooks.toml');
+    link('/proc/self/environ', hooks);
+    const noHooks = await runSeek(['-p', 'hello'], { cwd: root, env: env(home, userHome) });
+    expect(noHooks.code, noHooks.stderr).not.toBe(0);
+    expect(noHooks.stderr).toContain(`${hooks} links to /proc/`);
+    expect(noHooks.stdout + noHooks.stderr).not.toContain(ENV_SECRET);
+    expect(suite.server.requests).toHaveLength(1);
   });
 });

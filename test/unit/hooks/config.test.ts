@@ -144,7 +144,7 @@ describe('loadHooks', () => {
     expect(hooksStartupError(await loadHooks({ seekHome: fx.home, projectRoot: fx.project }))).toBeUndefined();
     mkdirSync(path.join(fx.project, '.seek', 'hooks.toml')); // reading a directory fails with EISDIR
     const loaded = await loadHooks({ seekHome: fx.home, projectRoot: fx.project });
-    expect(hooksStartupError(loaded)?.message).toMatch(/hooks\.toml: cannot read: /);
+    expect(hooksStartupError(loaded)?.message).toMatch(/hooks\.toml: cannot be used: .*hooks\.toml is .*a directory, not a regular file/);
   });
 
   it('skips hooks that fail bash -n, listing them as [skipped: reason]', async () => {
