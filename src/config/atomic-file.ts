@@ -3,6 +3,7 @@ import { lstat, mkdir, open, readdir, readlink, realpath, rename, rm, stat } fro
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { isProcessAlive } from '../util/process.js';
 
 export interface AtomicWriteOptions {
   /** File mode of the new file (default 0o644). Applied to the temp file before the rename, so the
@@ -127,14 +128,9 @@ async function removeStaleTemps(target: string): Promise<void> {
   }
 }
 
+/** Whether the writer `pid` still runs: this process (a write of ours in progress) or a live one. */
 function processRuns(pid: number): boolean {
-  if (pid === process.pid) return true; // a write of ours still in progress
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // runs, as another user
-  }
+  return pid === process.pid || isProcessAlive(pid);
 }
 
 /** Makes the rename itself durable. Best effort: some systems cannot fsync a directory. */

@@ -20,6 +20,7 @@ import { execFile } from 'node:child_process';
 import {
   diffSafetyArgs,
   GIT_CONFIG_LISTING_ARGS,
+  GIT_REPOSITORY_LOCATION_VARS,
   GIT_SAFETY_ARGS,
   GIT_SAFETY_CONFIG,
   GIT_SAFETY_ENV,
@@ -72,23 +73,6 @@ const NETWORK_ARGS = [
  * worktree/git.ts), nor before those that make a repository (nothing to list yet). */
 const DRIVERLESS = new Set(['rev-parse', 'rev-list', 'update-ref', 'show-ref', 'for-each-ref', 'symbolic-ref', 'config', 'merge-base', 'clone', 'init', 'ls-remote']);
 
-/**
- * Variables that point git at a repository, index or work tree: a worker started from a git hook
- * (or a test) inherits them. Dropped, then set by the place itself where it names its repository.
- */
-const REPOSITORY_LOCATION_VARS = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_COMMON_DIR',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_PREFIX',
-  'GIT_IMPLICIT_WORK_TREE',
-  'GIT_NAMESPACE',
-  'GIT_CONFIG',
-];
-
 export function placeGit(place: GitPlace): FleetGit {
   const run = async (args: readonly string[]): Promise<GitOutcome> => {
     await place.guard?.();
@@ -136,7 +120,7 @@ export function tryGit(cwd: string, args: readonly string[]): Promise<GitOutcome
 
 function exec(place: GitPlace, argv: readonly string[]): Promise<GitOutcome> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of REPOSITORY_LOCATION_VARS) delete env[name];
+  for (const name of GIT_REPOSITORY_LOCATION_VARS) delete env[name];
   Object.assign(env, { GIT_TERMINAL_PROMPT: '0', GIT_MERGE_AUTOEDIT: 'no' }, GIT_SAFETY_ENV, place.env);
   return new Promise((resolve) => {
     execFile('git', [...argv], { cwd: place.cwd, timeout: TIMEOUT_MS, maxBuffer: MAX_BUFFER, env }, (error, stdout, stderr) => {

@@ -32,6 +32,7 @@ import {
   type ConfinedDir,
   type Located,
 } from './confined-walk.js';
+import { isProcessAlive } from './process.js';
 
 export { ConfinementError, setProcFdForTesting, usesProcFd, type ConfinedVerb } from './confined-walk.js';
 
@@ -364,14 +365,9 @@ function removeStaleTemps(dir: ConfinedDir, name: string): void {
   }
 }
 
+/** Whether the writer `pid` still runs: this process (a write of ours in progress) or a live one. */
 function processRuns(pid: number): boolean {
-  if (pid === process.pid) return true; // a write of ours still in progress
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errnoOf(error) === 'EPERM'; // runs, as another user
-  }
+  return pid === process.pid || isProcessAlive(pid);
 }
 
 function tryUnlinkSync(entry: string): void {

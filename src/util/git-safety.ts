@@ -187,3 +187,22 @@ export function subcommandIndex(args: readonly string[]): number {
   }
   return index;
 }
+
+/**
+ * Variables that point git at a particular repository, index, work tree or config file. A seek
+ * started from a git hook (or a worker started by a test) inherits them and would otherwise act on
+ * the wrong repository, so every git seek runs drops them unless the call sets them itself (the
+ * rescue snapshot sets GIT_INDEX_FILE; a fleet mirror names GIT_DIR).
+ */
+export const GIT_REPOSITORY_LOCATION_VARS: readonly string[] = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_PREFIX',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_NAMESPACE',
+  'GIT_CONFIG',
+];

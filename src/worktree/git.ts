@@ -11,6 +11,7 @@ import { execFile } from 'node:child_process';
 import {
   diffSafetyArgs,
   GIT_CONFIG_LISTING_ARGS,
+  GIT_REPOSITORY_LOCATION_VARS,
   GIT_SAFETY_ARGS,
   GIT_SAFETY_ENV,
   repositoryIncludes,
@@ -43,26 +44,9 @@ export type GitRunner = (args: readonly string[], options: GitRunOptions) => Pro
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_BUFFER = 256 * 1024 * 1024;
 
-/**
- * Variables that point git at a particular repository, index or work tree. A seek started from a
- * git hook inherits them and would otherwise act on the wrong repository, so they are dropped
- * unless a call sets them itself (the rescue snapshot sets GIT_INDEX_FILE).
- */
-const REPOSITORY_LOCATION_VARS = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_INDEX_FILE',
-  'GIT_COMMON_DIR',
-  'GIT_OBJECT_DIRECTORY',
-  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
-  'GIT_PREFIX',
-  'GIT_IMPLICIT_WORK_TREE',
-  'GIT_NAMESPACE',
-];
-
 function gitEnvironment(extra: Env | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of REPOSITORY_LOCATION_VARS) delete env[name];
+  for (const name of GIT_REPOSITORY_LOCATION_VARS) delete env[name];
   // Never wait for a password or an editor: seek runs git unattended.
   env.GIT_TERMINAL_PROMPT = '0';
   env.GIT_MERGE_AUTOEDIT = 'no';
