@@ -98,7 +98,13 @@ export class Waits {
     const target = await this.open().getJob(ref.ref);
     if (!target) throw new UnrecoverableError(`dependency ${ref.taskId} (job ${ref.ref}) is not in the queue`);
     const state = await target.getState();
-    if (state === 'completed') return target.returnvalue;
+    if (state === 'completed') {
+      // `target` was read before its state: a job that completed in between was read without
+      // its value, so the value is read again now that the job is known to be complete.
+      const done = target.returnvalue ?? (await this.open().getJob(ref.ref))?.returnvalue;
+      if (done === undefined || done === null) throw new UnrecoverableError(`dependency ${ref.taskId} (job ${ref.ref}) completed without a result`);
+      return done;
+    }
     if (state === 'failed') throw new UnrecoverableError(`dependency ${ref.taskId} failed: ${target.failedReason}`);
     await this.note(refWaitersKey(ref.ref), job.id!);
     throw await later(job, token, this.polling);
