@@ -150,7 +150,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           }
         }
         if (!stopped) return { complete: false, detail: 'no message_stop received' };
-        return { complete: true, stopReason: stopReasonOf(stopReason, assembler.toolCallCount), usage: toUsage(tally) };
+        const ended = stopReasonOf(stopReason, assembler.toolCallCount);
+        return { complete: true, stopReason: ended, usage: toUsage(tally), ...(ended === 'refusal' ? { refusedBy: 'stop_reason "refusal"' } : {}) };
       },
     });
 
@@ -194,7 +195,9 @@ function toUsage(tally: UsageTally): Usage {
   };
 }
 
+/** `refusal`: Claude's safety classifiers stopped the answer (partial text may precede it). */
 function stopReasonOf(stopReason: string | null, toolCallCount: number): StopReason {
+  if (stopReason === 'refusal') return 'refusal';
   if (stopReason === 'max_tokens' || stopReason === 'model_context_window_exceeded') return 'length';
   return toolCallCount > 0 ? 'tool_calls' : 'stop';
 }
