@@ -142,6 +142,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
             }
             case 'message_delta':
               stopReason = event.delta.stop_reason ?? stopReason;
+              // A refusal may explain itself (`stop_details.explanation`): the user reads it.
+              if (event.delta.stop_reason === 'refusal') assembler.refusalDelta(refusalExplanation(event.delta));
               addUsage(tally, event.usage);
               break;
             case 'message_stop':
@@ -175,6 +177,12 @@ async function* messageEvents(response: Response, sdk: LoadedSdk): AsyncGenerato
   } catch (error) {
     if (!isStreamCancel(error)) throw error;
   }
+}
+
+function refusalExplanation(delta: object): string {
+  const details: unknown = Reflect.get(delta, 'stop_details');
+  const explanation: unknown = typeof details === 'object' && details !== null ? Reflect.get(details, 'explanation') : undefined;
+  return typeof explanation === 'string' ? explanation : '';
 }
 
 /** Later counts replace earlier ones (message_delta counts are cumulative); absent ones keep theirs. */
