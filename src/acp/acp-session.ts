@@ -19,6 +19,7 @@ const STOP_REASONS: Record<LoopStopReason, StopReason> = {
   aborted: 'cancelled',
   error: 'end_turn',
   repeated_tool_call: 'end_turn',
+  refusal: 'refusal',
 };
 
 /**
@@ -85,7 +86,7 @@ export class AcpSession {
       const command = /^\/(compact|cost)(?:\s+([\s\S]*))?$/.exec(text.trim());
       if (command) return await this.runCommand(command[1]!, command[2] ?? '', controller.signal);
       const summary = await this.session.prompt(text, controller.signal);
-      if (summary.reason === 'error' && summary.errorMessage && !this.errorShown) this.say(`\n\n[error] ${summary.errorMessage}\n`);
+      if ((summary.reason === 'error' || summary.reason === 'refusal') && summary.errorMessage && !this.errorShown) this.say(`\n\n[error] ${summary.errorMessage}\n`);
       return controller.signal.aborted ? 'cancelled' : STOP_REASONS[summary.reason];
     } finally {
       this.running = undefined;

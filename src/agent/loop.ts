@@ -63,7 +63,7 @@ export interface LoopResult {
  * The agent loop: ask the model, run the tools it calls, feed results back, until it answers
  * without tool calls. A plain async function: all output goes through `emit`; it knows nothing of
  * files, sessions or screens. It never throws for model or tool failures: those end the run with
- * a reason ('error', 'aborted', 'max_turns', 'repeated_tool_call') in the final `loop_end` event.
+ * a reason ('error', 'aborted', 'max_turns', 'repeated_tool_call', 'refusal') in the final `loop_end` event.
  *
  * History invariants (what providers and prefix caches rely on):
  * - append-only: earlier messages are never modified or removed;
@@ -133,6 +133,17 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     }
 
     const message = response.message;
+    if (message.stopReason === 'refusal') {
+      // A refusal is a whole response, billed, but not an answer: the run ends with its own
+      // reason and message. It is kept out of history, like a failed response (Anthropic asks for
+      // the refused turn to be removed before the conversation goes on; its half-made tool calls
+      // could never be answered): the user's next message follows theirs.
+      if (message.usage) {
+        emit({ type: 'usage', turn, usage: message.usage, costUsd: message.costUsd ?? 0, model: message.model ?? options.model });
+      }
+      emit({ type: 'turn_end', turn, message });
+      return end('refusal', message.errorMessage ?? 'the model refused to answer');
+    }
     append(message);
     lastUsage = message.usage ?? lastUsage;
     if (message.usage) {

@@ -154,7 +154,8 @@ export type AfterToolCall = (call: {
   durationMs: number;
 }) => Promise<void>;
 
-export type LoopStopReason = 'completed' | 'max_turns' | 'error' | 'aborted' | 'repeated_tool_call';
+/** 'refusal': the model (or the provider's content filter) declined to answer; see runLoop. */
+export type LoopStopReason = 'completed' | 'max_turns' | 'error' | 'aborted' | 'repeated_tool_call' | 'refusal';
 
 /** Events the loop emits. Every front end (print, json, stream-json, TUI) consumes only these. */
 export type AgentEvent =

@@ -142,6 +142,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
             }
             case 'message_delta':
               stopReason = event.delta.stop_reason ?? stopReason;
+              // A refusal may explain itself (`stop_details.explanation`): the user reads it.
+              if (event.delta.stop_reason === 'refusal') assembler.refusalDelta(refusalExplanation(event.delta));
               addUsage(tally, event.usage);
               break;
             case 'message_stop':
@@ -150,7 +152,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
           }
         }
         if (!stopped) return { complete: false, detail: 'no message_stop received' };
-        return { complete: true, stopReason: stopReasonOf(stopReason, assembler.toolCallCount), usage: toUsage(tally) };
+        const ended = stopReasonOf(stopReason, assembler.toolCallCount);
+        return { complete: true, stopReason: ended, usage: toUsage(tally), ...(ended === 'refusal' ? { refusedBy: 'stop_reason "refusal"' } : {}) };
       },
     });
 
@@ -176,6 +179,12 @@ async function* messageEvents(response: Response, sdk: LoadedSdk): AsyncGenerato
   }
 }
 
+function refusalExplanation(delta: object): string {
+  const details: unknown = Reflect.get(delta, 'stop_details');
+  const explanation: unknown = typeof details === 'object' && details !== null ? Reflect.get(details, 'explanation') : undefined;
+  return typeof explanation === 'string' ? explanation : '';
+}
+
 /** Later counts replace earlier ones (message_delta counts are cumulative); absent ones keep theirs. */
 function addUsage(tally: UsageTally, usage: WireUsage | MessageDeltaUsage): void {
   tally.input = usage.input_tokens ?? tally.input;
@@ -194,7 +203,9 @@ function toUsage(tally: UsageTally): Usage {
   };
 }
 
+/** `refusal`: Claude's safety classifiers stopped the answer (partial text may precede it). */
 function stopReasonOf(stopReason: string | null, toolCallCount: number): StopReason {
+  if (stopReason === 'refusal') return 'refusal';
   if (stopReason === 'max_tokens' || stopReason === 'model_context_window_exceeded') return 'length';
   return toolCallCount > 0 ? 'tool_calls' : 'stop';
 }

@@ -11,8 +11,11 @@ import { AttemptSignal, MessageAssembler } from './stream-support.js';
 import type { ModelRequest, ProviderError, StopReason, StreamEvent, Usage } from './types.js';
 import type { WireActivity } from './watched-fetch.js';
 
-/** How a wire's event stream ended: with its final event, or cut short. */
-export type WireEnd = { complete: true; stopReason: StopReason; usage?: Usage } | { complete: false; detail: string };
+/** How a wire's event stream ended: with its final event, or cut short. A refusal names the wire's
+ * own signal (`stop_reason "refusal"`, `finish_reason "content_filter"`) in `refusedBy`. */
+export type WireEnd =
+  | { complete: true; stopReason: StopReason; usage?: Usage; refusedBy?: string }
+  | { complete: false; detail: string };
 
 export interface AttemptSpec<Sdk extends { errors: SdkErrorClasses }> {
   request: ModelRequest;
@@ -67,7 +70,8 @@ export async function* streamAttempt<Sdk extends { errors: SdkErrorClasses }>(sp
     } else {
       for (const event of assembler.endAllToolCalls()) yield event;
       if (end.usage) yield { type: 'usage', usage: end.usage };
-      const message = assembler.message(end.stopReason, end.usage);
+      const refused = end.stopReason === 'refusal' ? refusalMessage(spec.label, end.refusedBy, assembler.refusal) : undefined;
+      const message = assembler.message(end.stopReason, end.usage, refused);
       // The response is whole: a consumer that stops at `done` cancels nothing (an abort here
       // would only build a DOMException and run every listener of a finished request).
       finished = true;
@@ -151,6 +155,16 @@ class WatchedAttempt extends AttemptSignal implements WireActivity {
   seen(): IdleTimeoutCircumstances {
     return { responded: this.answered, bytes: this.bytes, contentChunks: this.contentChunks };
   }
+}
+
+/** "Anthropic API: the model refused to answer (stop_reason "refusal")", with the model's own
+ * words when it gave some. A whole response, not a failure: it is not retried. */
+function refusalMessage(label: string, refusedBy: string | undefined, words: string): string {
+  const filter = refusedBy?.includes('content_filter') === true;
+  const what = filter ? `${label}: the provider's content filter stopped the response` : `${label}: the model refused to answer`;
+  const head = refusedBy ? `${what} (${refusedBy})` : what;
+  const said = words.trim();
+  return said ? `${head}: ${said}` : head;
 }
 
 function setupError(label: string, error: unknown): ProviderError {

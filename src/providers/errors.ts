@@ -138,9 +138,13 @@ export function mapSdkError(error: unknown, classes: SdkErrorClasses, ctx: Error
   }
   if (error instanceof classes.APIError) return mapApiError(error, ctx);
   if (error instanceof SyntaxError) {
-    return providerError('malformed', `${ctx.label} sent a response that could not be parsed`, error.message, {
-      retryable: false,
-    });
+    // An event that is not JSON inside a stream that had started is a damaged stream, like a cut
+    // one: retried, whichever provider's reader met it (the retry drops the partial response; a
+    // response already whole was never parsed from a broken event). Before streaming there is no
+    // event to blame, and a body the SDK could not read will not read better a second time.
+    return ctx.streaming
+      ? providerError('malformed', `${ctx.label} sent a stream event that could not be parsed`, error.message, { retryable: true })
+      : providerError('malformed', `${ctx.label} sent a response that could not be parsed`, error.message, { retryable: false });
   }
   if (isAbortError(error)) return abortedError();
   const detail = causeText(error);
@@ -176,7 +180,10 @@ function mapApiError(error: Error, ctx: ErrorContext): ProviderError {
 }
 
 function overflowError(ctx: ErrorContext, detail: string, status: number | undefined): ProviderError {
-  return providerError('context_overflow', `${ctx.label} rejected the prompt as longer than the model's context window`, detail, {
+  // The status is named like every other HTTP error's ("HTTP 400"); an error event inside a 200
+  // stream has none of its own to name.
+  const http = status === undefined ? '' : ` (HTTP ${status})`;
+  return providerError('context_overflow', `${ctx.label} rejected the prompt as longer than the model's context window${http}`, detail, {
     retryable: false,
     ...(status === undefined ? {} : { status }),
   });

@@ -6,7 +6,7 @@
  */
 import type { WireEnd } from './attempt.js';
 import type { MessageAssembler } from './stream-support.js';
-import type { StopReason, StreamEvent, Usage } from './types.js';
+import type { ReasoningField, StopReason, StreamEvent, Usage } from './types.js';
 
 /** The parts of a chunk this reader looks at; everything is optional because servers differ. */
 export interface WireChunk {
@@ -64,19 +64,24 @@ export function mapOpenAIUsage(usage: WireUsage): Usage {
   };
 }
 
-/** Text and reasoning carried by one delta, whatever shape its content has. */
-export function contentOf(delta: Record<string, unknown>): { text: string; reasoning: string } {
+const REASONING_FIELDS: readonly ReasoningField[] = ['reasoning_content', 'reasoning'];
+
+/** Text and reasoning carried by one delta, whatever shape its content has; `field` names the
+ * delta field the reasoning came in (none for reasoning inside content parts). */
+export function contentOf(delta: Record<string, unknown>): { text: string; reasoning: string; field?: ReasoningField } {
   let reasoning = '';
-  // DeepSeek and vLLM stream reasoning as `reasoning_content`; Ollama and OpenRouter as `reasoning`.
-  for (const key of ['reasoning_content', 'reasoning']) {
+  let field: ReasoningField | undefined;
+  // DeepSeek, Moonshot and vLLM stream reasoning as `reasoning_content`; Ollama and OpenRouter as `reasoning`.
+  for (const key of REASONING_FIELDS) {
     const value = delta[key];
     if (typeof value === 'string' && value) {
       reasoning = value;
+      field = key;
       break;
     }
   }
   const content = delta['content'];
-  if (typeof content === 'string') return { text: content, reasoning };
+  if (typeof content === 'string') return { text: content, reasoning, ...(field ? { field } : {}) };
   let text = '';
   // Mistral Magistral: [{type:'text', text}, {type:'thinking', thinking:[{type:'text', text}]}].
   for (const part of Array.isArray(content) ? (content as unknown[]) : []) {
@@ -84,7 +89,7 @@ export function contentOf(delta: Record<string, unknown>): { text: string; reaso
     if (part['type'] === 'text' && typeof part['text'] === 'string') text += part['text'];
     else if (part['type'] === 'thinking') reasoning += textOfParts(part['thinking']);
   }
-  return { text, reasoning };
+  return { text, reasoning, ...(field ? { field } : {}) };
 }
 
 function textOfParts(value: unknown): string {
@@ -118,9 +123,12 @@ export class OpenAIChunkReader {
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta ?? {};
-      const { text, reasoning } = contentOf(delta);
-      if (reasoning) events.push(this.assembler.reasoningDelta(reasoning));
+      const { text, reasoning, field } = contentOf(delta);
+      if (reasoning) events.push(this.assembler.reasoningDelta(reasoning, field));
       if (text) events.push(this.assembler.textDelta(text));
+      // OpenAI's structured-output refusal: the model's explanation, in place of an answer.
+      const refusal = delta['refusal'];
+      if (typeof refusal === 'string' && refusal) this.assembler.refusalDelta(refusal);
       const calls = delta['tool_calls'];
       for (const fragment of Array.isArray(calls) ? (calls as unknown[]) : []) {
         if (isRecord(fragment)) this.toolCallFragment(fragment as WireToolCallFragment, events);
@@ -144,10 +152,12 @@ export class OpenAIChunkReader {
     if (this.finishReason === undefined && this.usage === undefined && !wireDone) {
       return { complete: false, detail: 'no finish_reason, usage or [DONE] received' };
     }
+    const stopReason = stopReasonOf(this.finishReason, this.assembler.toolCallCount, this.assembler.refusal !== '');
     return {
       complete: true,
-      stopReason: stopReasonOf(this.finishReason, this.assembler.toolCallCount),
+      stopReason,
       ...(this.usage ? { usage: this.usage } : {}),
+      ...(stopReason === 'refusal' ? { refusedBy: this.finishReason === 'content_filter' ? 'finish_reason "content_filter"' : 'a "refusal" in the response' } : {}),
     };
   }
 
@@ -208,8 +218,11 @@ function isCompleteJson(text: string): boolean {
   }
 }
 
-/** Servers that answer tool calls with finish_reason "stop" (Ollama) still made tool calls. */
-function stopReasonOf(finishReason: string | undefined, toolCallCount: number): StopReason {
+/** Servers that answer tool calls with finish_reason "stop" (Ollama) still made tool calls. A
+ * `refusal` field or the content filter's finish reason make the response a refusal, whatever else
+ * it holds (Azure's filter can stop a response partway). */
+function stopReasonOf(finishReason: string | undefined, toolCallCount: number, refused: boolean): StopReason {
+  if (refused || finishReason === 'content_filter') return 'refusal';
   if (finishReason === 'length') return 'length';
   return toolCallCount > 0 ? 'tool_calls' : 'stop';
 }

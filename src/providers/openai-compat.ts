@@ -9,7 +9,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { lookupModel } from './catalog.js';
-import type { Message, ModelRequest, ToolSchema } from './types.js';
+import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
 
 export interface OpenAICompat {
   /** How errors name the server: "DeepSeek API". */
@@ -85,7 +85,7 @@ export function detectOpenAICompat(name: OpenAIProviderName, baseUrl: string): O
 /** The streaming request body, plus DeepSeek's `thinking` switch. */
 export type ChatRequestBody = ChatCompletionCreateParamsStreaming & { thinking?: { type: 'enabled' | 'disabled' } };
 
-type AssistantParam = ChatCompletionAssistantMessageParam & { reasoning_content?: string };
+type AssistantParam = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string };
 
 /**
  * Builds the body with a fixed key order: model, messages, tools, then the rest. Nothing in it
@@ -125,7 +125,7 @@ export function toOpenAIMessages(
       const assistant: AssistantParam = {
         role: 'assistant',
         content: message.content === '' && hasCalls ? null : message.content,
-        ...(compat.sendReasoningContent && message.reasoning ? { reasoning_content: message.reasoning } : {}),
+        ...reasoningBack(message, compat, hasCalls),
         ...(hasCalls
           ? {
               tool_calls: message.toolCalls.map((call) => ({
@@ -140,6 +140,25 @@ export function toOpenAIMessages(
     }
   }
   return wire;
+}
+
+/**
+ * The reasoning an assistant message carries back, as one field or none. DeepSeek's row sends it
+ * whenever present (as it always has). Elsewhere a tool-call message whose stream carried the
+ * reasoning in a field sends it back, byte for byte, under that field: Moonshot's Kimi thinking
+ * models answer 400 "reasoning_content is missing in assistant tool call message" without it, and
+ * DeepSeek-style thinking behind vLLM or SGLang needs it to go on. A message without such a field
+ * (no reasoning, reasoning in content parts, another provider's thinking) gets nothing, so its
+ * bytes are what they were; the choice depends on the message alone, so history stays byte-stable.
+ */
+function reasoningBack(message: AssistantMessage, compat: OpenAICompat, hasCalls: boolean): { reasoning_content?: string; reasoning?: string } {
+  if (!message.reasoning) return {};
+  if (compat.sendReasoningContent) return { reasoning_content: message.reasoning };
+  if (!hasCalls) return {};
+  // Only the two known names: the field comes from a session file, and must never be `content`.
+  if (message.reasoningField === 'reasoning_content') return { reasoning_content: message.reasoning };
+  if (message.reasoningField === 'reasoning') return { reasoning: message.reasoning };
+  return {};
 }
 
 const convertedTools = new WeakMap<readonly ToolSchema[], ChatCompletionTool[]>();

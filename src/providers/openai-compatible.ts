@@ -100,9 +100,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
             }
           }
         } catch (error) {
-          // A chunk that is not JSON is a damaged stream, retried like a cut one.
-          if (error instanceof SyntaxError) return { complete: false, detail: `a chunk was not valid JSON (${error.message})` };
-          // An abort ends the events, as the SDK's stream ends: the attempt says why.
+          // A chunk that is not JSON throws its SyntaxError on: errors.ts makes it a retried
+          // damaged stream, as for every provider. An abort ends the events, as the SDK's stream ends: the attempt says why.
           if (!isStreamCancel(error)) throw error;
         }
         // [DONE] read as an event, or left unclosed at the very end of the wire.

@@ -3,7 +3,7 @@
  * assembler that turns wire deltas into StreamEvents and the final AssistantMessage.
  */
 import { costOf, lookupModel } from './catalog.js';
-import type { AssistantMessage, ProviderError, StopReason, StreamEvent, ToolCall, Usage } from './types.js';
+import type { AssistantMessage, ProviderError, ReasoningField, StopReason, StreamEvent, ToolCall, Usage } from './types.js';
 import { monotonicMs } from '../util/clock.js';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -94,6 +94,8 @@ export class MessageAssembler {
   private text = '';
   private reasoning = '';
   private reasoningSignature = '';
+  private reasoningField: ReasoningField | undefined;
+  private refusalText = '';
   private readonly toolCalls: PartialToolCall[] = [];
 
   constructor(private readonly model: string) {}
@@ -103,9 +105,21 @@ export class MessageAssembler {
     return { type: 'text_delta', text };
   }
 
-  reasoningDelta(text: string): StreamEvent {
+  /** `field`: the OpenAI-style wire field the text came in, kept (the first one seen) so the
+   * reasoning can go back under that name. */
+  reasoningDelta(text: string, field?: ReasoningField): StreamEvent {
     this.reasoning += text;
+    if (field !== undefined) this.reasoningField ??= field;
     return { type: 'reasoning_delta', text };
+  }
+
+  /** The model's own words of refusal (OpenAI's `refusal` field): not answer text. */
+  refusalDelta(text: string): void {
+    this.refusalText += text;
+  }
+
+  get refusal(): string {
+    return this.refusalText;
   }
 
   signatureDelta(signature: string): void {
@@ -159,6 +173,7 @@ export class MessageAssembler {
       content: this.text,
       ...(this.reasoning ? { reasoning: this.reasoning } : {}),
       ...(this.reasoningSignature ? { reasoningSignature: this.reasoningSignature } : {}),
+      ...(this.reasoning && this.reasoningField ? { reasoningField: this.reasoningField } : {}),
       toolCalls: this.toolCalls.map(toToolCall),
       stopReason,
       ...(usage ? { usage, costUsd: costOf(usage, lookupModel(this.model).pricing) } : {}),

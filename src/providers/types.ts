@@ -17,7 +17,14 @@ export interface UserMessage {
   content: string;
 }
 
-export type StopReason = 'stop' | 'tool_calls' | 'length' | 'error' | 'aborted';
+/** Why a response ended. 'refusal': the model or the provider's safety system declined to answer
+ * (Anthropic `stop_reason: "refusal"`, an OpenAI `refusal` field, `finish_reason: "content_filter"`);
+ * the message's `errorMessage` says which. */
+export type StopReason = 'stop' | 'tool_calls' | 'length' | 'refusal' | 'error' | 'aborted';
+
+/** The wire field an OpenAI-compatible server streamed reasoning under (DeepSeek, Moonshot/Kimi,
+ * vLLM and SGLang: `reasoning_content`; Ollama, OpenRouter: `reasoning`). */
+export type ReasoningField = 'reasoning_content' | 'reasoning';
 
 export interface AssistantMessage {
   role: 'assistant';
@@ -27,6 +34,10 @@ export interface AssistantMessage {
   /** Anthropic's signature of the thinking block. A thinking block is sent back to Anthropic only
    * with its signature (required when thinking is combined with tools); other providers ignore it. */
   reasoningSignature?: string;
+  /** Set when the reasoning came in a field of an OpenAI-style stream: the reasoning goes back
+   * under that field with this message's tool calls (Moonshot's Kimi and other thinking servers
+   * reject a tool-call turn without it). Absent for every other message, whose bytes stay as they were. */
+  reasoningField?: ReasoningField;
   toolCalls: ToolCall[];
   stopReason: StopReason;
   /** Set by the provider when the response completed with usage information. */
@@ -34,7 +45,7 @@ export interface AssistantMessage {
   /** Dollar cost of this response, fixed when it is recorded (model catalog at that moment). */
   costUsd?: number;
   model?: string;
-  /** Human-readable error when stopReason is 'error' or 'aborted'. */
+  /** Human-readable error when stopReason is 'error', 'aborted' or 'refusal'. */
   errorMessage?: string;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Replays every recording in ../shared/wire-recordings through seek's real providers: the official
+ * Replays every recording in ../shared/wire-recordings and in test/fixtures/recordings (found ones,
+ * sources in its manifest.json) through seek's real providers: the official
  * SDK talks to a loopback server that answers with the recorded bytes as the SSE body, and the
  * final message must hold what the recording says (text, reasoning, tool calls, stop reason, usage).
  */
@@ -12,12 +13,14 @@ import { createOpenAICompatibleProvider } from '../../src/providers/openai-compa
 import type { AssistantMessage, Message, ModelRequest, Provider, StreamEvent } from '../../src/providers/types.js';
 import { collect } from '../support/scripted-server/index.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are arbitrary JSON */
-import { loadCase, RECORDINGS_DIR, recordingFiles, type ReplayCase } from './recordings.js';
+import { foundCases, loadCase, RECORDINGS_DIR, recordingFiles, type ReplayCase } from './recordings.js';
 
 const files = recordingFiles();
-const cases = files.map(loadCase);
+const found = foundCases();
+const cases = [...files.map((file) => loadCase(file)), ...found.cases];
+const paths = [...files, ...found.cases.map(() => '')];
 
-let current: { status: number; body: string } = { status: 200, body: '' };
+let current: { status: number; body: string; contentType: string } = { status: 200, body: '', contentType: 'text/event-stream' };
 /** The request bodies the loopback server received, parsed. */
 let received: Record<string, unknown>[] = [];
 let server: Server;
@@ -28,7 +31,7 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
       received.push(JSON.parse(raw) as Record<string, unknown>);
-      res.writeHead(current.status, { 'content-type': 'text/event-stream' });
+      res.writeHead(current.status, { 'content-type': current.contentType });
       res.end(current.body);
     });
   });
@@ -55,7 +58,7 @@ function providerFor(replayCase: ReplayCase): Provider {
 }
 
 async function replay(replayCase: ReplayCase, status: number, req: ModelRequest = request): Promise<StreamEvent[]> {
-  current = { status, body: replayCase.body };
+  current = { status, body: replayCase.body, contentType: replayCase.httpError ? 'application/json' : 'text/event-stream' };
   received = [];
   return collect(providerFor(replayCase).stream(req));
 }
@@ -75,10 +78,30 @@ describe('wire recordings replay', () => {
     expect(files.length, `no recordings under ${RECORDINGS_DIR}`).toBeGreaterThanOrEqual(40);
   });
 
-  it.each(cases.map((replayCase, i) => [replayCase.name, replayCase, files[i]!] as const))('%s', async (_name, replayCase, path) => {
-    const status = statusOf(path);
+  it('finds the recordings committed under test/fixtures/recordings, each with its source', () => {
+    expect(found.entries.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(cases.map((replayCase, i) => [replayCase.name, replayCase, paths[i]!] as const))('%s', async (_name, replayCase, path) => {
+    const status = replayCase.httpError?.status ?? (path ? statusOf(path) : 200);
     const events = await replay(replayCase, status);
     const last = events.at(-1);
+    if (replayCase.httpError) {
+      // Classified as the recording's notes say, and the message names the status and keeps the server's words.
+      if (last?.type !== 'error') throw new Error(`expected an error, got ${JSON.stringify(last)}`);
+      const retryable = replayCase.httpError.kind === 'server' || replayCase.httpError.kind === 'rate_limit';
+      expect(last.error).toMatchObject({ kind: replayCase.httpError.kind, status, retryable });
+      expect(last.error.message).toContain(`HTTP ${status}`);
+      expect(last.error.message).toContain(replayCase.httpError.message);
+      return;
+    }
+    if (replayCase.expected.streamError) {
+      if (last?.type !== 'error') throw new Error(`expected an error, got ${JSON.stringify(last)}`);
+      const { type, message } = replayCase.expected.streamError;
+      expect(last.error.message).toContain(message);
+      if (type === 'server_error') expect(last.error).toMatchObject({ kind: 'server', retryable: true });
+      return;
+    }
     if (status !== 200) {
       // No recording holds an error status today; a future one is checked by the HTTP meaning of its status.
       const kind = status === 429 ? 'rate_limit' : status === 401 || status === 403 ? 'auth' : status >= 500 ? 'server' : 'bad_request';
@@ -97,6 +120,7 @@ describe('wire recordings replay', () => {
       if (call.id) expect(message.toolCalls[i]!.id).toBe(call.id);
     }
     expect(message.stopReason).toBe(expected.stopReason);
+    if (expected.stopReason === 'refusal') expect(message.errorMessage).toMatch(/refused|content filter/);
     if (expected.usage) expect(message.usage).toMatchObject(expected.usage);
 
     // The next request carries the turn back as the server produced it.
@@ -105,6 +129,9 @@ describe('wire recordings replay', () => {
     if (replayCase.wire === 'openai') {
       expect((assistant.tool_calls ?? []).map((call: any) => call.function.arguments)).toEqual(expected.toolCalls.map((call) => call.arguments));
       if (replayCase.name.includes('/deepseek/') && expected.reasoning) expect(assistant.reasoning_content).toBe(expected.reasoning);
+      // Any other server: reasoning streamed in a field goes back with the tool-call turn, under that field.
+      else if (expected.reasoningField && expected.toolCalls.length > 0) expect(assistant[expected.reasoningField]).toBe(expected.reasoning);
+      else if (expected.toolCalls.length > 0) expect(assistant).not.toHaveProperty('reasoning_content');
     } else {
       const blocks = assistant.content as any[];
       const toolUses = blocks.filter((block) => block.type === 'tool_use');

@@ -6,7 +6,7 @@ import { argumentsText, isRecord, splitText } from './canonical.js';
 import { finishReasonOf } from './openai-wire.js';
 import type { RenderContext, ResolvedUsage, ScriptedReply } from './types.js';
 
-const STOP_REASONS = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens' } as const;
+const STOP_REASONS = { stop: 'end_turn', tool_calls: 'tool_use', length: 'max_tokens', refusal: 'refusal', content_filter: 'refusal' } as const;
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',

@@ -9,7 +9,12 @@ export function injectFailures(wire: Wire, frames: string[], reply: ScriptedRepl
   if (wire === 'openai' && reply.toolCallFraming) out = reframeToolCalls(out, reply.toolCallFraming);
   if (wire === 'openai' && reply.omitFinishReason) out = out.map((frame) => frame.replace(/"finish_reason":"[a-z_]+"/, '"finish_reason":null'));
   if (reply.invalidJsonAfterChunks !== undefined) {
-    out = [...out.slice(0, reply.invalidJsonAfterChunks), 'data: {"choices":[{"index":0,"delta":{"content":"cut\n\n', ...out.slice(reply.invalidJsonAfterChunks)];
+    // Anthropic events are named: a broken one still says what it was meant to be.
+    const broken =
+      wire === 'anthropic'
+        ? 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"cut\n\n'
+        : 'data: {"choices":[{"index":0,"delta":{"content":"cut\n\n';
+    out = [...out.slice(0, reply.invalidJsonAfterChunks), broken, ...out.slice(reply.invalidJsonAfterChunks)];
   }
   if (reply.streamError) out = [...out.slice(0, reply.streamError.afterChunks), errorFrame(wire, reply.streamError)];
   return out;

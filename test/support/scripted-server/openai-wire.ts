@@ -9,8 +9,14 @@ import type { RenderContext, ResolvedUsage, ScriptedReply } from './types.js';
 /** Fixed base for `created`: responses must not depend on the clock. */
 const CREATED_BASE = 1_700_000_000;
 
-export function finishReasonOf(reply: ScriptedReply): 'stop' | 'tool_calls' | 'length' {
+export function finishReasonOf(reply: ScriptedReply): NonNullable<ScriptedReply['finishReason']> {
   return reply.finishReason ?? ((reply.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop');
+}
+
+/** OpenAI has no 'refusal' finish reason: a refusal ends with 'stop' and carries `refusal`. */
+function openaiFinishReason(reply: ScriptedReply): string {
+  const reason = finishReasonOf(reply);
+  return reason === 'refusal' ? 'stop' : reason;
 }
 
 export function openaiToolCallId(ctx: RenderContext, index: number, scripted: string | undefined): string {
@@ -40,8 +46,10 @@ export function openaiStreamFrames(reply: ScriptedReply, ctx: RenderContext): st
     frame({ ...header, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
 
   const frames = [chunk({ role: 'assistant', content: '' })];
-  for (const piece of splitText(reply.reasoning ?? '')) frames.push(chunk({ reasoning_content: piece }));
+  const reasoningField = reply.reasoningField ?? 'reasoning_content';
+  for (const piece of splitText(reply.reasoning ?? '')) frames.push(chunk({ [reasoningField]: piece }));
   for (const piece of splitText(reply.text ?? '')) frames.push(chunk({ content: piece }));
+  for (const piece of splitText(reply.refusal ?? '')) frames.push(chunk({ refusal: piece }));
   (reply.toolCalls ?? []).forEach((call, index) => {
     const id = openaiToolCallId(ctx, index, call.id);
     frames.push(
@@ -51,7 +59,7 @@ export function openaiStreamFrames(reply: ScriptedReply, ctx: RenderContext): st
       frames.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }
   });
-  frames.push(chunk({}, finishReasonOf(reply)));
+  frames.push(chunk({}, openaiFinishReason(reply)));
   if (ctx.includeUsage) frames.push(frame({ ...header, choices: [], usage: openaiUsage(ctx.usage) }));
   frames.push('data: [DONE]\n\n');
   return frames;
@@ -67,14 +75,15 @@ export function openaiJsonBody(reply: ScriptedReply, ctx: RenderContext): Record
     role: 'assistant',
     content: reply.text ?? (toolCalls.length > 0 ? null : ''),
   };
-  if (reply.reasoning !== undefined) message['reasoning_content'] = reply.reasoning;
+  if (reply.reasoning !== undefined) message[reply.reasoningField ?? 'reasoning_content'] = reply.reasoning;
+  if (reply.refusal !== undefined) message['refusal'] = reply.refusal;
   if (toolCalls.length > 0) message['tool_calls'] = toolCalls;
   return {
     id: `chatcmpl-scripted-${ctx.sequence}`,
     object: 'chat.completion',
     created: CREATED_BASE + ctx.sequence,
     model: ctx.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply) }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: openaiFinishReason(reply) }],
     usage: openaiUsage(ctx.usage),
   };
 }

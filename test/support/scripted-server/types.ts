@@ -39,8 +39,15 @@ export interface ScriptedReply {
   text?: string;
   toolCalls?: ScriptedToolCall[];
   usage?: ScriptedUsage;
-  /** Default: 'tool_calls' when there are tool calls, else 'stop'. */
-  finishReason?: 'stop' | 'tool_calls' | 'length';
+  /** Default: 'tool_calls' when there are tool calls, else 'stop'. 'refusal' is Anthropic's
+   * `stop_reason: "refusal"` (the OpenAI wire says 'stop' and carries `refusal`); 'content_filter'
+   * is OpenAI's `finish_reason` (the Anthropic wire says 'refusal'). */
+  finishReason?: 'stop' | 'tool_calls' | 'length' | 'refusal' | 'content_filter';
+  /** OpenAI wire: the model's refusal text, streamed in `delta.refusal` (content stays empty). */
+  refusal?: string;
+  /** OpenAI wire: the delta field reasoning streams in (default `reasoning_content`, DeepSeek's and
+   * Moonshot's; Ollama and OpenRouter use `reasoning`). */
+  reasoningField?: 'reasoning_content' | 'reasoning';
   /** Answer with this HTTP error: a JSON error body in the wire's format, retry-after if given. */
   httpError?: ScriptedHttpError;
   /** Send this many SSE data chunks, then destroy the socket (no final event, no [DONE]). */

@@ -87,9 +87,27 @@ describe('DeepSeek reasoning_content round trip', () => {
     expect(server.violations).toEqual([]);
   });
 
-  it('does not send reasoning_content to a generic OpenAI-compatible server', async () => {
+  it('a generic OpenAI-compatible server that streamed reasoning_content gets it back with the tool-call turns only', async () => {
     await converse(createProvider({ provider: 'openai-compatible', apiKey: 'k', baseUrl: server.openaiBaseUrl }), 'local');
     const lastBody = server.requests.at(-1)!.body;
-    expect(JSON.stringify(lastBody)).not.toContain('reasoning_content');
+    expect(assistantsOf(lastBody).map((m) => (m as { reasoning_content?: string }).reasoning_content)).toEqual([
+      'Start by reading the entry point.',
+      'Two searches at once.',
+      undefined,
+      'Oops, bad JSON.',
+    ]);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('a generic server whose model sent no reasoning gets no reasoning field', async () => {
+    const provider = createProvider({ provider: 'openai-compatible', apiKey: 'k', baseUrl: server.openaiBaseUrl });
+    const history: Message[] = [{ role: 'user', content: 'Read it.' }];
+    server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }] }, { text: 'ok' });
+    const first = (await collect(provider.stream({ model: 'local', system: SYSTEM, messages: history, tools: TOOLS }))).at(-1);
+    if (first?.type !== 'done') throw new Error('turn failed');
+    const call = first.message.toolCalls[0]!;
+    history.push(first.message, { role: 'tool', toolCallId: call.id, toolName: call.name, content: 'x', isError: false });
+    await collect(provider.stream({ model: 'local', system: SYSTEM, messages: history, tools: TOOLS }));
+    expect(JSON.stringify(server.requests.at(-1)!.body)).not.toMatch(/"reasoning/);
   });
 });

@@ -81,15 +81,28 @@ describe('damaged and erroring OpenAI streams', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a chunk that is not JSON is retried like a cut stream, and the retry succeeds', async () => {
+  it('a chunk that is not JSON is a retryable malformed event, and the retry succeeds', async () => {
     server.enqueue({ text: 'first try', invalidJsonAfterChunks: 2 });
     server.enqueue({ text: 'second try' });
     const events = await collect(withRetries(openai().stream, noSleep)(request));
     const retry = events.find((event) => event.type === 'retry');
-    expect(retry?.type === 'retry' && retry.error.kind).toBe('stream_cut');
+    expect(retry?.type === 'retry' && retry.error).toMatchObject({ kind: 'malformed', retryable: true });
     const last = lastOf(events);
     expect(last.type === 'done' && last.message.content).toBe('second try');
     expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([
+    ['OpenAI-style', () => openai()],
+    ['Anthropic', () => anthropic()],
+  ] as const)('%s: an event that is not JSON is retried (the class of fault, whichever provider reads it)', async (_wire, make) => {
+    server.enqueue({ text: 'first try', invalidJsonAfterChunks: 3 }, { text: 'second try' });
+    const events = await collect(withRetries(make().stream, noSleep)(request));
+    const retry = events.find((event) => event.type === 'retry');
+    expect(retry?.type === 'retry' && retry.error).toMatchObject({ kind: 'malformed', retryable: true });
+    expect(retry?.type === 'retry' && retry.error.message).toMatch(/sent a stream event that could not be parsed: /);
+    const last = lastOf(events);
+    expect(last.type === 'done' && last.message.content).toBe('second try');
   });
 
   it('an {"error"} object of a server type inside the stream is a retryable server error', async () => {
