@@ -90,7 +90,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         // are read here (sse-events.ts), doing what the SDK's stream does with them.
         const response = await sdk.client
           .post<Stream<RawMessageStreamEvent>>('/v1/messages', {
-            body: buildMessagesRequest(request),
+            // As bytes: node:http writes a Buffer without first copying a string body to send it
+            // with the headers (request-bytes.ts); the SDK passes it through untouched.
+            body: Buffer.from(JSON.stringify(buildMessagesRequest(request))),
+            headers: { 'Content-Type': 'application/json' },
             stream: true,
             signal: attempt.signal,
             fetchOptions: activityOptions(attempt),

@@ -9,6 +9,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { lookupModel } from './catalog.js';
+import { jsonObjectBytes, JsonPieces, LastStringPiece, type JsonField, type JsonPiece } from './request-bytes.js';
 import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
 
 export interface OpenAICompat {
@@ -92,20 +93,58 @@ type AssistantParam = ChatCompletionAssistantMessageParam & { reasoning_content?
  * depends on time or chance, so the same history always gives the same bytes.
  */
 export function buildChatRequest(request: ModelRequest, compat: OpenAICompat): ChatRequestBody {
-  const tools = toOpenAITools(request.tools);
-  const maxTokens =
-    request.maxTokens ?? (compat.defaultMaxTokens ? lookupModel(request.model).maxOutputTokens : undefined);
+  const { tools, rest } = chatRequestFields(request, compat);
   return {
     model: request.model,
     messages: toOpenAIMessages(request.system, request.messages, compat),
     ...(tools.length > 0 ? { tools } : {}),
-    ...(maxTokens !== undefined ? { [compat.maxTokensField]: maxTokens } : {}),
-    ...(compat.thinkingSwitch === 'deepseek' && request.reasoning !== undefined
-      ? { thinking: { type: request.reasoning ? 'enabled' : 'disabled' } }
-      : {}),
-    stream: true,
-    ...(compat.includeUsage ? { stream_options: { include_usage: true } } : {}),
+    ...rest,
+  } as ChatRequestBody;
+}
+
+/** The fields after `messages`: the tools, then the rest in their order. */
+function chatRequestFields(request: ModelRequest, compat: OpenAICompat): { tools: ChatCompletionTool[]; rest: Record<string, unknown> } {
+  const maxTokens =
+    request.maxTokens ?? (compat.defaultMaxTokens ? lookupModel(request.model).maxOutputTokens : undefined);
+  return {
+    tools: toOpenAITools(request.tools),
+    rest: {
+      ...(maxTokens !== undefined ? { [compat.maxTokensField]: maxTokens } : {}),
+      ...(compat.thinkingSwitch === 'deepseek' && request.reasoning !== undefined
+        ? { thinking: { type: request.reasoning ? 'enabled' : 'disabled' } }
+        : {}),
+      stream: true,
+      ...(compat.includeUsage ? { stream_options: { include_usage: true } } : {}),
+    },
   };
+}
+
+/** The JSON pieces one provider reuses across its requests (request-bytes.ts). */
+export interface ChatRequestPieces {
+  system: LastStringPiece;
+  messages: JsonPieces<Message>;
+  tools: JsonPieces<readonly ToolSchema[]>;
+}
+
+export function chatRequestPieces(): ChatRequestPieces {
+  return { system: new LastStringPiece(), messages: new JsonPieces(), tools: new JsonPieces() };
+}
+
+/**
+ * `JSON.stringify(buildChatRequest(request, compat))` as bytes, each history message serialised
+ * once per provider (request-bytes.ts): the cost of a request is what is new in it.
+ */
+export function encodeChatRequest(request: ModelRequest, compat: OpenAICompat, pieces: ChatRequestPieces): Buffer {
+  const { tools, rest } = chatRequestFields(request, compat);
+  const messages: JsonPiece[] = [];
+  if (request.system) messages.push(pieces.system.of(request.system, (content) => ({ role: 'system', content })));
+  for (const message of request.messages) messages.push(pieces.messages.of(message, () => toOpenAIMessage(message, compat)));
+  const fields: JsonField[] = [
+    ['model', { text: JSON.stringify(request.model), bytes: Buffer.byteLength(JSON.stringify(request.model)) }],
+    ['messages', { array: messages }],
+    ...(tools.length > 0 ? [['tools', pieces.tools.of(request.tools, () => tools)] as JsonField] : []),
+  ];
+  return jsonObjectBytes(fields, rest);
 }
 
 export function toOpenAIMessages(
@@ -115,31 +154,30 @@ export function toOpenAIMessages(
 ): ChatCompletionMessageParam[] {
   const wire: ChatCompletionMessageParam[] = [];
   if (system) wire.push({ role: 'system', content: system });
-  for (const message of messages) {
-    if (message.role === 'user') {
-      wire.push({ role: 'user', content: message.content });
-    } else if (message.role === 'tool') {
-      wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
-    } else {
-      const hasCalls = message.toolCalls.length > 0;
-      const assistant: AssistantParam = {
-        role: 'assistant',
-        content: message.content === '' && hasCalls ? null : message.content,
-        ...reasoningBack(message, compat, hasCalls),
-        ...(hasCalls
-          ? {
-              tool_calls: message.toolCalls.map((call) => ({
-                id: call.id,
-                type: 'function' as const,
-                function: { name: call.name, arguments: call.arguments },
-              })),
-            }
-          : {}),
-      };
-      wire.push(assistant);
-    }
-  }
+  for (const message of messages) wire.push(toOpenAIMessage(message, compat));
   return wire;
+}
+
+/** One history message on the wire; it depends on the message alone (and the server's row). */
+function toOpenAIMessage(message: Message, compat: OpenAICompat): ChatCompletionMessageParam {
+  if (message.role === 'user') return { role: 'user', content: message.content };
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  const hasCalls = message.toolCalls.length > 0;
+  const assistant: AssistantParam = {
+    role: 'assistant',
+    content: message.content === '' && hasCalls ? null : message.content,
+    ...reasoningBack(message, compat, hasCalls),
+    ...(hasCalls
+      ? {
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+  };
+  return assistant;
 }
 
 /**

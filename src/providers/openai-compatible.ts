@@ -7,8 +7,9 @@ import type OpenAI from 'openai';
 import { streamAttempt, type WireEnd } from './attempt.js';
 import type { SdkErrorClasses } from './errors.js';
 import {
-  buildChatRequest,
+  chatRequestPieces,
   detectOpenAICompat,
+  encodeChatRequest,
   type OpenAICompat,
   type OpenAIProviderName,
 } from './openai-compat.js';
@@ -46,6 +47,8 @@ function isErrorChunk(chunk: unknown): chunk is { error: object } {
 export function createOpenAICompatibleProvider(options: OpenAICompatibleProviderOptions): Provider {
   const compat: OpenAICompat = { ...detectOpenAICompat(options.name, options.baseUrl), ...options.compat };
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
+  // Each history message is serialised once for all the requests of this provider (request-bytes.ts).
+  const pieces = chatRequestPieces();
 
   // The SDK is imported on the first request, not at startup: CLI cold start is measured. One
   // client serves every attempt; each request carries its attempt, whose idle watchdog its fetch
@@ -76,7 +79,17 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleProvider
       run: async function* (sdk, attempt, assembler, streaming): AsyncGenerator<StreamEvent, WireEnd> {
         // The raw response: the SDK has checked its status (errors are the SDK's), and the events
         // are read here (sse-events.ts), doing what the SDK's stream does with them.
-        const response = await sdk.client.chat.completions.create(buildChatRequest(request, compat), { signal: attempt.signal, fetchOptions: activityOptions(attempt) }).asResponse();
+        // Posted as bytes (what `chat.completions.create` would send, built incrementally): the SDK
+        // passes a Buffer body through untouched, with the content type given here.
+        const response = await sdk.client
+          .post('/chat/completions', {
+            body: encodeChatRequest(request, compat, pieces),
+            headers: { 'Content-Type': 'application/json' },
+            stream: true,
+            signal: attempt.signal,
+            fetchOptions: activityOptions(attempt),
+          })
+          .asResponse();
         streaming();
         if (!response.body) return { complete: false, detail: 'the response had no body' };
         const reader = new OpenAIChunkReader(assembler);
