@@ -11,6 +11,7 @@ import type { ToolGate } from './tool-gate.js';
 import { expandCommandText, type Outcome } from '../extensions/command-text.js';
 import { readCommandBody, type CustomCommand, type UnloadedCommand } from '../extensions/commands.js';
 import type { ToolLimit } from '../extensions/allowed-tools.js';
+import { findInvocable } from '../extensions/invocable.js';
 import { displayPath, resolvePath } from '../tools/paths.js';
 import { monotonicMs } from '../util/clock.js';
 import { readTrustedFile } from '../util/trusted-read.js';
@@ -65,7 +66,7 @@ export async function commandTurn(
 export function findCommand(text: string, commands: readonly CustomCommand[]): { command: CustomCommand; args: string } | undefined {
   const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return undefined;
-  const command = commands.find((entry) => entry.name === match[1]);
+  const command = findInvocable(match[1]!, commands);
   return command ? { command, args: match[2] ?? '' } : undefined;
 }
 
@@ -83,11 +84,14 @@ export async function prepareCommandRun(command: CustomCommand, args: string, de
     read: (path) => readThroughGate(deps, path, command, signal),
   });
   if ('error' in expanded) return expanded;
+  const by = command.skillDir ? `skill "${command.name}"` : `command /${command.name}`;
+  const grant = command.allowedToolsText ? { file: command.file, source: command.source, entries: command.allowedToolsText } : undefined;
   return {
     command,
-    text: expanded.text,
+    // A skill run as /name reads as the skill tool's result does: its folder named for its files.
+    text: command.skillDir ? `<skill name="${command.name}" dir="${command.skillDir}">\n${expanded.text}\n</skill>` : expanded.text,
     ...(command.model ? { model: command.model } : {}),
-    ...(command.allowedTools ? { limit: { by: `command /${command.name}`, tools: command.allowedTools } } : {}),
+    ...(command.allowedTools ? { limit: { by, tools: command.allowedTools, ...(grant ? { grant } : {}) } } : {}),
   };
 }
 

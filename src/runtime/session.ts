@@ -215,7 +215,7 @@ export class AgentSession {
       await this.checkpoints?.atTurnEnd();
       return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: redact(run.error), commandFailed: true, turns: 0 };
     }
-    if (run?.limit) this.prepared.scope.narrow(run.limit);
+    for (const text of run?.limit ? this.prepared.scope.narrow(run.limit) : []) this.emit({ type: 'notice', level: 'warn', text });
     // The command's model for its turn only; the session's own afterwards.
     const sessionModel = this.model;
     if (run?.model) this.setModel(run.model);
