@@ -59,10 +59,15 @@ export class ToolScope {
 
   constructor(private readonly target?: GrantTarget) {}
 
-  /** Activates a list: narrows, and grants where its source is trusted. Returns notices for the
-   * user (grants held back, entries that grant nothing). */
-  narrow(limit: ToolLimit): string[] {
+  /** Narrows the tools of the rest of the turn to the list. */
+  narrow(limit: ToolLimit): void {
     this.limits.push(limit);
+  }
+
+  /** Grants what the list allows, for the rest of the turn, where its source is trusted (a
+   * command's before its `` !`cmd` `` run). Returns notices for the user (grants held back,
+   * entries that grant nothing). */
+  grant(limit: ToolLimit): string[] {
     const grant = limit.grant;
     if (!grant || !this.target || grant.entries.length === 0) return [];
     if (isProjectSource(grant.source) && !this.projectGrantsTrusted) {

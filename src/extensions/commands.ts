@@ -31,6 +31,7 @@ export interface CustomCommand {
   /** Set when this is a skill run as `/name` (its SKILL.md is the body). */
   skillDir?: string;
   description: string;
+  /** `argument-hint`; an unquoted `[pr-number]` (a YAML list) reads as written. */
   argumentHint?: string;
   /** The model this command's turn uses (the session's model again afterwards). */
   model?: string;
@@ -86,7 +87,7 @@ export function parseCommand(text: string, file: string, name: string, source: E
   const firstBodyLine = body.split('\n').find((line) => line.trim() !== '') ?? '';
   const command: CustomCommand = { name, description: oneLine(fields.description ?? firstBodyLine.replace(/^#+\s*/, ''), 100), file, source };
   const hint = fields['argument-hint'];
-  if (hint !== undefined) command.argumentHint = oneLine(Array.isArray(hint) ? hint.join(' ') : hint, 60);
+  if (hint !== undefined) command.argumentHint = oneLine(Array.isArray(hint) ? hint.map((part) => `[${part}]`).join(' ') : hint, 60);
   const model = fields.model?.trim();
   if (model && model.toLowerCase() !== 'inherit') command.model = model;
   const allowed = fields['allowed-tools'];

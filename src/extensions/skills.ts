@@ -73,7 +73,7 @@ export function parseSkill(text: string, file: string, source: ExtensionSource):
     skill.allowedToolsText = typeof allowed === 'string' ? splitToolList(allowed) : allowed.map((entry) => entry.trim()).filter(Boolean);
   }
   const hint = parsed.data['argument-hint'];
-  if (hint !== undefined) skill.argumentHint = oneLine(Array.isArray(hint) ? hint.join(' ') : hint, 60);
+  if (hint !== undefined) skill.argumentHint = oneLine(Array.isArray(hint) ? hint.map((part) => `[${part}]`).join(' ') : hint, 60);
   return { skill, notices, body: parts.body.trim() };
 }
 

@@ -29,7 +29,7 @@ import type { McpManager } from '../mcp/index.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import { sessionCheckpoints } from './session-checkpoints.js';
 import { applyMode } from './permissions.js';
-import type { CustomCommand } from '../extensions/commands.js';
+import type { CustomCommand, UnloadedCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
 import { CALL_TOOL } from '../agent/tool-proxy.js';
@@ -190,6 +190,11 @@ export class AgentSession {
     return this.prepared.commands;
   }
 
+  /** Command files refused at start: running one fails with the reason (custom-commands.ts). */
+  get unloadedCommands(): readonly UnloadedCommand[] {
+    return this.prepared.unloadedCommands ?? [];
+  }
+
   /** The skills found at start (`/skills` lists them; the model loads them with the skill tool). */
   get skills(): readonly Skill[] {
     return this.prepared.skills;
@@ -212,10 +217,12 @@ export class AgentSession {
     if (text.startsWith('/')) await this.beforeAction();
     const run = await commandTurn(text, this.prepared, signal);
     if (run && 'error' in run) {
+      this.prepared.scope.reset();
       await this.checkpoints?.atTurnEnd();
       return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: redact(run.error), commandFailed: true, turns: 0 };
     }
-    for (const text of run?.limit ? this.prepared.scope.narrow(run.limit) : []) this.emit({ type: 'notice', level: 'warn', text });
+    for (const text of run?.notices ?? []) this.emit({ type: 'notice', level: 'warn', text });
+    if (run?.limit) this.prepared.scope.narrow(run.limit);
     // The command's model for its turn only; the session's own afterwards.
     const sessionModel = this.model;
     if (run?.model) this.setModel(run.model);

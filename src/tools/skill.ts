@@ -56,7 +56,9 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
       const read = await readSkillBody(skill);
       if ('error' in read) return { content: `skill ${skill.name} could not be read: ${read.error}`, isError: true };
       const grant = skill.allowedToolsText ? { file: skill.file, source: skill.source, entries: skill.allowedToolsText } : undefined;
-      const held = skill.allowedTools ? (deps.scope?.narrow({ by: `skill "${skill.name}"`, tools: skill.allowedTools, ...(grant ? { grant } : {}) }) ?? []) : [];
+      const limit = skill.allowedTools ? { by: `skill "${skill.name}"`, tools: skill.allowedTools, ...(grant ? { grant } : {}) } : undefined;
+      if (limit) deps.scope?.narrow(limit);
+      const held = limit ? (deps.scope?.grant(limit) ?? []) : [];
       const files = await otherFiles(skill.dir);
       const lines = [`<skill name="${skill.name}" dir="${skill.dir}">`, read.body, '</skill>'];
       if (files.names.length > 0) {
