@@ -49,11 +49,9 @@ export function grantRules(entries: readonly string[], file: string, notify: (wh
       }
       throw error;
     }
-    for (const rule of parsed) {
-      const confined = confine(rule);
-      if (confined) rules.push({ ...confined, origin: { text: entry, file } });
-      else notify(`allowed-tools: ${entry} grants nothing (a command's allowed-tools allow files inside the project only)`);
-    }
+    const confined = parsed.map(confine);
+    for (const rule of confined) if (rule) rules.push({ ...rule, origin: { text: entry, file } });
+    if (confined.includes(undefined)) notify(`allowed-tools: ${entry} grants nothing (a command's allowed-tools allow files inside the project only)`);
   }
   return rules;
 }
