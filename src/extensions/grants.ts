@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
 import { seekToolNames } from '../hooks/tool-names.js';
+import { trustRecord } from '../hooks/trust.js';
 import { parseRuleText, RuleSyntaxError } from '../policy/rule-syntax.js';
 import type { PolicyRule } from '../policy/types.js';
 import type { ExtensionSource } from './discovery.js';
@@ -89,4 +90,12 @@ export function grantingFiles(items: ReadonlyArray<{ name: string; file: string;
     out.push({ by: item.skillDir ? `skill "${item.name}"` : `/${item.name}`, file: item.file, source: item.source, entries: item.allowedToolsText });
   }
   return out;
+}
+
+/** Whether the project's grants are trusted as they are now (`grants_sha256` in the trust record
+ * matches); a project that grants nothing has nothing to trust. */
+export async function projectGrantsTrusted(seekHome: string, projectRoot: string, files: readonly GrantingFile[]): Promise<boolean> {
+  const hash = projectGrantsHash(files, projectRoot);
+  if (hash === undefined) return true;
+  return (await trustRecord(seekHome, projectRoot))?.grants_sha256 === hash;
 }

@@ -40,9 +40,8 @@ import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
 import { CALL_TOOL, TOOL_SEARCH, unwrapProxyCall } from '../agent/tool-proxy.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
 import { loadCommands } from '../extensions/commands.js';
-import { grantingFiles, projectGrantsHash, type GrantingFile } from '../extensions/grants.js';
+import { grantingFiles, projectGrantsTrusted } from '../extensions/grants.js';
 import { slashInvocable } from '../extensions/invocable.js';
-import { trustRecord } from '../hooks/trust.js';
 import { loadSkills } from '../extensions/skills.js';
 import { createSkillTool } from '../tools/skill.js';
 
@@ -452,12 +451,4 @@ function newSystemPrompt(cwd: string, projectRoot: string, onRefused: (notice: s
     platform: `${process.platform} ${process.arch}`,
     instructions: readProjectInstructions(projectRoot, onRefused),
   });
-}
-
-/** Whether the project's command and skill grants are trusted as they are now (a project that
- * grants nothing has nothing to trust). */
-async function projectGrantsTrusted(home: string, projectRoot: string, files: readonly GrantingFile[]): Promise<boolean> {
-  const hash = projectGrantsHash(files, projectRoot);
-  if (hash === undefined) return true;
-  return (await trustRecord(home, projectRoot))?.grants_sha256 === hash;
 }

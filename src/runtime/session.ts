@@ -36,6 +36,7 @@ import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 import { monotonicMs } from '../util/clock.js';
 import { redact } from '../util/redact.js';
+import { redactEvent } from './redact-event.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -440,27 +441,6 @@ export class AgentSession {
         // A broken front end must not break the session.
       }
     }
-  }
-}
-
-/** `event` with the texts that may quote a URL or a provider's error (notices, retries, errors)
- * passed through util/redact.ts: no URL credentials, key-like query values or API keys. */
-function redactEvent(event: SessionEvent): SessionEvent {
-  switch (event.type) {
-    case 'notice':
-      return { ...event, text: redact(event.text) };
-    case 'retry':
-      return { ...event, error: { ...event.error, message: redact(event.error.message) } };
-    case 'error':
-      return { ...event, error: { ...event.error, message: redact(event.error.message) } };
-    case 'loop_end':
-      return event.errorMessage ? { ...event, errorMessage: redact(event.errorMessage) } : event;
-    case 'subagent_event': {
-      const inner = redactEvent(event.event);
-      return inner === event.event ? event : ({ ...event, event: inner } as SessionEvent);
-    }
-    default:
-      return event;
   }
 }
 
