@@ -58,6 +58,11 @@ const INTERACTIVE_ONLY: ReadonlyMap<string, string> = new Map(Object.entries({
 /** Claude Code built-ins seek does not have: named as such rather than guessed at. */
 const CLAUDE_ONLY = new Set(['init', 'config', 'doctor', 'login', 'logout', 'status', 'bug', 'add-dir', 'review', 'pr_comments', 'vim', 'terminal-setup', 'export', 'context', 'statusline', 'upgrade']);
 
+/** Every built-in name this module knows (the terminal UI's table must match, a unit test checks). */
+export function builtinNames(): string[] {
+  return [...HEADLESS_BUILTINS.map(([name]) => name), ...INTERACTIVE_ONLY.keys()];
+}
+
 export type SlashOutcome =
   /** Send this to the model (the session expands a custom command or skill itself). */
   | { kind: 'prompt'; text: string }
@@ -102,8 +107,7 @@ async function settleMcp(session: AgentSession): Promise<void> {
 
 function knownNames(session: AgentSession): string[] {
   return [
-    ...HEADLESS_BUILTINS.map(([name]) => name),
-    ...INTERACTIVE_ONLY.keys(),
+    ...builtinNames(),
     ...session.customCommands.flatMap((command) => [command.name, ...(command.namespaced ? [command.namespaced] : [])]),
     ...session.mcp.promptCommands().map((prompt) => prompt.name),
   ];
