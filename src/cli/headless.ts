@@ -4,6 +4,11 @@ import type { RootOptions } from './root.js';
 import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 import { onWriteFailure } from './standard-output.js';
+import { runSlashPrompt } from './headless-slash.js';
+import type { RunSummary } from '../runtime/events.js';
+import type { AgentSession } from '../runtime/session.js';
+import type { CostTotals } from '../cost/tracker.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** `seek -p`: one prompt, run to completion, render the result in the chosen format. Actions that
  * need approval are denied (there is nobody to ask) unless --yolo. Ctrl+C cancels cleanly: the
@@ -20,7 +25,15 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
   const stopWatchingOutput = onWriteFailure(process.stdout, onSignal);
   session.subscribe((event) => renderer.onEvent(event));
   try {
-    const summary = await session.prompt(prompt, controller.signal);
+    const started = monotonicMs();
+    const before = session.tracker.cumulative();
+    const slash = prompt.startsWith('/') ? await runSlashPrompt(prompt, session, controller.signal) : { kind: 'prompt' as const, text: prompt };
+    if (slash.kind === 'usage') {
+      process.stderr.write(`seek: ${slash.message}\n`);
+      return 2;
+    }
+    if (slash.kind === 'local') return renderer.finish(localSummary(session, slash.text, monotonicMs() - started, before));
+    const summary = await session.prompt(slash.text, controller.signal);
     return renderer.finish(summary);
   } finally {
     process.off('SIGINT', onSignal);
@@ -28,4 +41,17 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
     stopWatchingOutput();
     await closeSession(session);
   }
+}
+
+/** The result of a built-in slash command run here (`/help`, `/cost`…): what it billed is what the
+ * session's tracker gained since `before` (a `/compact`'s summary; nothing for the others). */
+function localSummary(session: AgentSession, text: string, durationMs: number, before: CostTotals): RunSummary {
+  const after = session.tracker.cumulative();
+  const usage = {
+    inputTokens: after.usage.inputTokens - before.usage.inputTokens,
+    outputTokens: after.usage.outputTokens - before.usage.outputTokens,
+    cacheReadTokens: after.usage.cacheReadTokens - before.usage.cacheReadTokens,
+    cacheWriteTokens: after.usage.cacheWriteTokens - before.usage.cacheWriteTokens,
+  };
+  return { sessionId: session.id, reason: 'completed', finalText: text, turns: 0, durationMs, usage, costUsd: after.costUsd - before.costUsd, costKnown: after.costKnown, subagents: [], orchestrations: [] };
 }

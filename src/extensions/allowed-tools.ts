@@ -1,16 +1,21 @@
 /**
  * `allowed-tools` of skills and custom commands, and the scope that enforces them.
  *
- * Semantics (README "Skills and custom commands"): a list only ever narrows. While a skill loaded
- * by the `skill` tool or a custom command is active, a call to a tool outside its list is refused
- * before the permission policy is asked (the model gets the refusal as the tool result); a call to
- * a listed tool still goes through the session's policy, hooks and approvals unchanged, so nothing
- * is allowed that was not allowed before. Active means: until the user's turn (the prompt that
- * loaded the skill or ran the command) ends. Several active lists intersect. The `skill` tool
- * itself is never refused: loading another skill can only narrow further. A skill or command
- * without `allowed-tools` narrows nothing.
+ * Semantics (README "Skills and custom commands"), both while a skill loaded by the `skill` tool
+ * (or run as `/name`) or a custom command is active, that is until the user's turn (the prompt that
+ * loaded or ran it) ends:
+ *  - it narrows: a call to a tool outside the list is refused before the permission policy is
+ *    asked (the model gets the refusal as the tool result). Several active lists intersect. The
+ *    `skill` tool itself is never refused. A skill or command without `allowed-tools` narrows nothing;
+ *  - it grants, as in Claude Code: what it lists runs without asking (grants.ts says exactly how far:
+ *    never past a deny rule or a config file's ask rule, commands in the sandbox), where its source
+ *    is trusted: the user's own files always, a project's once `seek permissions trust` covered
+ *    them. Otherwise the listed tools are asked (denied headless) as usual, and the user is told.
  */
 import { canonicalToolName, MCP_TOOL_PREFIX } from '../hooks/tool-names.js';
+import type { PolicyRule } from '../policy/types.js';
+import type { ExtensionSource } from './discovery.js';
+import { grantRules, isProjectSource } from './grants.js';
 import { mapToolNames } from './tool-list.js';
 
 /** Tools seek registers outside the hook-matchable set (MCP's two fixed tools, `skill`). */
@@ -35,18 +40,51 @@ export interface ToolLimit {
   /** What set it, for the refusal: `skill "review"`, `command /deploy`. */
   readonly by: string;
   readonly tools: readonly string[];
+  /** The file and its allowed-tools as written, for the grants (grants.ts). */
+  readonly grant?: { file: string; source: ExtensionSource; entries: readonly string[] };
 }
 
-/** The limits active in the current turn. The session resets it when a turn starts. */
+/** Where grants go: the session's permission policy. */
+export interface GrantTarget {
+  addRule(rule: PolicyRule): void;
+  removeRule(rule: PolicyRule): boolean;
+}
+
+/** The limits active in the current turn. The session resets it when a turn starts and ends. */
 export class ToolScope {
   private limits: ToolLimit[] = [];
+  private granted: PolicyRule[] = [];
+  /** Whether the user trusts the project's grants as they are now (`seek permissions trust`). */
+  projectGrantsTrusted = false;
 
+  constructor(private readonly target?: GrantTarget) {}
+
+  /** Narrows the tools of the rest of the turn to the list. */
   narrow(limit: ToolLimit): void {
     this.limits.push(limit);
   }
 
+  /** Grants what the list allows, for the rest of the turn, where its source is trusted (a
+   * command's before its `` !`cmd` `` run). Returns notices for the user (grants held back,
+   * entries that grant nothing). */
+  grant(limit: ToolLimit): string[] {
+    const grant = limit.grant;
+    if (!grant || !this.target || grant.entries.length === 0) return [];
+    if (isProjectSource(grant.source) && !this.projectGrantsTrusted) {
+      return [`${limit.by}: its allowed-tools (${grant.entries.join(', ')}) are not pre-approved: ${grant.file} comes with the project, which is not trusted for them. Review it, then run \`seek permissions trust\`. Until then those tools are asked as usual (denied headless).`];
+    }
+    const notices: string[] = [];
+    for (const rule of grantRules(grant.entries, grant.file, (what) => notices.push(`${limit.by} (${grant.file}): ${what}`))) {
+      this.target.addRule(rule);
+      this.granted.push(rule);
+    }
+    return notices;
+  }
+
   reset(): void {
     this.limits = [];
+    for (const rule of this.granted) this.target?.removeRule(rule);
+    this.granted = [];
   }
 
   get active(): readonly ToolLimit[] {

@@ -1,7 +1,10 @@
 /**
  * Custom slash commands: Markdown files in `commands/` folders (found by the shared rule,
- * discovery.ts). `review.md` is `/review`; a subfolder is a namespace: `frontend/test.md` is
- * `/frontend:test`. Optional frontmatter: `description`, `argument-hint`, `model`,
+ * discovery.ts). `review.md` is `/review`; a file in a subfolder keeps its own name, as in Claude
+ * Code: `frontend/test.md` is `/test`, its description ends with `(project:frontend)`, and it also
+ * answers to the namespaced `/frontend:test`. When two files would both be `/test`, the first in
+ * precedence order keeps `/test` and the other is reachable only as `/frontend:test`, with a notice
+ * naming both files. Optional frontmatter: `description`, `argument-hint`, `model`,
  * `allowed-tools`. The body is the prompt (command-text.ts expands it). Commands live on the
  * user's side: nothing of them enters a request until one is run.
  */
@@ -11,6 +14,7 @@ import { lazySchema } from '../util/zod.js';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
 import { loadYamlParser, oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { splitToolList } from './tool-list.js';
 import { stat } from 'node:fs/promises';
 
 export const MAX_COMMANDS = 500;
@@ -20,13 +24,21 @@ const MAX_DEPTH = 3;
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 export interface CustomCommand {
-  /** Without the slash: `review`, `frontend:test`. */
+  /** Without the slash: `review`, `test` (from `frontend/test.md`). */
   name: string;
+  /** For a file in a subfolder: its namespaced name (`frontend:test`), which also runs it. */
+  namespaced?: string;
+  /** Set when this is a skill run as `/name` (its SKILL.md is the body). */
+  skillDir?: string;
   description: string;
+  /** `argument-hint`; an unquoted `[pr-number]` (a YAML list) reads as written. */
   argumentHint?: string;
   /** The model this command's turn uses (the session's model again afterwards). */
   model?: string;
   allowedTools?: string[];
+  /** `allowed-tools` as written (`Bash(git add:*)`): what the command's turn may run without asking
+   * (extensions/grants.ts), where its source is trusted. */
+  allowedToolsText?: string[];
   file: string;
   source: ExtensionSource;
   /** The folder the file must stay inside when it is read again (extensions/discovery.ts): the
@@ -75,11 +87,14 @@ export function parseCommand(text: string, file: string, name: string, source: E
   const firstBodyLine = body.split('\n').find((line) => line.trim() !== '') ?? '';
   const command: CustomCommand = { name, description: oneLine(fields.description ?? firstBodyLine.replace(/^#+\s*/, ''), 100), file, source };
   const hint = fields['argument-hint'];
-  if (hint !== undefined) command.argumentHint = oneLine(Array.isArray(hint) ? hint.join(' ') : hint, 60);
+  if (hint !== undefined) command.argumentHint = oneLine(Array.isArray(hint) ? hint.map((part) => `[${part}]`).join(' ') : hint, 60);
   const model = fields.model?.trim();
   if (model && model.toLowerCase() !== 'inherit') command.model = model;
   const allowed = fields['allowed-tools'];
-  if (allowed !== undefined) command.allowedTools = parseAllowedTools(allowed, (what) => notices.push(notice(file, what)));
+  if (allowed !== undefined) {
+    command.allowedTools = parseAllowedTools(allowed, (what) => notices.push(notice(file, what)));
+    command.allowedToolsText = toolEntries(allowed);
+  }
   return { command, body, notices };
 }
 
@@ -110,10 +125,46 @@ export async function loadCommands(roots: ExtensionRoots): Promise<{ commands: C
     max: MAX_COMMANDS,
     tooMany: `more than ${MAX_COMMANDS} commands are installed; this and any later ones are skipped`,
   });
-  const loaded = new Set(items.map((item) => item.name));
+  const commands = ownNames(items, notices);
+  const loaded = new Set(commands.flatMap((item) => [item.name, item.namespaced ?? item.name]));
   const firstUnloaded = new Map<string, UnloadedCommand>();
   for (const entry of unloaded) if (!loaded.has(entry.name) && !firstUnloaded.has(entry.name)) firstUnloaded.set(entry.name, entry);
-  return { commands: items.sort((a, b) => byCodeUnit(a.name, b.name)), notices, unloaded: [...firstUnloaded.values()] };
+  return { commands: commands.sort((a, b) => byCodeUnit(a.name, b.name)), notices, unloaded: [...firstUnloaded.values()] };
+}
+
+/** Claude Code's naming: a subfolder command takes its file's name and shows its folder in the
+ * description (`(project:frontend)`); the namespaced name stays as a second way to type it. In
+ * discovery (precedence) order the first file to claim a name keeps it; a later one keeps only its
+ * namespaced name, and a notice names both files. */
+function ownNames(items: readonly CustomCommand[], notices: string[]): CustomCommand[] {
+  const taken = new Map<string, string>();
+  const out: CustomCommand[] = [];
+  for (const item of items) {
+    const parts = item.name.split(':');
+    const short = parts.at(-1)!;
+    const earlier = taken.get(short);
+    if (parts.length === 1) {
+      if (earlier !== undefined) notices.push(notice(item.file, `name "${short}" is already defined by ${earlier}; skipped`));
+      else out.push(item);
+      taken.set(short, earlier ?? item.file);
+      continue;
+    }
+    const folder = `(${item.source.startsWith('project') ? 'project' : 'user'}:${parts.slice(0, -1).join('/')})`;
+    const described: CustomCommand = { ...item, description: `${item.description} ${folder}`.trim(), namespaced: item.name };
+    if (earlier !== undefined) {
+      notices.push(notice(item.file, `/${short} is already defined by ${earlier}; this one runs as /${item.name}`));
+      out.push(described);
+    } else {
+      taken.set(short, item.file);
+      out.push({ ...described, name: short });
+    }
+  }
+  return out;
+}
+
+/** The entries of an `allowed-tools` value as written. */
+function toolEntries(value: string | readonly string[]): string[] {
+  return typeof value === 'string' ? splitToolList(value) : value.map((entry) => entry.trim()).filter(Boolean);
 }
 
 /** The command's text now (frontmatter fields as loaded at start; the body as on disk, read under

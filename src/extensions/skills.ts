@@ -10,6 +10,7 @@ import { lazySchema } from '../util/zod.js';
 import { parseAllowedTools } from './allowed-tools.js';
 import { byCodeUnit, collectByName, extensionDirs, listDir, readBoundedText, type ExtensionRoots, type ExtensionSource } from './discovery.js';
 import { loadYamlParser, oneLine, parseFieldsLeniently, splitFrontmatter, withoutNulls } from './frontmatter.js';
+import { splitToolList } from './tool-list.js';
 
 export const SKILL_FILE = 'SKILL.md';
 export const MAX_SKILLS = 200;
@@ -27,6 +28,10 @@ export interface Skill {
   source: ExtensionSource;
   /** seek tool names; absent: the skill narrows nothing. */
   allowedTools?: string[];
+  /** allowed-tools as written: what runs without asking while it is active (grants.ts). */
+  allowedToolsText?: string[];
+  /** `argument-hint`, shown when it is run as `/name`. */
+  argumentHint?: string;
   /** The folder SKILL.md must stay inside when it is read again (extensions/discovery.ts): the
    * project root or the user's config folder. Absent: the skill's own folder. */
   within?: string;
@@ -39,6 +44,7 @@ const fieldsSchema = lazySchema((z) =>
     name: z.string({ error: 'must be a string' }).optional(),
     description: z.string({ error: (issue) => (issue.input === undefined ? 'missing' : 'must be a string') }),
     'allowed-tools': z.union([z.array(z.string()), z.string()], { error: 'must be a list or a string' }).optional(),
+    'argument-hint': z.union([z.string(), z.array(z.string())], { error: 'must be a string' }).optional(),
   }),
 );
 
@@ -62,7 +68,12 @@ export function parseSkill(text: string, file: string, source: ExtensionSource):
   if (!description) return skip('description: empty');
   const skill: Skill = { name, description, dir, file, source };
   const allowed = parsed.data['allowed-tools'];
-  if (allowed !== undefined) skill.allowedTools = parseAllowedTools(allowed, (what) => notices.push(notice(file, what)));
+  if (allowed !== undefined) {
+    skill.allowedTools = parseAllowedTools(allowed, (what) => notices.push(notice(file, what)));
+    skill.allowedToolsText = typeof allowed === 'string' ? splitToolList(allowed) : allowed.map((entry) => entry.trim()).filter(Boolean);
+  }
+  const hint = parsed.data['argument-hint'];
+  if (hint !== undefined) skill.argumentHint = oneLine(Array.isArray(hint) ? hint.map((part) => `[${part}]`).join(' ') : hint, 60);
   return { skill, notices, body: parts.body.trim() };
 }
 

@@ -8,6 +8,7 @@ import { localConfigFile, projectConfigFile } from '../policy/config-rules.js';
 import { approvalView, formatApprovalLines, visible, type ApprovalRequest } from './approval.js';
 import { describePlan, dropTask, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../orchestrator/review.js';
 import { customCommandLines, skillsListing } from './extensions-list.js';
+import { findInvocable } from '../extensions/invocable.js';
 import type { CustomCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 
@@ -232,7 +233,7 @@ export class PlainInteractive {
         this.out.write(`${skillsListing(this.session.skills ?? [])}\n`);
         return undefined;
       default:
-        if (custom.some((command) => command.name === name)) return 'custom';
+        if (name !== undefined && findInvocable(name, custom)) return 'custom';
         this.out.write(`unknown command /${name}; try /help\n`);
         return undefined;
     }

@@ -42,9 +42,10 @@ function subject(label: string, outside: string[]): string {
   return outside.length > 0 ? `${label} outside the project (${outside[0]})` : label;
 }
 
-/** Sources whose allow rules were written ahead of time (config files): the command they allow
- * still runs in the sandbox. Session rules are a person's answer to the exact action: unsandboxed. */
-const SANDBOXED_RULE_SOURCES = new Set(['user', 'project', 'local']);
+/** Sources whose allow rules were written ahead of time (config files, a command's or skill's
+ * allowed-tools): the command they allow still runs in the sandbox. Session rules are a person's
+ * answer to the exact action: unsandboxed. */
+const SANDBOXED_RULE_SOURCES = new Set(['user', 'project', 'local', 'command']);
 
 function noSandboxNote(state: PolicyState): string {
   return `no OS sandbox is available here (${state.sandbox.reason ?? 'unknown reason'}; see \`seek sandbox check\`)`;
@@ -157,7 +158,7 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
   const planAllowedRule = (): PolicyRule | undefined =>
     request.readOnlyHint === true && outside.length === 0
-      ? state.rules.find((r) => r.decision === 'allow' && r.source !== 'default' && r.tool !== undefined && r.tool !== '*' && ruleMatches(r, request, tool, root, cwd))
+      ? state.rules.find((r) => r.decision === 'allow' && r.source !== 'default' && r.source !== 'command' && r.tool !== undefined && r.tool !== '*' && ruleMatches(r, request, tool, root, cwd))
       : undefined;
 
   if (askRule) {
@@ -204,6 +205,9 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   }
 
   let dangerous: boolean | undefined;
+  // A command's allowed-tools only spare a question: under yolo nothing is asked, and its grants
+  // must not put into the sandbox what yolo runs outside it.
+  if (ruled?.decision === 'allow' && state.preference === 'yolo' && ruled.rules.every((r) => r.source === 'command')) return { decision: 'allow', code: 'yolo' };
   if (ruled?.decision === 'allow') {
     const allowRule = ruled.rules[0]!;
     const needsSandbox = isBash && ruled.rules.some((r) => SANDBOXED_RULE_SOURCES.has(r.source));
@@ -451,7 +455,9 @@ export class PermissionPolicy {
     const extra = (restriction.rules ?? []).map((r): PolicyRule => ({ ...r, source: 'spawn' }));
     const loosening = extra.find((r) => r.decision === 'allow');
     if (loosening) throw new PolicySpawnError(`spawn rules may only deny or ask: ${formatRule(loosening)}`);
-    const child = new PermissionPolicy({ root, preference, workflow, rules: [...this.#rules, ...extra] });
+    // A command's allowed-tools are for its own turn in this agent: a child does not inherit them.
+    const inherited = this.#rules.filter((r) => r.source !== 'command');
+    const child = new PermissionPolicy({ root, preference, workflow, rules: [...inherited, ...extra] });
     child.#readRoots = [...this.#readRoots];
     child.#sandbox = this.#sandbox;
     return child;

@@ -27,7 +27,7 @@ export const DEFAULT_RULES: readonly PolicyRule[] = Object.freeze([
 ] satisfies PolicyRule[]);
 
 /** Rule sources from the most specific to the least; the first source with a match decides. */
-export const SOURCE_PRECEDENCE: readonly RuleSource[] = ['spawn', 'session', 'local', 'project', 'user', 'default'];
+export const SOURCE_PRECEDENCE: readonly RuleSource[] = ['spawn', 'session', 'local', 'project', 'user', 'command', 'default'];
 
 const SHELL_SEPARATORS = /[;&|\n\r()`]/;
 const NOT_METACHARACTER = '[^;&|><$`()\\n\\r]*';

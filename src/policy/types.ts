@@ -38,8 +38,9 @@ export type RuleDecision = 'allow' | 'deny' | 'ask';
 
 /** Where a rule came from. Precedence (most specific first): spawn, session, local
  * (`<root>/.seek/config.local.json`), project (`<root>/.seek/config.json`), user
- * (`~/.seek/config.json`), default. */
-export type RuleSource = 'default' | 'user' | 'project' | 'local' | 'session' | 'spawn';
+ * (`~/.seek/config.json`), command (the `allowed-tools` of the skill or command running in this
+ * turn, extensions/grants.ts: below every config file, so their ask rules still ask), default. */
+export type RuleSource = 'default' | 'user' | 'project' | 'local' | 'session' | 'spawn' | 'command';
 
 /** A policy rule: plain data, so config files, the UI ("always allow") and subagent templates can
  * all add rules without touching tools.
@@ -68,7 +69,7 @@ export const PolicyRuleSchema = lazySchema((z) =>
     kind: z.enum(ACTION_KINDS as [ActionKind, ...ActionKind[]]).optional(),
     pattern: z.string().min(1).optional(),
     decision: z.enum(['allow', 'deny', 'ask']),
-    source: z.enum(['default', 'user', 'project', 'local', 'session', 'spawn']),
+    source: z.enum(['default', 'user', 'project', 'local', 'session', 'spawn', 'command']),
   }),
 );
 

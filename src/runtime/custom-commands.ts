@@ -11,6 +11,7 @@ import type { ToolGate } from './tool-gate.js';
 import { expandCommandText, type Outcome } from '../extensions/command-text.js';
 import { readCommandBody, type CustomCommand, type UnloadedCommand } from '../extensions/commands.js';
 import type { ToolLimit } from '../extensions/allowed-tools.js';
+import { findInvocable } from '../extensions/invocable.js';
 import { displayPath, resolvePath } from '../tools/paths.js';
 import { monotonicMs } from '../util/clock.js';
 import { readTrustedFile } from '../util/trusted-read.js';
@@ -23,13 +24,18 @@ export interface CommandRun {
   /** The prompt to send. */
   text: string;
   model?: string;
+  /** The turn's tools narrow to this (its grants are already in force). */
   limit?: ToolLimit;
+  /** For the user: grants held back, entries that grant nothing. */
+  notices: string[];
 }
 
 export interface CommandDeps {
   tools: readonly Tool[];
   gate: ToolGate;
   workspace: () => { cwd: string; projectRoot: string };
+  /** Puts the command's allowed-tools grants in force (before its `` !`cmd` `` run); notices back. */
+  grant?: (limit: ToolLimit) => string[];
 }
 
 /** What a command's `@file` may name: a regular file inside the project, read through the
@@ -47,6 +53,7 @@ export async function commandTurn(
     tools: readonly Tool[];
     gate: ToolGate;
     workspace: { readonly cwd: string; readonly root: string };
+    scope: { grant(limit: ToolLimit): string[] };
   },
   signal: AbortSignal,
 ): Promise<CommandRun | { error: string } | undefined> {
@@ -58,14 +65,15 @@ export async function commandTurn(
     return unloaded ? { error: `/${unloaded.name} was not run: ${unloaded.reason}` } : undefined;
   }
   const { workspace } = session;
-  return prepareCommandRun(invoked.command, invoked.args, { tools: session.tools, gate: session.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }) }, signal);
+  const deps: CommandDeps = { tools: session.tools, gate: session.gate, workspace: () => ({ cwd: workspace.cwd, projectRoot: workspace.root }), grant: (limit) => session.scope.grant(limit) };
+  return prepareCommandRun(invoked.command, invoked.args, deps, signal);
 }
 
 /** The custom command `text` invokes (`/name` or `/name args`), if any. */
 export function findCommand(text: string, commands: readonly CustomCommand[]): { command: CustomCommand; args: string } | undefined {
   const match = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return undefined;
-  const command = commands.find((entry) => entry.name === match[1]);
+  const command = findInvocable(match[1]!, commands);
   return command ? { command, args: match[2] ?? '' } : undefined;
 }
 
@@ -78,16 +86,23 @@ function findUnloaded(text: string, unloaded: readonly UnloadedCommand[]): Unloa
 export async function prepareCommandRun(command: CustomCommand, args: string, deps: CommandDeps, signal: AbortSignal): Promise<CommandRun | { error: string }> {
   const read = await readCommandBody(command);
   if ('error' in read) return { error: `/${command.name}: ${read.error}` };
+  const by = command.skillDir ? `skill "${command.name}"` : `command /${command.name}`;
+  const grant = command.allowedToolsText ? { file: command.file, source: command.source, entries: command.allowedToolsText } : undefined;
+  const limit: ToolLimit | undefined = command.allowedTools ? { by, tools: command.allowedTools, ...(grant ? { grant } : {}) } : undefined;
+  // What it allows runs without asking from its `!cmd` on, as in Claude Code.
+  const notices = limit ? (deps.grant?.(limit) ?? []) : [];
   const expanded = await expandCommandText(command.name, read.body, args, {
     run: (shell) => runThroughGate(deps, 'bash', { command: shell }, signal),
     read: (path) => readThroughGate(deps, path, command, signal),
   });
-  if ('error' in expanded) return expanded;
+  if ('error' in expanded) return { error: [expanded.error, ...notices].join('\n') };
   return {
     command,
-    text: expanded.text,
+    // A skill run as /name reads as the skill tool's result does: its folder named for its files.
+    text: command.skillDir ? `<skill name="${command.name}" dir="${command.skillDir}">\n${expanded.text}\n</skill>` : expanded.text,
     ...(command.model ? { model: command.model } : {}),
-    ...(command.allowedTools ? { limit: { by: `command /${command.name}`, tools: command.allowedTools } } : {}),
+    ...(limit ? { limit } : {}),
+    notices,
   };
 }
 

@@ -40,6 +40,8 @@ import { declaresAll, declareTools, type ToolSet } from '../tools/on-demand.js';
 import { CALL_TOOL, TOOL_SEARCH, unwrapProxyCall } from '../agent/tool-proxy.js';
 import { ToolScope } from '../extensions/allowed-tools.js';
 import { loadCommands } from '../extensions/commands.js';
+import { grantingFiles, projectGrantsTrusted } from '../extensions/grants.js';
+import { slashInvocable } from '../extensions/invocable.js';
 import { loadSkills } from '../extensions/skills.js';
 import { createSkillTool } from '../tools/skill.js';
 
@@ -149,7 +151,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const ask = options.ask ? serializeAsk(options.ask) : undefined;
   const workspace = new Workspace(projectRoot, options.cwd, policy);
   const saveRule = savedRuleWriter(home, projectRoot);
-  const scope = new ToolScope();
+  const scope = new ToolScope(policy);
   const gate = createToolGate({ policy, workspace, sandbox, sandboxReady, saveRule, scope, onProblem: problem, ...(hooks ? { hooks } : {}), ...(ask ? { ask } : {}) });
   const worktrees = inGit
     ? new WorktreeManager({ projectRoot, seekHome: home, projectId: pid, symlinks: symlinksFromConfig(config) })
@@ -197,6 +199,11 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   // model reads their files without being asked about it, wherever they are (deny rules still apply).
   policy.allowReadsIn(skills.skills.map((skill) => skill.dir));
   for (const text of [...types.notices, ...skills.notices, ...commands.notices]) notices.push({ level: 'warn', text });
+  // Skills run as /name too; the project's allowed-tools grant only once the user trusts them.
+  const clashes: string[] = [];
+  const invocable = slashInvocable(commands.commands, skills.skills, clashes);
+  for (const text of clashes) notices.push({ level: 'warn', text });
+  scope.projectGrantsTrusted = await projectGrantsTrusted(home, projectRoot, grantingFiles(invocable));
   const subagentSink: PreparedSession['subagentSink'] = {};
   const checkpointSettings = checkpointSettingsFrom(config, configFile(home));
   const subagents = new SubagentManager({
@@ -374,7 +381,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     mcp,
     pendingCalls,
     skills: skills.skills,
-    commands: commands.commands,
+    commands: invocable,
     unloadedCommands: commands.unloaded,
     scope,
   };

@@ -29,13 +29,14 @@ import type { McpManager } from '../mcp/index.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import { sessionCheckpoints } from './session-checkpoints.js';
 import { applyMode } from './permissions.js';
-import type { CustomCommand } from '../extensions/commands.js';
+import type { CustomCommand, UnloadedCommand } from '../extensions/commands.js';
 import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
 import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 import { monotonicMs } from '../util/clock.js';
 import { redact } from '../util/redact.js';
+import { redactEvent } from './redact-event.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -190,6 +191,11 @@ export class AgentSession {
     return this.prepared.commands;
   }
 
+  /** Command files refused at start: running one fails with the reason (custom-commands.ts). */
+  get unloadedCommands(): readonly UnloadedCommand[] {
+    return this.prepared.unloadedCommands ?? [];
+  }
+
   /** The skills found at start (`/skills` lists them; the model loads them with the skill tool). */
   get skills(): readonly Skill[] {
     return this.prepared.skills;
@@ -212,9 +218,11 @@ export class AgentSession {
     if (text.startsWith('/')) await this.beforeAction();
     const run = await commandTurn(text, this.prepared, signal);
     if (run && 'error' in run) {
+      this.prepared.scope.reset();
       await this.checkpoints?.atTurnEnd();
       return { ...this.summarySince(mark), reason: 'error', finalText: '', errorMessage: redact(run.error), commandFailed: true, turns: 0 };
     }
+    for (const text of run?.notices ?? []) this.emit({ type: 'notice', level: 'warn', text });
     if (run?.limit) this.prepared.scope.narrow(run.limit);
     // The command's model for its turn only; the session's own afterwards.
     const sessionModel = this.model;
@@ -433,27 +441,6 @@ export class AgentSession {
         // A broken front end must not break the session.
       }
     }
-  }
-}
-
-/** `event` with the texts that may quote a URL or a provider's error (notices, retries, errors)
- * passed through util/redact.ts: no URL credentials, key-like query values or API keys. */
-function redactEvent(event: SessionEvent): SessionEvent {
-  switch (event.type) {
-    case 'notice':
-      return { ...event, text: redact(event.text) };
-    case 'retry':
-      return { ...event, error: { ...event.error, message: redact(event.error.message) } };
-    case 'error':
-      return { ...event, error: { ...event.error, message: redact(event.error.message) } };
-    case 'loop_end':
-      return event.errorMessage ? { ...event, errorMessage: redact(event.errorMessage) } : event;
-    case 'subagent_event': {
-      const inner = redactEvent(event.event);
-      return inner === event.event ? event : ({ ...event, event: inner } as SessionEvent);
-    }
-    default:
-      return event;
   }
 }
 

@@ -4,7 +4,8 @@
  * returns the skill's SKILL.md body and the list of the other files in its folder, which the model
  * then reads with read_file. The read goes through the permission policy like read_file's; the
  * folders of the skills found at start count as inside the project for reads (PolicyState.readRoots).
- * A skill's `allowed-tools` narrows the tools of the rest of the turn (extensions/allowed-tools.ts).
+ * A skill's `allowed-tools` narrows the tools of the rest of the turn, and what it lists runs
+ * without asking where its source is trusted (extensions/allowed-tools.ts, grants.ts).
  */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -54,7 +55,10 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
       if (!skill) return { content: unknownSkill(args.name, deps.skills), isError: true };
       const read = await readSkillBody(skill);
       if ('error' in read) return { content: `skill ${skill.name} could not be read: ${read.error}`, isError: true };
-      if (skill.allowedTools) deps.scope?.narrow({ by: `skill "${skill.name}"`, tools: skill.allowedTools });
+      const grant = skill.allowedToolsText ? { file: skill.file, source: skill.source, entries: skill.allowedToolsText } : undefined;
+      const limit = skill.allowedTools ? { by: `skill "${skill.name}"`, tools: skill.allowedTools, ...(grant ? { grant } : {}) } : undefined;
+      if (limit) deps.scope?.narrow(limit);
+      const held = limit ? (deps.scope?.grant(limit) ?? []) : [];
       const files = await otherFiles(skill.dir);
       const lines = [`<skill name="${skill.name}" dir="${skill.dir}">`, read.body, '</skill>'];
       if (files.names.length > 0) {
@@ -64,6 +68,7 @@ export function createSkillTool(deps: SkillToolDeps): Tool<SkillArgs> {
       if (skill.allowedTools) {
         const listed = skill.allowedTools.length > 0 ? skill.allowedTools.join(', ') : 'no tools';
         lines.push('', `While this skill is active (until this turn ends) only these tools run: ${listed}; others are refused.`);
+        if (held.length > 0) lines.push(...held);
       }
       return { content: lines.join('\n'), display: { kind: 'text', text: `loaded skill ${skill.name}${files.names.length ? ` (${files.names.length} other file(s))` : ''}` } };
     },

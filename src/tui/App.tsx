@@ -1,6 +1,7 @@
 import { Box, Static, Text, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession } from '../runtime/session.js';
+import { findInvocable } from '../extensions/invocable.js';
 import { customCommandsOf, parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
@@ -178,7 +179,7 @@ export function App(props: AppProps) {
       setDraft(undefined);
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) {
-        if ((sessionRef.current.customCommands ?? []).some((command) => command.name === parsed.unknown)) {
+        if (findInvocable(parsed.unknown, sessionRef.current.customCommands ?? [])) {
           // A custom command: the session expands it when the prompt runs (queued like any prompt).
           if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
           else void send(text);

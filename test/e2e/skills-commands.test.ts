@@ -57,7 +57,9 @@ describe('skills through the real seek', () => {
     suite.server.enqueue({ toolCalls: [{ name: 'skill', arguments: { name: 'release' } }] }, { text: 'done' });
     const run = await runSeek(['-p', 'hello'], { cwd: root, env: env(home, userHome) });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).not.toContain('skill '); // every skill loaded, no notices
+    expect(run.stderr).not.toMatch(/^seek: skill /m); // every skill loaded, no notices about one
+    // The commands named like skills are reported, naming both files (skills win, as in Claude Code).
+    expect(run.stderr).toMatch(/commands\/release\.md: \/release is the skill .*release\/SKILL\.md, which wins/);
     const delta = suite.server.requests[0]!.raw.length - baseline;
     console.log(`first-request bytes: ${baseline} without skills, ${baseline + delta} with 20 skills and 20 commands (+${delta})`);
     expect(delta).toBeGreaterThan(0);

@@ -21,9 +21,10 @@ describe.skipIf(!hasTmux)('skills and custom commands in the terminal UI (tmux)'
     h.server.enqueue({ text: 'Reviewed it.' });
     const t = h.start(root, home, { width: 120, height: 40, env: { HOME: userHome } });
     await t.waitFor('ask seek');
-    t.type('/frontend:re');
-    await t.waitFor(/\/frontend:review\s+Review a frontend file <file>/);
-    t.type('view src/app.tsx');
+    // Named by its file, as in Claude Code; the folder shows in the description.
+    t.type('/revi');
+    await t.waitFor(/\/review\s+Review a frontend file \(project:frontend\) <file>/);
+    t.type('ew src/app.tsx');
     t.keys('Enter');
     await t.waitFor('Reviewed it.');
     expect(h.server.requests[0]!.body.messages.at(-1).content).toBe('Review src/app.tsx for the frontend team.');

@@ -11,6 +11,10 @@ import { formatRule } from '../../policy/rules.js';
 import { loadShellParser } from '../../policy/shell-parser.js';
 import { PREFERENCES, type PolicyDecision, type PolicyRule, type Preference } from '../../policy/types.js';
 import { setUpPermissions } from '../../runtime/permissions.js';
+import { loadCommands } from '../../extensions/commands.js';
+import { loadSkills } from '../../extensions/skills.js';
+import { grantingFiles, isProjectSource, projectGrantsHash, type GrantingFile } from '../../extensions/grants.js';
+import { slashInvocable } from '../../extensions/invocable.js';
 import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 
 /** The action a call of `tool` with `arg` would describe, as the tools themselves describe it. */
@@ -148,26 +152,39 @@ export function createPermissionsCommand(io: CommandIO = processIO): Command {
 
   command
     .command('trust')
-    .description("apply this project's allow rules and default mode as they are now (re-asked when they change)")
+    .description("apply this project's allow rules, default mode and its commands' and skills' allowed-tools as they are now (re-asked when they change)")
     .option('--reset', 'stop trusting them')
     .action(
       guarded(async (opts: { reset?: boolean }) => {
         const home = seekHome(io.env);
         const root = findProjectRoot(io.cwd());
         if (opts.reset) {
-          await updateTrustRecord(home, root, { permissions_sha256: '' });
-          io.out(`project permission rules of ${root} are no longer trusted\n`);
+          await updateTrustRecord(home, root, { permissions_sha256: '', grants_sha256: '' });
+          io.out(`project permission rules and command allowed-tools of ${root} are no longer trusted\n`);
           return;
         }
         const hash = currentProjectPermissionsHash(root);
-        if (hash === undefined) {
-          io.out(`nothing to trust: ${root}/.seek/config.json and config.local.json have no allow rules or default mode\n`);
+        const grants = await projectGrants(root, home, io.env.HOME);
+        if (hash === undefined && grants.hash === undefined) {
+          io.out(`nothing to trust: ${root}/.seek/config.json and config.local.json have no allow rules or default mode, and no project command or skill has allowed-tools\n`);
           return;
         }
-        await updateTrustRecord(home, root, { permissions_sha256: hash });
-        const { permissions } = await setUp();
-        io.out(`trusted: ${permissions.rules.filter((r) => r.source !== 'user' && r.decision === 'allow').map((r) => formatRule(r)).filter((t, i, all) => all.indexOf(t) === i).join(', ') || '(default mode only)'}\n`);
+        await updateTrustRecord(home, root, { ...(hash !== undefined ? { permissions_sha256: hash } : {}), ...(grants.hash !== undefined ? { grants_sha256: grants.hash } : {}) });
+        if (hash !== undefined) {
+          const { permissions } = await setUp();
+          io.out(`trusted: ${permissions.rules.filter((r) => r.source !== 'user' && r.decision === 'allow').map((r) => formatRule(r)).filter((t, i, all) => all.indexOf(t) === i).join(', ') || '(default mode only)'}\n`);
+        }
+        for (const file of grants.files) io.out(`trusted: ${file.by} (${file.file}) runs without asking: ${file.entries.join(', ')}\n`);
       }),
     );
   return command;
+}
+
+/** The project's commands and skills that grant tools (allowed-tools), and the hash trust records. */
+async function projectGrants(root: string, home: string, userHome: string | undefined): Promise<{ hash?: string; files: GrantingFile[] }> {
+  const roots = { projectRoot: root, seekHome: home, ...(userHome ? { home: userHome } : {}) };
+  const [commands, skills] = await Promise.all([loadCommands(roots), loadSkills(roots)]);
+  const files = grantingFiles(slashInvocable(commands.commands, skills.skills, [])).filter((file) => isProjectSource(file.source));
+  const hash = projectGrantsHash(files, root);
+  return { ...(hash !== undefined ? { hash } : {}), files };
 }

@@ -57,7 +57,7 @@ export interface PermissionsPanelSource {
 const CONFIG_SOURCES: ReadonlySet<RuleSource> = new Set(['user', 'project', 'local']);
 const isConfigScope = (source: RuleSource): source is RuleLocation['scope'] => CONFIG_SOURCES.has(source);
 /** The order the panel lists sources in: the policy's precedence, most specific first. */
-const SOURCE_ORDER: readonly RuleSource[] = ['spawn', 'session', 'local', 'project', 'user', 'default'];
+const SOURCE_ORDER: readonly RuleSource[] = ['spawn', 'session', 'local', 'project', 'user', 'command', 'default'];
 const DECISION_ORDER: readonly RuleDecision[] = ['deny', 'ask', 'allow'];
 
 export function ruleTextOf(rule: PolicyRule): string {

@@ -107,7 +107,7 @@ describe('the skill catalog', () => {
 });
 
 describe('custom commands', () => {
-  it('are named by their path (subfolders are namespaces); project over user, seek over Claude', async () => {
+  it("are named by their file (a subfolder shows in the description, as in Claude Code); project over user, seek over Claude", async () => {
     put(join(projectRoot, '.seek/commands/review.md'), '---\ndescription: seek review\nargument-hint: "[file]"\n---\nReview $ARGUMENTS');
     const shadowed = put(join(projectRoot, '.claude/commands/review.md'), 'claude review');
     put(join(projectRoot, '.claude/commands/frontend/test.md'), '# Run the frontend tests\nnpm test $1');
@@ -116,14 +116,26 @@ describe('custom commands', () => {
     put(join(projectRoot, '.seek/commands/bad name.md'), 'x');
     const { commands, notices } = await loadCommands(roots());
     expect(commands.map((c) => [c.name, c.description, c.source])).toEqual([
-      ['frontend:test', 'Run the frontend tests', 'project-claude'],
       ['notes', 'Take notes', 'user-claude'],
       ['review', 'seek review', 'project'],
+      ['test', 'Run the frontend tests (project:frontend)', 'project-claude'],
     ]);
+    expect(commands.find((c) => c.name === 'test')?.namespaced).toBe('frontend:test');
     expect(commands.find((c) => c.name === 'review')?.argumentHint).toBe('[file]');
     expect(commands.find((c) => c.name === 'notes')).toMatchObject({ model: 'some-model', allowedTools: ['read_file', 'grep'] });
     expect(notices.some((n) => n.startsWith(`command ${shadowed}: name "review" is already defined by`))).toBe(true);
     expect(notices.some((n) => n.includes('bad name.md') && n.includes('not a command name'))).toBe(true);
+  });
+
+  it('report a clash of two subfolder commands naming both files; the second keeps its namespaced name', async () => {
+    const first = put(join(projectRoot, '.claude/commands/backend/test.md'), 'backend tests');
+    const second = put(join(projectRoot, '.claude/commands/frontend/test.md'), 'frontend tests');
+    const { commands, notices } = await loadCommands(roots());
+    expect(commands.map((c) => [c.name, c.file])).toEqual([
+      ['frontend:test', second],
+      ['test', first],
+    ]);
+    expect(notices).toContain(`command ${second}: /test is already defined by ${first}; this one runs as /frontend:test`);
   });
 
   it('must stay inside their folder: a link out is refused, named, and its name kept as unloaded unless another file defines it', async () => {
