@@ -12,6 +12,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import { lookupModel } from './catalog.js';
+import { jsonObjectBytes, jsonPiece, JsonPieces, LastStringPiece, type JsonField, type JsonPiece } from './request-bytes.js';
 import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -25,20 +26,63 @@ const MIN_THINKING_BUDGET = 1024;
 
 /** Builds the body with a fixed key order: model, system, messages, tools, then the rest. */
 export function buildMessagesRequest(request: ModelRequest): MessageCreateParamsStreaming {
-  const maxTokens = request.maxTokens ?? lookupModel(request.model).maxOutputTokens;
   const tools = toAnthropicTools(request.tools);
-  const thinkingBudget = Math.min(16_000, Math.floor(maxTokens / 2));
   return {
     model: request.model,
     ...(request.system ? { system: systemBlocks(request.system) } : {}),
     messages: toAnthropicMessages(request.messages),
     ...(tools.length > 0 ? { tools } : {}),
+    ...restFields(request),
+  } as MessageCreateParamsStreaming;
+}
+
+/** The fields after `tools`, in their order. */
+function restFields(request: ModelRequest): Record<string, unknown> {
+  const maxTokens = request.maxTokens ?? lookupModel(request.model).maxOutputTokens;
+  const thinkingBudget = Math.min(16_000, Math.floor(maxTokens / 2));
+  return {
     max_tokens: maxTokens,
     ...(request.reasoning && thinkingBudget >= MIN_THINKING_BUDGET
       ? { thinking: { type: 'enabled' as const, budget_tokens: thinkingBudget } }
       : {}),
     stream: true,
   };
+}
+
+/** The JSON pieces one provider reuses across its requests (request-bytes.ts). A wire message
+ * is cached by the history message it starts with and how many it holds: once another wire
+ * message follows it, nothing merges into it and the moving breakpoint has left it. */
+export interface MessagesRequestPieces {
+  system: LastStringPiece;
+  messages: WeakMap<Message, Map<number, JsonPiece>>;
+  tools: JsonPieces<readonly ToolSchema[]>;
+}
+
+export function messagesRequestPieces(): MessagesRequestPieces {
+  return { system: new LastStringPiece(), messages: new WeakMap(), tools: new JsonPieces() };
+}
+
+/** `JSON.stringify(buildMessagesRequest(request))` as bytes, every wire message but the last
+ * serialised once per provider: the cost of a request is what is new in it. */
+export function encodeMessagesRequest(request: ModelRequest, pieces: MessagesRequestPieces): Buffer {
+  const { wire, groups } = anthropicMessageGroups(request.messages);
+  const messages = wire.map((message, i): JsonPiece => {
+    if (i === wire.length - 1) return jsonPiece(message);
+    const { first, count } = groups[i]!;
+    let byCount = pieces.messages.get(first);
+    if (!byCount) pieces.messages.set(first, (byCount = new Map()));
+    let cached = byCount.get(count);
+    if (!cached) byCount.set(count, (cached = jsonPiece(message)));
+    return cached;
+  });
+  const tools = toAnthropicTools(request.tools);
+  const fields: JsonField[] = [
+    ['model', jsonPiece(request.model)],
+    ...(request.system ? [['system', pieces.system.of(request.system, systemBlocks)] as JsonField] : []),
+    ['messages', { array: messages }],
+    ...(tools.length > 0 ? [['tools', pieces.tools.of(request.tools, () => tools)] as JsonField] : []),
+  ];
+  return jsonObjectBytes(fields, restFields(request));
 }
 
 function systemBlocks(system: string): TextBlockParam[] {
@@ -58,9 +102,25 @@ const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set<AnthropicImageType>([
  * array, so moving the cache breakpoint never changes a message's shape.
  */
 export function toAnthropicMessages(messages: readonly Message[]): MessageParam[] {
+  return anthropicMessageGroups(messages).wire;
+}
+
+/** The wire messages, each with the history messages it was made of (the first, and how many). */
+function anthropicMessageGroups(messages: readonly Message[]): { wire: MessageParam[]; groups: Array<{ first: Message; count: number }> } {
   const wire: MessageParam[] = [];
+  const groups: Array<{ first: Message; count: number }> = [];
   let openResults: ContentBlockParam[] | undefined;
   for (const message of messages) {
+    // Every history message lands in the last wire message, a new one or one it merges into.
+    const before = wire.length;
+    place(message);
+    if (wire.length > before) groups.push({ first: message, count: 1 });
+    else groups[groups.length - 1]!.count += 1;
+  }
+  markLastBlock(wire);
+  return { wire, groups };
+
+  function place(message: Message): void {
     if (message.role === 'tool') {
       const images = (message.images ?? []).filter((image) => ANTHROPIC_IMAGE_TYPES.has(image.mimeType));
       const content: ToolResultBlockParam['content'] =
@@ -85,7 +145,7 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
         openResults = [block];
         wire.push({ role: 'user', content: openResults });
       }
-      continue;
+      return;
     }
     openResults = undefined;
     if (message.role === 'user') {
@@ -99,8 +159,6 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
       wire.push({ role: 'assistant', content: assistantBlocks(message) });
     }
   }
-  markLastBlock(wire);
-  return wire;
 }
 
 function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {

@@ -5,7 +5,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Stream } from '@anthropic-ai/sdk/core/streaming';
 import type { MessageDeltaUsage, RawMessageStreamEvent, Usage as WireUsage } from '@anthropic-ai/sdk/resources/messages';
-import { buildMessagesRequest } from './anthropic-convert.js';
+import { encodeMessagesRequest, messagesRequestPieces } from './anthropic-convert.js';
 import { streamAttempt, type WireEnd } from './attempt.js';
 import type { SdkErrorClasses } from './errors.js';
 import { isStreamCancel, serverSentEvents } from './sse-events.js';
@@ -52,6 +52,8 @@ interface UsageTally {
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const baseUrl = options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL;
   const idleTimeoutMs = resolveIdleTimeoutMs(options.idleTimeoutMs);
+  // Each wire message is serialised once for all the requests of this provider (request-bytes.ts).
+  const pieces = messagesRequestPieces();
 
   // The SDK is imported on the first request, not at startup: CLI cold start is measured. One
   // client serves every attempt; each request carries its attempt, whose idle watchdog its fetch
@@ -90,9 +92,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
         // are read here (sse-events.ts), doing what the SDK's stream does with them.
         const response = await sdk.client
           .post<Stream<RawMessageStreamEvent>>('/v1/messages', {
-            // As bytes: node:http writes a Buffer without first copying a string body to send it
-            // with the headers (request-bytes.ts); the SDK passes it through untouched.
-            body: Buffer.from(JSON.stringify(buildMessagesRequest(request))),
+            // As bytes, built incrementally (request-bytes.ts): the SDK passes a Buffer through untouched.
+            body: encodeMessagesRequest(request, pieces),
             headers: { 'Content-Type': 'application/json' },
             stream: true,
             signal: attempt.signal,

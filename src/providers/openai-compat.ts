@@ -9,7 +9,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { lookupModel } from './catalog.js';
-import { jsonObjectBytes, JsonPieces, LastStringPiece, type JsonField, type JsonPiece } from './request-bytes.js';
+import { jsonObjectBytes, jsonPiece, JsonPieces, LastStringPiece, type JsonField, type JsonPiece } from './request-bytes.js';
 import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
 
 export interface OpenAICompat {
@@ -140,7 +140,7 @@ export function encodeChatRequest(request: ModelRequest, compat: OpenAICompat, p
   if (request.system) messages.push(pieces.system.of(request.system, (content) => ({ role: 'system', content })));
   for (const message of request.messages) messages.push(pieces.messages.of(message, () => toOpenAIMessage(message, compat)));
   const fields: JsonField[] = [
-    ['model', { text: JSON.stringify(request.model), bytes: Buffer.byteLength(JSON.stringify(request.model)) }],
+    ['model', jsonPiece(request.model)],
     ['messages', { array: messages }],
     ...(tools.length > 0 ? [['tools', pieces.tools.of(request.tools, () => tools)] as JsonField] : []),
   ];

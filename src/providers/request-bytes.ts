@@ -23,6 +23,11 @@ function piece(text: string): JsonPiece {
   return { text, bytes: Buffer.byteLength(text) };
 }
 
+/** `value`'s JSON as a piece. */
+export function jsonPiece(value: unknown): JsonPiece {
+  return piece(JSON.stringify(value));
+}
+
 /** JSON pieces cached per object (a message, a tools array), per provider. Kept as strings, not
  * small Buffers: a small Buffer is a slice of a shared 8 KiB pool, and a cached one would keep its
  * whole slab (and the garbage around it) alive. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildChatRequest, chatRequestPieces, detectOpenAICompat, encodeChatRequest } from '../../../src/providers/openai-compat.js';
 import { jsonObjectBytes } from '../../../src/providers/request-bytes.js';
+import { buildMessagesRequest, encodeMessagesRequest, messagesRequestPieces } from '../../../src/providers/anthropic-convert.js';
 import type { Message, ModelRequest, ToolSchema } from '../../../src/providers/types.js';
 
 /**
@@ -60,5 +61,21 @@ describe('incremental request bytes', () => {
     expect(jsonObjectBytes([]).toString()).toBe('{}');
     expect(jsonObjectBytes([], { a: 1, b: 'x' }).toString()).toBe(JSON.stringify({ a: 1, b: 'x' }));
     expect(jsonObjectBytes([['k', { array: [] }]], { z: null }).toString()).toBe(JSON.stringify({ k: [], z: null }));
+  });
+  it('equal JSON.stringify of the Anthropic body at every length: merged tool results, a prompt after them, images, signed thinking', () => {
+    const history: Message[] = [
+      ...HISTORY.slice(0, 6),
+      { role: 'user', content: 'a prompt right after tool results merges into their message' },
+      { role: 'assistant', content: 'signed', reasoning: 'deep', reasoningSignature: 'sig==', toolCalls: [{ id: 'c', name: 'read_file', arguments: '{"path":"img.png"}' }], stopReason: 'tool_calls' },
+      { role: 'tool', toolCallId: 'c', toolName: 'read_file', content: 'an image', isError: false, images: [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }, { mimeType: 'image/bmp', data: 'Qk0=' }] },
+      ...HISTORY.slice(6),
+    ] as Message[];
+    const pieces = messagesRequestPieces();
+    for (let length = 1; length <= history.length; length++) {
+      for (const extra of [{}, { reasoning: true, maxTokens: 8000 }, { tools: [] }, { system: '' }]) {
+        const req = request(history.slice(0, length), { model: 'claude-sonnet-4-5', ...extra });
+        expect(encodeMessagesRequest(req, pieces).toString('utf8')).toBe(JSON.stringify(buildMessagesRequest(req)));
+      }
+    }
   });
 });
