@@ -15,16 +15,11 @@ import { join } from 'node:path';
 import { canonicalPrompt, ScriptedServer } from '../test/support/scripted-server/index.js';
 import { makeProject, SEEK_BIN } from '../test/support/seek-process.js';
 import { tempDir } from '../test/support/temp-dirs.js';
+import { median } from './stats.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500);
 const WINDOW = 20;
 const MINIMAL_LOOP = new URL('loop-workload/minimal-loop.mjs', import.meta.url).pathname;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** The peak resident set of `pid` so far, in MB (0 once it is gone). */
 function peakRssMb(pid: number): number {

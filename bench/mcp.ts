@@ -14,16 +14,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { makeProject, runSeek } from '../test/support/seek-process.js';
 import { canonicalPrompt, commonPrefixBytes, ScriptedServer } from '../test/support/scripted-server/index.js';
+import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const EVERYTHING = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const SLOW_SERVER = `setTimeout(() => { process.argv[2] = 'stdio'; import(${JSON.stringify(EVERYTHING)}); }, 5000)`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function configure(home: string, count: number, slow = false): void {
   const servers: Record<string, unknown> = {};

@@ -24,14 +24,9 @@ import { canonicalPrompt, commonPrefixBytes, ScriptedServer } from '../test/supp
 import { openSession } from '../src/runtime/session.js';
 import { sayHello } from './say-hello/measure.js';
 import { loopWorkload } from './loop-workload/measure.js';
+import { median } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function timeCommand(args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const started = performance.now();

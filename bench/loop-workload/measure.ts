@@ -13,15 +13,10 @@ import { join } from 'node:path';
 import { canonicalPrompt, type ScriptedServer } from '../../test/support/scripted-server/index.js';
 import { makeProject, SEEK_BIN } from '../../test/support/seek-process.js';
 import { tempDir } from '../../test/support/temp-dirs.js';
+import { median } from '../stats.js';
 
 const TURNS = 20;
 const MINIMAL_LOOP = new URL('minimal-loop.mjs', import.meta.url).pathname;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 function script(server: ScriptedServer, readme: string): void {
   server.reset();

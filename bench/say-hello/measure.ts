@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import type { ScriptedServer } from '../../test/support/scripted-server/index.js';
 import { makeProject, SEEK_BIN } from '../../test/support/seek-process.js';
 import { tempDir } from '../../test/support/temp-dirs.js';
+import { median } from '../stats.js';
 
 const HERE = new URL('.', import.meta.url).pathname;
 const PRELOAD = new URL('max-rss.cjs', import.meta.url).pathname;
@@ -40,12 +41,6 @@ interface Sample {
   firstRequest: number;
   exitAfterReply: number;
   maxRssMb: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 const now = () => performance.timeOrigin + performance.now();

@@ -5,32 +5,25 @@
  * its own stop reason and exit 1; a thinking model's reasoning goes back with its tool-call turn
  * (Moonshot's Kimi answers 400 without it); and an HTTP error always names its status.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedServer } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const suite = useScriptedServer();
 
 const FILES = { 'README.md': '# demo\n', 'notes.txt': 'gamma-content-333\n' };
 
 function anthropicEnv(home: string): Record<string, string> {
-  return { SEEK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: server.anthropicBaseUrl, SEEK_RETRY_BASE_MS: '1' };
+  return { SEEK_HOME: home, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: suite.server.anthropicBaseUrl, SEEK_RETRY_BASE_MS: '1' };
 }
 function deepseekEnv(home: string): Record<string, string> {
-  return { SEEK_HOME: home, DEEPSEEK_API_KEY: 'test-key', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' };
+  return { SEEK_HOME: home, DEEPSEEK_API_KEY: 'test-key', DEEPSEEK_BASE_URL: suite.server.url, SEEK_RETRY_BASE_MS: '1' };
 }
 /** A generic OpenAI-compatible server (Moonshot, vLLM, SGLang): not DeepSeek's row. */
 function compatibleArgs(home: string): { args: string[]; env: Record<string, string> } {
   return {
-    args: ['--provider', 'openai-compatible', '--base-url', server.openaiBaseUrl, '--model', 'kimi-k2-thinking'],
+    args: ['--provider', 'openai-compatible', '--base-url', suite.server.openaiBaseUrl, '--model', 'kimi-k2-thinking'],
     env: { SEEK_HOME: home, OPENAI_API_KEY: 'test-key', SEEK_RETRY_BASE_MS: '1' },
   };
 }
@@ -45,30 +38,30 @@ function jsonLines(stdout: string): Record<string, unknown>[] {
 describe('item 1: a malformed stream event is retried for every provider', () => {
   it('Anthropic: a broken JSON event is retried and the run ends with the full answer', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ text: 'a first try that breaks off', invalidJsonAfterChunks: 4 }, { text: 'the complete second answer' });
+    suite.server.enqueue({ text: 'a first try that breaks off', invalidJsonAfterChunks: 4 }, { text: 'the complete second answer' });
     const run = await runSeek(['-p', 'hi'], { cwd: root, env: anthropicEnv(home) });
     expect(run.stderr).toMatch(/Anthropic API sent a stream event that could not be parsed.*; retrying \(attempt 2 of \d+\)/);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('the complete second answer\n');
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.raw).toBe(server.requests[0]!.raw);
+    expect(suite.server.requests).toHaveLength(2);
+    expect(suite.server.requests[1]!.raw).toBe(suite.server.requests[0]!.raw);
   });
 
   it('Anthropic: a stream broken on every attempt fails after the retries, saying so', async () => {
     const { root, home } = makeProject(FILES);
-    server.setFallback({ text: 'always broken', invalidJsonAfterChunks: 4 });
+    suite.server.setFallback({ text: 'always broken', invalidJsonAfterChunks: 4 });
     const run = await runSeek(['-p', 'hi'], { cwd: root, env: { ...anthropicEnv(home), SEEK_MAX_RETRIES: '1' } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^seek: Anthropic API sent a stream event that could not be parsed after 2 attempts: /m);
-    expect(server.requests).toHaveLength(2);
-    server.setFallback(undefined);
+    expect(suite.server.requests).toHaveLength(2);
+    suite.server.setFallback(undefined);
   });
 });
 
 describe('item 2: a refusal is reported as one', () => {
   it('Anthropic stop_reason "refusal" with no content: json result stop_reason refusal, is_error, exit 1', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ finishReason: 'refusal' });
+    suite.server.enqueue({ finishReason: 'refusal' });
     const run = await runSeek(['-p', 'hi', '--output-format', 'json'], { cwd: root, env: anthropicEnv(home) });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -76,12 +69,12 @@ describe('item 2: a refusal is reported as one', () => {
     expect(result['error']).toBe('Anthropic API: the model refused to answer (stop_reason "refusal")');
     // Billed like any response: no hidden bill.
     expect((result['usage'] as Record<string, number>)['input_tokens']).toBeGreaterThan(0);
-    expect(server.requests).toHaveLength(1);
+    expect(suite.server.requests).toHaveLength(1);
   });
 
   it('Anthropic refusal in text mode: nothing on stdout, the reason on stderr, exit 1', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ finishReason: 'refusal' });
+    suite.server.enqueue({ finishReason: 'refusal' });
     const run = await runSeek(['-p', 'hi'], { cwd: root, env: anthropicEnv(home) });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
@@ -90,7 +83,7 @@ describe('item 2: a refusal is reported as one', () => {
 
   it('stream-json: the turn ends with stop_reason refusal and so does the result', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ finishReason: 'refusal' });
+    suite.server.enqueue({ finishReason: 'refusal' });
     const run = await runSeek(['-p', 'hi', '--output-format', 'stream-json'], { cwd: root, env: anthropicEnv(home) });
     expect(run.code).toBe(1);
     const lines = jsonLines(run.stdout);
@@ -100,7 +93,7 @@ describe('item 2: a refusal is reported as one', () => {
 
   it('OpenAI `refusal` field: its words are the message, stop_reason refusal, exit 1', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ refusal: "I'm sorry, I can't help with that." });
+    suite.server.enqueue({ refusal: "I'm sorry, I can't help with that." });
     const run = await runSeek(['-p', 'hi', '--output-format', 'json'], { cwd: root, env: deepseekEnv(home) });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -110,7 +103,7 @@ describe('item 2: a refusal is reported as one', () => {
 
   it('finish_reason "content_filter": stop_reason refusal naming the filter, exit 1', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ text: 'Here is how', finishReason: 'content_filter' });
+    suite.server.enqueue({ text: 'Here is how', finishReason: 'content_filter' });
     const run = await runSeek(['-p', 'hi', '--output-format', 'json'], { cwd: root, env: deepseekEnv(home) });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -120,16 +113,16 @@ describe('item 2: a refusal is reported as one', () => {
 
   it('a refused turn stays out of the history the session goes on with', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ text: 'partial', finishReason: 'refusal' }, { text: 'fine answer' });
+    suite.server.enqueue({ text: 'partial', finishReason: 'refusal' }, { text: 'fine answer' });
     const first = await runSeek(['-p', 'first question', '--output-format', 'json'], { cwd: root, env: anthropicEnv(home) });
     const sid = (JSON.parse(first.stdout) as { session_id: string }).session_id;
     const second = await runSeek(['-p', 'second question', '--resume', sid], { cwd: root, env: anthropicEnv(home) });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('fine answer\n');
-    const messages = server.requests[1]!.body.messages as { role: string }[];
+    const messages = suite.server.requests[1]!.body.messages as { role: string }[];
     expect(messages.map((message) => message.role)).toEqual(['user']);
     expect(JSON.stringify(messages)).not.toContain('partial');
-    expect(server.violations).toEqual([]);
+    expect(suite.server.violations).toEqual([]);
   });
 });
 
@@ -155,36 +148,36 @@ describe('item 3: reasoning goes back with its tool-call turn (OpenAI-compatible
 
   it('Kimi thinking (reasoning_content): sent back byte for byte; the run succeeds where Moonshot would answer 400', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ reasoning: REASONING, toolCalls: [{ id: 'functions.read_file:0', name: 'read_file', arguments: ARGS }] }, moonshot({ text: 'it says gamma' }));
+    suite.server.enqueue({ reasoning: REASONING, toolCalls: [{ id: 'functions.read_file:0', name: 'read_file', arguments: ARGS }] }, moonshot({ text: 'it says gamma' }));
     const { args, env } = compatibleArgs(home);
     const run = await runSeek(['-p', 'read notes', '--output-format', 'json', ...args], { cwd: root, env });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', result: 'it says gamma' });
-    const turn = assistantToolTurn(server.requests[1]!)!;
+    const turn = assistantToolTurn(suite.server.requests[1]!)!;
     expect(turn['reasoning_content']).toBe(REASONING);
-    expect(server.requests[1]!.raw).toContain(JSON.stringify(REASONING));
+    expect(suite.server.requests[1]!.raw).toContain(JSON.stringify(REASONING));
     expect(turn).not.toHaveProperty('reasoning');
   });
 
   it('a server that streams `reasoning` gets it back under `reasoning`', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ reasoning: REASONING, reasoningField: 'reasoning', toolCalls: [{ name: 'read_file', arguments: ARGS }] }, { text: 'done' });
+    suite.server.enqueue({ reasoning: REASONING, reasoningField: 'reasoning', toolCalls: [{ name: 'read_file', arguments: ARGS }] }, { text: 'done' });
     const { args, env } = compatibleArgs(home);
     const run = await runSeek(['-p', 'read notes', ...args], { cwd: root, env });
     expect(run.code).toBe(0);
-    const turn = assistantToolTurn(server.requests[1]!)!;
+    const turn = assistantToolTurn(suite.server.requests[1]!)!;
     expect(turn['reasoning']).toBe(REASONING);
     expect(turn).not.toHaveProperty('reasoning_content');
   });
 
   it('a model that never sent reasoning: the tool-call turn has no reasoning field (bytes as before)', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ toolCalls: [{ id: 'call_plain', name: 'read_file', arguments: ARGS }] }, { text: 'done' });
+    suite.server.enqueue({ toolCalls: [{ id: 'call_plain', name: 'read_file', arguments: ARGS }] }, { text: 'done' });
     const { args, env } = compatibleArgs(home);
     const run = await runSeek(['-p', 'read notes', ...args], { cwd: root, env });
     expect(run.code).toBe(0);
-    const turn = assistantToolTurn(server.requests[1]!)!;
+    const turn = assistantToolTurn(suite.server.requests[1]!)!;
     expect(Object.keys(turn)).toEqual(['role', 'content', 'tool_calls']);
   });
 });
@@ -192,7 +185,7 @@ describe('item 3: reasoning goes back with its tool-call turn (OpenAI-compatible
 describe('item 4: every HTTP error names its status', () => {
   it('Anthropic 400 "prompt is too long": classified as overflow, and the message says HTTP 400', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ httpError: { status: 400, message: 'prompt is too long: 210000 tokens > 200000 maximum' } });
+    suite.server.enqueue({ httpError: { status: 400, message: 'prompt is too long: 210000 tokens > 200000 maximum' } });
     const run = await runSeek(['-p', 'hi', '--output-format', 'json'], { cwd: root, env: anthropicEnv(home) });
     expect(run.code).toBe(1);
     const result = JSON.parse(run.stdout) as Record<string, unknown>;
@@ -203,7 +196,7 @@ describe('item 4: every HTTP error names its status', () => {
 
   it('OpenAI-style 400 "maximum context length": the message says HTTP 400', async () => {
     const { root, home } = makeProject(FILES);
-    server.enqueue({ httpError: { status: 400, message: "This model's maximum context length is 131072 tokens." } });
+    suite.server.enqueue({ httpError: { status: 400, message: "This model's maximum context length is 131072 tokens." } });
     const run = await runSeek(['-p', 'hi'], { cwd: root, env: deepseekEnv(home) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^seek: DeepSeek API rejected the prompt .*\(HTTP 400\): This model's maximum context length/m);
