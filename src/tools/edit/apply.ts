@@ -1,11 +1,12 @@
 import { READ_MAX_LINE_CHARS } from '../read-file.js';
 import { composeReplacement } from './compose.js';
+import { composeLineByLine } from './line-reindent.js';
 import { firstDifference, notFoundMessage } from './diagnose.js';
 import { LineEndings } from './line-endings.js';
 import { findWindows, LineIndex, splitOld, type OldLines, type WindowMatch } from './line-match.js';
 import { indentOf, LEVELS, normalizeLine, type LevelName } from './normalize.js';
 import { findBlockShift, spaceUnitOf, type BlockShift } from './reindent.js';
-import { CUT_MARKER, elisionPlaceholder, stripLineNumbers, trimBlankLines, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
+import { CUT_MARKER, elisionPlaceholder, halveBackslashes, stripLineNumbers, trimBlankLines, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
 
 export interface EditSpec {
   old_string: string;
@@ -73,6 +74,7 @@ function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutcome {
     for (const repair of repairsOf(strings, endings.lf)) {
       const attempt = locate(index, repair, replaceAll);
       if (attempt.kind === 'none') continue;
+      if (repair.refused !== undefined) return { ok: false, message: repair.refused };
       search = attempt;
       used = repair;
       repairNote = repair.note;
@@ -124,6 +126,8 @@ function* repairsOf(strings: EditStrings, fileText: string): Generator<Repair> {
   if (escapes) yield escapes;
   const both = numbers && unescapeStrings(numbers, fileText);
   if (both) yield { ...both, note: `${numbers.note}; ${both.note}` };
+  const backslashes = halveBackslashes(strings);
+  if (backslashes) yield backslashes;
   const blanks = trimBlankLines(strings);
   if (blanks) yield blanks;
 }
@@ -147,20 +151,22 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
     let shiftSeen: BlockShift | undefined;
     for (const window of windows) {
       const shift = blockShiftOf(index, old, window, strings.newString);
-      if (!shift) {
-        const where = window.lineCount === 1 ? `Line ${window.firstLine + 1}` : `Lines ${window.firstLine + 1}-${window.firstLine + window.lineCount}`;
-        return {
-          kind: 'none',
-          nearMiss: `${where} match it when indentation is ignored, but their indentation differs from old_string's by more than a shift of the whole block, so new_string cannot be re-indented safely.`,
-        };
-      }
-      shiftSeen ??= shift;
-      replacements.push({ start: window.start, end: window.end, text: composeReplacement(index, window, old, strings.newString, shift) });
+      // No shift of the whole block fits: the (unique) block is re-indented line by line from the file.
+      shiftSeen ??= shift ?? LINE_BY_LINE;
+      const text = shift ? composeReplacement(index, window, old, strings.newString, shift) : composeLineByLine(index, window, old, strings.newString);
+      replacements.push({ start: window.start, end: window.end, text });
     }
     return { kind: 'found', level: level.name, replacements, note: levelNote(level.name, shiftSeen!, index, old, windows[0]!) };
   }
   return { kind: 'none' };
 }
+
+/** Stands for "indentation taken from the file line by line" in the result's note. */
+const LINE_BY_LINE: BlockShift = {
+  description: "its indentation is not the file's shifted as a block, so new_string's lines were indented from the file's lines one by one",
+  identity: false,
+  apply: (indent) => indent,
+};
 
 /** Without replace_all, a second place already means "ambiguous": counting stops here. */
 const AMBIGUITY_LIST_LIMIT = 100;
@@ -201,6 +207,7 @@ function levelNote(level: LevelName, shift: BlockShift, index: LineIndex, old: O
     case 'trailing-whitespace':
       return 'old_string matched once trailing whitespace was ignored';
     case 'indentation':
+      if (shift === LINE_BY_LINE) return `old_string matched once indentation was ignored; ${shift.description}`;
       return shift.identity
         ? 'old_string matched once leading and trailing whitespace was ignored'
         : `old_string matched with a shifted indentation (${shift.description}; new_string was re-indented to match)`;
