@@ -1,6 +1,8 @@
+import { changedLines, type LineChange } from '../diff-regions.js';
 import { READ_MAX_LINE_CHARS } from '../read-file.js';
 import { composeReplacement } from './compose.js';
 import { composeLineByLine } from './line-reindent.js';
+import { unicodeLevelIsRedundant } from './prefilter.js';
 import { firstDifference, notFoundMessage } from './diagnose.js';
 import { LineEndings } from './line-endings.js';
 import { findWindows, LineIndex, splitOld, type OldLines, type WindowMatch } from './line-match.js';
@@ -15,7 +17,8 @@ export interface EditSpec {
 }
 
 export type EditOutcome =
-  | { ok: true; updated: string; replacements: number; notes: string[] }
+  /** `changes`: the lines each replacement changed (one edit only), for a diff built in linear time. */
+  | { ok: true; updated: string; replacements: number; notes: string[]; changes?: LineChange[] }
   | { ok: false; message: string };
 
 /**
@@ -35,6 +38,7 @@ export function applyEdits(original: string, edits: readonly EditSpec[], shown: 
       const which = edits.length > 1 ? `Edit ${position + 1} of ${edits.length} failed, so none were applied. ` : '';
       return { ok: false, message: which + outcome.message };
     }
+    if (edits.length === 1) return outcome;
     text = outcome.updated;
     replacements += outcome.replacements;
     notes.push(...outcome.notes.map((note) => (edits.length > 1 ? `edit ${position + 1}: ${note}` : note)));
@@ -101,18 +105,22 @@ function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutcome {
 
   // One pass over the text, so replace_all over 60,000 places stays linear.
   const pieces: string[] = [];
+  const rawReplacements: Replacement[] = [];
   let copied = 0;
-  for (const replacement of [...search.replacements].sort((a, b) => a.start - b.start)) {
+  const inOrder = search.replacements.every((replacement, n) => n === 0 || search.replacements[n - 1]!.start <= replacement.start);
+  for (const replacement of inOrder ? search.replacements : [...search.replacements].sort((a, b) => a.start - b.start)) {
     const start = endings.toRaw(replacement.start);
     const end = endings.toRaw(replacement.end);
     const ending = endings.endingFor(start, end);
-    pieces.push(raw.slice(copied, start), ending === '\n' ? replacement.text : replacement.text.replace(/\n/g, ending));
+    const text = ending === '\n' ? replacement.text : replacement.text.replace(/\n/g, ending);
+    pieces.push(raw.slice(copied, start), text);
+    rawReplacements.push({ start, end, text });
     copied = end;
   }
   pieces.push(raw.slice(copied));
   const updated = pieces.join('');
   const notes = [repairNote, search.note].filter((note): note is string => note !== undefined);
-  return { ok: true, updated, replacements: search.replacements.length, notes };
+  return { ok: true, updated, replacements: search.replacements.length, notes, changes: changedLines(raw, rawReplacements) };
 }
 
 function lf(text: string): string {
@@ -143,6 +151,7 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
   }
   const old = splitOld(strings.oldString);
   for (const level of LEVELS) {
+    if (level.name === 'unicode' && unicodeLevelIsRedundant(index, old)) continue;
     const windows = findWindows(index, old, level.tolerance);
     if (windows.length === 0) continue;
     const lines = windows.map((window) => window.firstLine + 1);
