@@ -6,16 +6,15 @@
  * Part 2: a ~10 MB file of many lines and a 5 MB single-line file, each edited through the real
  * tool (schema, describe, execute, as the loop does): an exact edit on both, and on the 10 MB file
  * also an edit whose old_string is the target block shifted left by one indentation level. Prints
- * the median wall time of 5 runs and what the tool answered. Prints figures only; asserts nothing.
+ * the median wall time of 5 runs and what the tool answered.
+ * Part 3: cost by file size (bench/edit-large.ts): miss, unique hit and replace-all on 1 MB and 10 MB
+ * files of near-identical lines. Prints figures only; asserts nothing.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Tool, ToolContext, ToolResult } from '../src/agent/types.js';
-import { createEditFileTool } from '../src/tools/edit-file.js';
+import { RUNS, sizeRow, timeEdit } from './edit-large.js';
 import { loadEditCases, runEditCases, tallyByCategory, type CategoryTally } from '../test/support/edit-cases.js';
-
-const RUNS = 5;
 
 function percent(part: number, whole: number): string {
   return whole === 0 ? '   -' : `${((100 * part) / whole).toFixed(0).padStart(3)}%`;
@@ -54,37 +53,6 @@ async function caseTable(): Promise<void> {
   for (const result of missed) console.log(`  ${result.case.id} [${result.case.category}] expected ${result.case.expect.kind}, got ${result.outcome}`);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function callTool(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const parsed = tool.schema.safeParse(JSON.parse(JSON.stringify(args)));
-  if (!parsed.success) return { content: 'invalid arguments', isError: true };
-  if (tool.describe) await tool.describe(parsed.data, ctx);
-  return tool.execute(parsed.data, ctx);
-}
-
-/** Times one edit RUNS times, rewriting the original content before each run (not timed). */
-async function timeEdit(label: string, dir: string, name: string, content: string, args: Record<string, unknown>, expected: string): Promise<void> {
-  const tool = createEditFileTool() as Tool;
-  const ctx: ToolContext = { cwd: dir, projectRoot: dir, signal: new AbortController().signal, callId: 'bench' };
-  const file = join(dir, name);
-  const times: number[] = [];
-  let answer = '';
-  for (let run = 0; run < RUNS; run += 1) {
-    writeFileSync(file, content);
-    const started = performance.now();
-    const result = await callTool(tool, { path: name, ...args }, ctx);
-    times.push(performance.now() - started);
-    const after = readFileSync(file, 'utf8');
-    answer = result.isError ? `refused (${result.content.slice(0, 80)})` : after === expected ? 'applied correctly' : 'applied WRONG';
-  }
-  const mb = (Buffer.byteLength(content) / (1024 * 1024)).toFixed(1);
-  console.log(`${label.padEnd(46)} ${mb.padStart(5)} MB  median ${median(times).toFixed(1).padStart(8)} ms  (${times.map((t) => t.toFixed(0)).join(', ')})  ${answer}`);
-}
-
 async function largeFiles(): Promise<void> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'seek-bench-edit-')));
   try {
@@ -118,3 +86,15 @@ await caseTable();
 console.log('');
 console.log(`large files (median of ${RUNS} runs, parse + describe + execute):`);
 await largeFiles();
+console.log('');
+console.log(`cost by file size (median of ${RUNS} runs per call):`);
+{
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'seek-bench-edit-size-')));
+  try {
+    let slowest = 0;
+    for (const megabytes of [1, 10]) slowest = Math.max(slowest, await sizeRow(dir, megabytes));
+    console.log(`slowest call up to 10 MB: ${slowest.toFixed(0)} ms`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import { makeDiffDisplay } from './diff-display.js';
+import { makeDiffDisplay, type DiffDisplay } from './diff-display.js';
+import { diffFromChanges } from './diff-regions.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 import { applyEdits, type EditOutcome, type EditSpec } from './edit/apply.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
@@ -56,7 +57,7 @@ export function createEditFileTool(options: { files?: TextFileOverlay } = {}): T
 
 interface Computed {
   outcome: EditOutcome;
-  display?: ReturnType<typeof makeDiffDisplay>;
+  display?: DiffDisplay;
 }
 
 /** The last edit computed, keyed by path, arguments and the exact text it was computed on. */
@@ -71,10 +72,16 @@ class PreviewCache {
       return computed;
     }
     const outcome = computeEdit(text, args, shown);
-    const computed: Computed = outcome.ok ? { outcome, display: makeDiffDisplay(shown, text, outcome.updated) } : { outcome };
+    const computed: Computed = outcome.ok ? { outcome, display: editDisplay(shown, text, outcome) } : { outcome };
     this.last = { key, text, computed };
     return computed;
   }
+}
+
+/** The diff shown for an edit: from the lines it changed when known (linear in the file), else a general diff. */
+function editDisplay(shown: string, before: string, outcome: Extract<EditOutcome, { ok: true }>): DiffDisplay {
+  if (!outcome.changes) return makeDiffDisplay(shown, before, outcome.updated);
+  return { kind: 'diff', path: shown, ...diffFromChanges(shown, before, outcome.updated, outcome.changes) };
 }
 
 type LoadedFile = { ok: true; text: string } | { ok: false; message: string };
@@ -146,7 +153,7 @@ async function editFileTool(args: EditFileArgs, ctx: ToolContext, preview: Previ
   } catch (error) {
     return { content: writeFailureMessage(error, shown, true), isError: true };
   }
-  const display = computedDisplay ?? makeDiffDisplay(shown, loaded.text, outcome.updated);
+  const display = computedDisplay ?? editDisplay(shown, loaded.text, outcome);
   const what = outcome.replacements === 1 ? '1 occurrence' : `${outcome.replacements} occurrences`;
   const notes = outcome.notes.length > 0 ? `\nNote: ${outcome.notes.join('; ')}.` : '';
   return { content: `Edited ${shown}: replaced ${what} (+${display.added} -${display.removed} lines).${notes}`, display };

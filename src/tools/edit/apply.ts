@@ -1,11 +1,14 @@
+import { changedLines, type LineChange } from '../diff-regions.js';
 import { READ_MAX_LINE_CHARS } from '../read-file.js';
 import { composeReplacement } from './compose.js';
+import { composeLineByLine } from './line-reindent.js';
+import { unicodeLevelIsRedundant } from './prefilter.js';
 import { firstDifference, notFoundMessage } from './diagnose.js';
 import { LineEndings } from './line-endings.js';
 import { findWindows, LineIndex, splitOld, type OldLines, type WindowMatch } from './line-match.js';
 import { indentOf, LEVELS, normalizeLine, type LevelName } from './normalize.js';
 import { findBlockShift, spaceUnitOf, type BlockShift } from './reindent.js';
-import { CUT_MARKER, elisionPlaceholder, stripLineNumbers, trimBlankLines, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
+import { CUT_MARKER, elisionPlaceholder, halveBackslashes, stripLineNumbers, trimBlankLines, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
 
 export interface EditSpec {
   old_string: string;
@@ -14,7 +17,8 @@ export interface EditSpec {
 }
 
 export type EditOutcome =
-  | { ok: true; updated: string; replacements: number; notes: string[] }
+  /** `changes`: the lines each replacement changed (one edit only), for a diff built in linear time. */
+  | { ok: true; updated: string; replacements: number; notes: string[]; changes?: LineChange[] }
   | { ok: false; message: string };
 
 /**
@@ -34,6 +38,7 @@ export function applyEdits(original: string, edits: readonly EditSpec[], shown: 
       const which = edits.length > 1 ? `Edit ${position + 1} of ${edits.length} failed, so none were applied. ` : '';
       return { ok: false, message: which + outcome.message };
     }
+    if (edits.length === 1) return outcome;
     text = outcome.updated;
     replacements += outcome.replacements;
     notes.push(...outcome.notes.map((note) => (edits.length > 1 ? `edit ${position + 1}: ${note}` : note)));
@@ -73,6 +78,7 @@ function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutcome {
     for (const repair of repairsOf(strings, endings.lf)) {
       const attempt = locate(index, repair, replaceAll);
       if (attempt.kind === 'none') continue;
+      if (repair.refused !== undefined) return { ok: false, message: repair.refused };
       search = attempt;
       used = repair;
       repairNote = repair.note;
@@ -99,18 +105,22 @@ function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutcome {
 
   // One pass over the text, so replace_all over 60,000 places stays linear.
   const pieces: string[] = [];
+  const rawReplacements: Replacement[] = [];
   let copied = 0;
-  for (const replacement of [...search.replacements].sort((a, b) => a.start - b.start)) {
+  const inOrder = search.replacements.every((replacement, n) => n === 0 || search.replacements[n - 1]!.start <= replacement.start);
+  for (const replacement of inOrder ? search.replacements : [...search.replacements].sort((a, b) => a.start - b.start)) {
     const start = endings.toRaw(replacement.start);
     const end = endings.toRaw(replacement.end);
     const ending = endings.endingFor(start, end);
-    pieces.push(raw.slice(copied, start), ending === '\n' ? replacement.text : replacement.text.replace(/\n/g, ending));
+    const text = ending === '\n' ? replacement.text : replacement.text.replace(/\n/g, ending);
+    pieces.push(raw.slice(copied, start), text);
+    rawReplacements.push({ start, end, text });
     copied = end;
   }
   pieces.push(raw.slice(copied));
   const updated = pieces.join('');
   const notes = [repairNote, search.note].filter((note): note is string => note !== undefined);
-  return { ok: true, updated, replacements: search.replacements.length, notes };
+  return { ok: true, updated, replacements: search.replacements.length, notes, changes: changedLines(raw, rawReplacements) };
 }
 
 function lf(text: string): string {
@@ -124,6 +134,8 @@ function* repairsOf(strings: EditStrings, fileText: string): Generator<Repair> {
   if (escapes) yield escapes;
   const both = numbers && unescapeStrings(numbers, fileText);
   if (both) yield { ...both, note: `${numbers.note}; ${both.note}` };
+  const backslashes = halveBackslashes(strings);
+  if (backslashes) yield backslashes;
   const blanks = trimBlankLines(strings);
   if (blanks) yield blanks;
 }
@@ -139,6 +151,7 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
   }
   const old = splitOld(strings.oldString);
   for (const level of LEVELS) {
+    if (level.name === 'unicode' && unicodeLevelIsRedundant(index, old)) continue;
     const windows = findWindows(index, old, level.tolerance);
     if (windows.length === 0) continue;
     const lines = windows.map((window) => window.firstLine + 1);
@@ -147,20 +160,22 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
     let shiftSeen: BlockShift | undefined;
     for (const window of windows) {
       const shift = blockShiftOf(index, old, window, strings.newString);
-      if (!shift) {
-        const where = window.lineCount === 1 ? `Line ${window.firstLine + 1}` : `Lines ${window.firstLine + 1}-${window.firstLine + window.lineCount}`;
-        return {
-          kind: 'none',
-          nearMiss: `${where} match it when indentation is ignored, but their indentation differs from old_string's by more than a shift of the whole block, so new_string cannot be re-indented safely.`,
-        };
-      }
-      shiftSeen ??= shift;
-      replacements.push({ start: window.start, end: window.end, text: composeReplacement(index, window, old, strings.newString, shift) });
+      // No shift of the whole block fits: the (unique) block is re-indented line by line from the file.
+      shiftSeen ??= shift ?? LINE_BY_LINE;
+      const text = shift ? composeReplacement(index, window, old, strings.newString, shift) : composeLineByLine(index, window, old, strings.newString);
+      replacements.push({ start: window.start, end: window.end, text });
     }
     return { kind: 'found', level: level.name, replacements, note: levelNote(level.name, shiftSeen!, index, old, windows[0]!) };
   }
   return { kind: 'none' };
 }
+
+/** Stands for "indentation taken from the file line by line" in the result's note. */
+const LINE_BY_LINE: BlockShift = {
+  description: "its indentation is not the file's shifted as a block, so new_string's lines were indented from the file's lines one by one",
+  identity: false,
+  apply: (indent) => indent,
+};
 
 /** Without replace_all, a second place already means "ambiguous": counting stops here. */
 const AMBIGUITY_LIST_LIMIT = 100;
@@ -201,6 +216,7 @@ function levelNote(level: LevelName, shift: BlockShift, index: LineIndex, old: O
     case 'trailing-whitespace':
       return 'old_string matched once trailing whitespace was ignored';
     case 'indentation':
+      if (shift === LINE_BY_LINE) return `old_string matched once indentation was ignored; ${shift.description}`;
       return shift.identity
         ? 'old_string matched once leading and trailing whitespace was ignored'
         : `old_string matched with a shifted indentation (${shift.description}; new_string was re-indented to match)`;

@@ -38,6 +38,7 @@ export class LineEndings {
    * the one ending its line, else the file's most common one.
    */
   endingFor(start: number, end: number): '\n' | '\r\n' {
+    if (this.crlfAt.length === 0) return '\n'; // an LF file (the common case, and per replacement of a replace_all)
     const region = this.raw.slice(start, end);
     if (region.includes('\r\n')) return '\r\n';
     if (region.includes('\n')) return '\n';

@@ -1,4 +1,5 @@
 import { normalizeLine, type NormalizedLine, type Tolerance } from './normalize.js';
+import { candidateStarts } from './prefilter.js';
 
 /** A text split into lines without copying it: `starts[i]` is where line i begins. */
 export class LineIndex {
@@ -93,7 +94,7 @@ export function findWindows(index: LineIndex, old: OldLines, tolerance: Toleranc
 
   const matches: WindowMatch[] = [];
   const count = old.lines.length;
-  for (const first of candidateStarts(index, normalizedOld)) {
+  for (const first of candidateStarts(index, old, tolerance)) {
     if (first < 0 || first + count > index.count) continue;
     if (count === 1 && !old.tailNewline) {
       matches.push(...substringMatches(index, first, fileLine(first), normalizedOld[0]!.text));
@@ -142,30 +143,4 @@ function substringMatches(index: LineIndex, line: number, have: NormalizedLine, 
     matches.push({ firstLine: line, lineCount: 1, start, end, firstWhole: whole, lastWhole: whole });
   }
   return matches;
-}
-
-/**
- * Window starts worth checking. A run of ASCII letters and digits survives every normalisation
- * unchanged, so only lines holding one of old_string's runs can match it; an indexOf scan finds
- * them, which keeps a 10 MB file fast. The rarest of the longest runs is used (counting stops as
- * soon as a run is commoner than the best so far). Without such a run every start is tried.
- */
-function candidateStarts(index: LineIndex, normalizedOld: NormalizedLine[]): Iterable<number> {
-  const tokens = new Map<string, number>();
-  normalizedOld.forEach((line, lineIndex) => {
-    for (const token of line.text.match(/[A-Za-z0-9_]{2,}/g) ?? []) if (!tokens.has(token)) tokens.set(token, lineIndex);
-  });
-  const longest = [...tokens.keys()].sort((a, b) => b.length - a.length).slice(0, 8);
-  let best: { positions: number[]; line: number } | undefined;
-  for (const token of longest) {
-    const positions: number[] = [];
-    const limit = best ? best.positions.length : Infinity;
-    for (let at = index.text.indexOf(token); at !== -1 && positions.length < limit; at = index.text.indexOf(token, at + 1)) positions.push(at);
-    if (!best || positions.length < best.positions.length) best = { positions, line: tokens.get(token)! };
-    if (best.positions.length <= 1) break;
-  }
-  if (!best) return Array.from({ length: index.count }, (_, line) => line);
-  const starts = new Set<number>();
-  for (const at of best.positions) starts.add(index.lineAt(at) - best.line);
-  return starts;
 }

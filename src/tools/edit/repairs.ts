@@ -12,29 +12,71 @@ export interface EditStrings {
 export interface Repair extends EditStrings {
   /** What was changed, for the result. */
   note: string;
+  /**
+   * Set when old_string can be repaired but what new_string means cannot be told: if the repaired
+   * old_string matches, the edit is refused with this message rather than applied by a guess.
+   */
+  refused?: string;
 }
 
-/** read_file's prefix: the line number right-aligned in 6 columns, then a tab. */
-const LINE_NUMBER_PREFIX = /^ *(\d+)\t/;
+/** read_file's prefix: the line number right-aligned in 6 columns (wider past 999999), then a tab. */
+const LINE_NUMBER_PREFIX = /^( *)(\d+)\t/;
 
 /**
- * old_string with read_file's line-number prefixes removed, when every non-blank line has one and
- * the numbers run consecutively (a file whose lines really start with numbers and tabs matched
- * exactly before this is tried). new_string loses its prefixes only when all its lines have them.
+ * The line number of read_file's prefix on `line`, when the line has exactly that prefix. With
+ * `bare`, a prefix without its tab counts too: a blank file line is `     5\t` and a model may drop
+ * the tab as trailing whitespace (allowed in old_string only, where the file confirms the match).
+ */
+function readFilePrefix(line: string, bare = false): number | undefined {
+  const prefix = LINE_NUMBER_PREFIX.exec(bare && /^ *\d+$/.test(line) ? `${line}\t` : line);
+  if (!prefix) return undefined;
+  const [, spaces, digits] = prefix as unknown as [string, string, string];
+  // `2\t` (a TSV row) or `  12\t` is not what read_file writes: only the exact width is a prefix.
+  return spaces.length + digits.length === Math.max(6, digits.length) ? Number(digits) : undefined;
+}
+
+/** `lines` without a final empty line (the one after a trailing newline). */
+function contentLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * old_string with read_file's line-number prefixes removed, when every line of it has one in
+ * read_file's exact format and the numbers run consecutively (a file whose lines really start
+ * with numbers and tabs matched exactly before this is tried).
+ *
+ * new_string is what the model means to write, so it is changed only when that is certain: every
+ * line of it carries read_file's exact prefix too. A new_string with no such prefix is kept as it
+ * is (a TSV row `2\tblueberry` keeps its `2\t`). One with the prefix on some lines but not all
+ * cannot be read either way, and the repair is refused (the edit then fails and says why).
  */
 export function stripLineNumbers(strings: EditStrings): Repair | undefined {
-  const oldLines = strings.oldString.split('\n');
-  const numbered = oldLines.filter((line) => line.trim() !== '');
-  if (numbered.length === 0 || !numbered.every((line) => LINE_NUMBER_PREFIX.test(line))) return undefined;
-  const numbers = numbered.map((line) => Number(LINE_NUMBER_PREFIX.exec(line)![1]));
-  if (!numbers.every((number, at) => at === 0 || number === numbers[at - 1]! + 1)) return undefined;
+  const oldLines = contentLines(strings.oldString);
+  const numbers = oldLines.map((line) => readFilePrefix(line, true));
+  if (!numbers.every((number, at): number is number => number !== undefined && (at === 0 || number === numbers[at - 1]! + 1))) return undefined;
   const strip = (line: string): string => line.replace(LINE_NUMBER_PREFIX, '');
-  const newLines = strings.newString.split('\n');
-  const newNumbered = newLines.filter((line) => line.trim() !== '');
-  const newHasThem = newNumbered.length > 0 && newNumbered.every((line) => LINE_NUMBER_PREFIX.test(line));
+  // A bare prefix stands for a blank line: the whole line is the prefix.
+  const stripOld = (line: string): string => (/^ *\d+$/.test(line) ? '' : strip(line));
+  const newLines = contentLines(strings.newString);
+  const prefixed = newLines.filter((line) => readFilePrefix(line) !== undefined).length;
+  const newHasThem = strings.newString !== '' && prefixed === newLines.length;
+  const tail = (text: string): string => (text.endsWith('\n') && text !== '\n' ? '\n' : '');
+  const oldString = oldLines.map(stripOld).join('\n') + tail(strings.oldString);
+  if (prefixed > 0 && !newHasThem) {
+    return {
+      oldString,
+      newString: strings.newString,
+      note: '',
+      refused:
+        "old_string carries read_file's line-number prefixes and new_string has them on some lines but not all, so what new_string means to write is unclear. " +
+        'Send both without the prefixes (only the text after the tab).',
+    };
+  }
   return {
-    oldString: oldLines.map(strip).join('\n'),
-    newString: newHasThem ? newLines.map(strip).join('\n') : strings.newString,
+    oldString,
+    newString: newHasThem ? newLines.map(strip).join('\n') + tail(strings.newString) : strings.newString,
     note: `read_file's line-number prefixes were removed from old_string${newHasThem ? ' and new_string' : ''}; send only the text after the tab`,
   };
 }
@@ -73,19 +115,69 @@ const ESCAPES: ReadonlyArray<readonly [string, string, string]> = [
 export function unescapeStrings(strings: EditStrings, fileText: string): Repair | undefined {
   const applied = ESCAPES.filter(([sequence]) => strings.oldString.includes(sequence) && !fileText.includes(sequence));
   if (applied.length === 0) return undefined;
-  const unescape = (text: string): string => {
+  const collapse = !fileText.includes('\\\\');
+  const unescape = (text: string, backslashes: boolean): string => {
     // One pass, so `\\n` (an escaped backslash before n) is not read as a newline.
     return text.replace(/\\(\\|n|t|"|'|`|\$)/g, (sequence: string, char: string) => {
-      if (char === '\\') return fileText.includes('\\\\') ? sequence : '\\';
+      if (char === '\\') return backslashes ? '\\' : sequence;
       const escape = applied.find(([candidate]) => candidate === sequence);
       return escape ? escape[1] : sequence;
     });
   };
-  return {
-    oldString: unescape(strings.oldString),
-    newString: unescape(strings.newString),
+  // new_string is read the same way only where it certainly was escaped the same way: it has no
+  // raw character beside the sequence standing for it (a real newline and a `\n` in one string is
+  // no over-escaping, and its `\n` may be meant), and `\\` is read as one backslash only when
+  // old_string's were.
+  const mixed = applied.some(([sequence, char]) => strings.newString.includes(sequence) && unescapedIn(strings.newString, char));
+  const oldBackslashes = collapse && strings.oldString.includes('\\\\');
+  const repaired = {
+    oldString: unescape(strings.oldString, collapse),
     note: `escape sequences the file does not contain (${applied.map(([sequence]) => sequence).join(' ')}) were read as the characters they stand for; send text unescaped`,
   };
+  if (mixed) {
+    return {
+      ...repaired,
+      newString: strings.newString,
+      refused:
+        'old_string matches once its escape sequences are read as characters, but new_string has both the sequences and the characters themselves, so what it means to write is unclear. ' +
+        'Send both strings unescaped, exactly as the text is in the file.',
+    };
+  }
+  return { ...repaired, newString: unescape(strings.newString, oldBackslashes) };
+}
+
+/** `char` appears in `text` other than as the end of a backslash escape. */
+function unescapedIn(text: string, char: string): boolean {
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) if (text[at - 1] !== '\\') return true;
+  return false;
+}
+
+/**
+ * old_string and new_string with every run of backslashes halved: a model whose tool call was
+ * escaped once too often doubles each backslash (`"done\\\\n"` where the file has `"done\\n"`),
+ * and the escape repair above cannot help when the file itself has a doubled backslash somewhere. Tried only when every
+ * backslash run in old_string has even length. new_string is halved only when all of its runs are
+ * even too (it was doubled the same way); otherwise what it means is unclear and the repair is
+ * refused if old_string then matches.
+ */
+export function halveBackslashes(strings: EditStrings): Repair | undefined {
+  const runs = (text: string): string[] => text.match(/\\+/g) ?? [];
+  const oldRuns = runs(strings.oldString);
+  const even = (run: string): boolean => run.length % 2 === 0;
+  if (oldRuns.length === 0 || !oldRuns.every(even)) return undefined;
+  const halve = (text: string): string => text.replace(/\\+/g, (run) => run.slice(run.length / 2));
+  const oldString = halve(strings.oldString);
+  if (!runs(strings.newString).every(even)) {
+    return {
+      oldString,
+      newString: strings.newString,
+      note: '',
+      refused:
+        'old_string matches once each of its doubled backslashes is read as one, but new_string has single backslashes too, so what it means to write is unclear. ' +
+        'Send both strings with the backslashes exactly as the file has them.',
+    };
+  }
+  return { oldString, newString: halve(strings.newString), note: 'each doubled backslash was read as one (the strings were escaped once too often); send text unescaped' };
 }
 
 /** read_file's mark at the end of a line it cut: `… [+N chars]` (\u2026 is the ellipsis: regexes keep

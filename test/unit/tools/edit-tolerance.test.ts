@@ -29,10 +29,27 @@ describe('edit_file tolerance: indentation', () => {
     );
   });
 
-  it('refuses a block whose indentation differs in more than a shift (Python structure flattened)', () => {
+  it('re-indents a unique block line by line when its indentation is no shift of the whole block (Python structure flattened)', () => {
     const python = 'def f():\n    if a:\n        b()\n    c()\n';
-    const result = edit(python, 'if a:\nb()\nc()', 'if a:\nb()\nd()');
-    expect(result).toMatchObject({ error: expect.stringContaining('more than a shift of the whole block') });
+    expect(edit(python, 'if a:\nb()\nc()', 'if a:\nb()\nd()')).toBe('def f():\n    if a:\n        b()\n    d()\n');
+    expect(notes(python, 'if a:\nb()\nc()', 'if a:\nb()\nd()')).toContain("indented from the file's lines one by one");
+  });
+
+  it('line by line: an added line takes the deeper neighbour, a changed line its own, relative moves are kept', () => {
+    // Every level flattened; a line added after `{` goes inside the block.
+    expect(edit(file, 'if (x) {\ngo();\n}', 'if (x) {\nready();\ngo();\n}')).toBe(
+      'class A {\n    run() {\n        if (x) {\n            ready();\n            go();\n        }\n    }\n}\n',
+    );
+    // One inner line misindented; new_string nests a new line one (2-column) level under it: one file level (4).
+    const mixed = 'run() {\n    if (x) {\n    go();\n    }\n}';
+    expect(edit(file, mixed, 'run() {\n    if (x) {\n    go();\n      stop();\n    }\n}')).toBe(
+      'class A {\n    run() {\n        if (x) {\n            go();\n                stop();\n        }\n    }\n}\n',
+    );
+  });
+
+  it('line by line still refuses a block that is not unique', () => {
+    const twice = 'a() {\n  if (x) {\n    go();\n  }\n}\nb() {\n    if (x) {\n  go();\n    }\n}\n';
+    expect(edit(twice, 'if (x) {\ngo();\n}', 'if (x) {\nstop();\n}')).toMatchObject({ error: expect.stringContaining('matches 2 places') });
   });
 
   it('keeps unchanged context lines byte for byte, trailing spaces included', () => {
@@ -71,6 +88,16 @@ describe('edit_file tolerance: spacing, escapes, look-alikes, line numbers', () 
     const file = 'one\ntwo\nthree\n';
     expect(edit(file, '     2\ttwo\n     3\tthree', '     2\ttwo!\n     3\tthree')).toBe('one\ntwo!\nthree\n');
     expect(edit(file, '     2\ttwo', 'TWO')).toBe('one\nTWO\nthree\n');
+  });
+
+  it('never strips from new_string what is not certainly a read_file prefix (issue 34: a TSV row)', () => {
+    const tsv = '1\tapple\n2\tbanana\n3\tcherry\n';
+    expect(edit(tsv, '     2\t2\tbanana', '2\tblueberry')).toBe('1\tapple\n2\tblueberry\n3\tcherry\n');
+    expect(edit(tsv, '     2\t2\tbanana', '     2\t2\tblueberry')).toBe('1\tapple\n2\tblueberry\n3\tcherry\n');
+    // Prefixes on some lines of new_string but not all: unclear, refused with the reason.
+    expect(edit(tsv, '     2\t2\tbanana\n     3\t3\tcherry', '     2\t2\tberry\n3\tcherry')).toMatchObject({ error: expect.stringContaining('some lines but not all') });
+    // A number that is not in read_file's 6-column format is no prefix in old_string either.
+    expect(edit(tsv, '2\t2\tbanana', 'x')).toMatchObject({ error: expect.stringContaining('not found') });
   });
 });
 
