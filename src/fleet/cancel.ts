@@ -38,7 +38,7 @@ export const CANCEL_WAIT_MS = 5_000;
  * would wait for its return) until none of `jobIds` is running, so what the stopped jobs spent is
  * in Redis when the caller reads it. Never throws.
  */
-export async function cancelAndWait(jobs: FleetJobs, runId: string, jobIds: readonly string[], waitMs = CANCEL_WAIT_MS): Promise<void> {
+export async function cancelAndWait(jobs: FleetJobs, runId: string, jobIds: readonly string[], waitMs = jobs.patience(CANCEL_WAIT_MS)): Promise<void> {
   const deadline = Date.now() + waitMs;
   const cancel = async (): Promise<void> => {
     await cancelRun(jobs.redis, runId);

@@ -83,15 +83,22 @@ export class FleetJobs {
   /** Waits (bounded) for tracked writes, then closes the queue's connections; with Redis
    * unreachable they are dropped after a few seconds instead. */
   async close(): Promise<void> {
-    await within(Promise.allSettled([...this.pending]), 2_000);
-    if (!(await within(Promise.allSettled([this.events.close(), this.queue.close()]), 2_000))) {
-      await Promise.allSettled([this.events.disconnect(), this.queue.disconnect()]);
+    await within(Promise.allSettled([...this.pending]), this.patience(2_000));
+    if (!(await within(Promise.allSettled([this.events.close(), this.queue.close()]), this.patience(2_000)))) {
+      // BullMQ's disconnect waits for a connection first: bounded too.
+      await within(Promise.allSettled([this.events.disconnect(), this.queue.disconnect()]), 200);
     }
   }
 
   /** A job's spend, or nothing known (zero) when Redis does not answer in time (an outage). */
   spendOf(jobId: string): Promise<Spend> {
-    return valueWithin(jobSpend(this.redis, jobId), 2_000, ZERO_SPEND);
+    return valueWithin(jobSpend(this.redis, jobId), this.patience(2_000), ZERO_SPEND);
+  }
+
+  /** How long to wait for Redis on the way out: `ms`, or a moment while it is unreachable
+   * (the steps of a stop add up, and the whole must stay under 10 s). */
+  patience(ms: number): number {
+    return this.watch.lost ? 200 : ms;
   }
 
   /**
@@ -137,7 +144,7 @@ export class FleetJobs {
   async capReports(): Promise<string[]> {
     const reports = await valueWithin(
       Promise.all([...this.runIds].map(async (runId) => capOvershoot(await runSpend(this.redis, runId), this.options.limits))),
-      2_000,
+      this.patience(2_000),
       [],
     );
     return reports.filter((line): line is string => line !== undefined);

@@ -123,6 +123,6 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await jobs.close();
-    if (!(await within(redis.quit(), 1_000))) redis.disconnect();
+    if (!(await within(redis.quit(), jobs.patience(1_000)))) redis.disconnect();
   }
 }

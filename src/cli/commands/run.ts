@@ -179,7 +179,7 @@ async function openFleet(options: RunOptions): Promise<Fleet | string> {
       stopping: () => void exitAfter(10_000, (line) => void process.stderr.write(`seek: ${line}\n`)),
       close: async () => {
         await jobs.close();
-        if (!(await within(redis.quit(), 1_000))) redis.disconnect();
+        if (!(await within(redis.quit(), jobs.patience(1_000)))) redis.disconnect();
       },
     };
   } catch (error) {

@@ -121,7 +121,7 @@ async function runWorker(options: WorkerOptions): Promise<number> {
   const graceMs = options.stopGrace !== undefined ? options.stopGrace * 1000 : STOP_GRACE_MS;
   log(`stopping: no new jobs; running ones get ${graceMs / 1000} s to finish`);
   const clean = await running.close(graceMs);
-  if (!(await within(redis.quit(), 1_000))) redis.disconnect();
+  if (!(await within(redis.quit(), 500))) redis.disconnect();
   log(clean ? 'stopped' : 'stopped (connections closed by force)');
   clearTimeout(backstop);
   return 0;
