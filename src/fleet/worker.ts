@@ -280,10 +280,11 @@ export function startWorker(options: FleetWorkerOptions): RunningWorker {
     listening,
     close: async (graceMs = STOP_GRACE_MS) => {
       // Each step is bounded: while Redis is unreachable BullMQ's close never resolves.
-      // Worst case about 7 s with the default grace (5 + 1 + 0.5 + 0.5), under the 10 s contract.
+      // Worst case about 7 s with the default grace (5 + 1 + 0.5 + 0.5, then the CLI's 0.5 s quit),
+      // under the 10 s contract; an idle worker about 3.5 s.
       // With Redis unreachable a running job cannot end anyway: it is aborted at once.
       const closing = worker.close();
-      const grace = processing === 0 ? 1_000 : options.watch.lost ? 0 : graceMs;
+      const grace = processing === 0 ? 2_000 : options.watch.lost ? 0 : graceMs;
       let clean = await within(closing, grace);
       if (!clean && processing > 0) {
         options.log(`stopping now: aborting ${processing} running job${processing === 1 ? '' : 's'} (they go back to the queue)`);

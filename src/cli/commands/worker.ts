@@ -117,8 +117,9 @@ async function runWorker(options: WorkerOptions): Promise<number> {
     process.once('SIGTERM', () => done());
     process.once('SIGINT', () => done());
   });
-  const backstop = exitAfter(10_000, log); // whatever still hangs: the contract is 10 s
   const graceMs = options.stopGrace !== undefined ? options.stopGrace * 1000 : STOP_GRACE_MS;
+  // Whatever still hangs: the contract is 10 s with the default grace (a longer grace moves it).
+  const backstop = exitAfter(Math.max(10_000, graceMs + 5_000), log);
   log(`stopping: no new jobs; running ones get ${graceMs / 1000} s to finish`);
   const clean = await running.close(graceMs);
   if (!(await within(redis.quit(), 500))) redis.disconnect();
