@@ -51,7 +51,6 @@ describe.skipIf(!hasRedis)('fleet under Redis outages', () => {
 
     await fleet.redis.stop();
     const stoppedAt = Date.now();
-    await Promise.all(workers.map((worker) => worker.waitFor(/lost the connection to Redis/)));
     // Attempt 1's model answers during the outage: its task ends, and it must now publish.
     answers[0]!();
     await until('attempt 1 to get its answer', () => suite.server.requests.filter((r) => view(r).turn === 1)[0]?.respondedAt !== undefined);
@@ -60,18 +59,18 @@ describe.skipIf(!hasRedis)('fleet under Redis outages', () => {
     await until('the lock to have expired', () => Date.now() > stoppedAt + lockMs + 500);
     await fleet.redis.restart();
 
-    await owner.waitFor(/job \S+ attempt 1 lost its lock/, 60_000);
     await until('attempt 2 to wait for its second answer', () => answers.length === 2, 60_000);
     answers[1]!();
     const done = await run;
     expect(done.code, done.stderr).toBe(0);
+    // Attempt 1's content never reached the job repository: no commit, no branch, not even its blob.
+    const blob = execFileSync('git', ['hash-object', '--stdin'], { input: 'attempt 1\n', encoding: 'utf8' }).trim();
+    expect(() => execFileSync('git', ['cat-file', '-e', blob], { cwd: bare, stdio: 'ignore' }), 'attempt 1 was pushed').toThrow();
+    await owner.waitFor(/job \S+ attempt 1 lost its lock/);
     const task = JSON.parse(done.stdout).orchestrations[0].tasks[0];
     // Four model calls billed: both of attempt 1 (the second one counted once Redis was back), both of attempt 2.
     expect(task).toMatchObject({ id: 'e', status: 'completed', model_calls: 4, usage: { input_tokens: 4000, output_tokens: 400 } });
     expect(readFileSync(join(root, 'fixed.txt'), 'utf8')).toBe('attempt 2\n');
-    // Attempt 1's content never reached the job repository: no commit, no branch, not even its blob.
-    const blob = execFileSync('git', ['hash-object', '--stdin'], { input: 'attempt 1\n', encoding: 'utf8' }).trim();
-    expect(() => execFileSync('git', ['cat-file', '-e', blob], { cwd: bare, stdio: 'ignore' })).toThrow();
     const branches = execFileSync('git', ['for-each-ref', '--format=%(refname)', 'refs/heads/seek/'], { cwd: bare, encoding: 'utf8' }).trim().split('\n');
     expect(branches).toHaveLength(1);
     expect(count(owner.log(), /lost its lock/)).toBe(1);
