@@ -24,6 +24,8 @@ export interface BatchRow {
   worker?: string;
   attempts?: number;
   costUsd: number;
+  /** False once a model without a known price billed part of it (spend.ts `unpriced`). */
+  costKnown?: boolean;
   tokens: { prompt: number; completion: number; cacheHit: number };
   branch?: string;
   commit?: string;
@@ -85,7 +87,7 @@ export async function runBatch(options: BatchOptions, batchId = newBatchId()): P
       rows.filter((row) => row.state === 'running').map(async (row) => {
         const spend = await jobSpend(jobs.redis, row.jobId);
         if (spend.costUsd === row.costUsd && spend.prompt === row.tokens.prompt) return false;
-        Object.assign(row, { costUsd: spend.costUsd, tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
+        Object.assign(row, { costUsd: spend.costUsd, ...(spend.unpriced > 0 ? { costKnown: false } : {}), tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
         return true;
       }),
     ).then((changed) => changed.some(Boolean) && update(), () => undefined);
@@ -98,7 +100,7 @@ export async function runBatch(options: BatchOptions, batchId = newBatchId()): P
       await cancelAndWait(jobs, runId, rows.map((row) => row.jobId));
       await Promise.all(rows.filter((row) => row.state === 'canceled').map(async (row) => {
         const spend = await jobSpend(jobs.redis, row.jobId).catch(() => undefined);
-        if (spend) Object.assign(row, { costUsd: spend.costUsd, tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
+        if (spend) Object.assign(row, { costUsd: spend.costUsd, ...(spend.unpriced > 0 ? { costKnown: false } : {}), tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
       }));
       update();
     }
@@ -130,7 +132,7 @@ export async function runBatch(options: BatchOptions, batchId = newBatchId()): P
       else if (outcome.kind === 'canceled') row.state = 'canceled';
       else {
         const { spend } = outcome;
-        Object.assign(row, { attempts: outcome.attempts, costUsd: spend.costUsd, tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
+        Object.assign(row, { attempts: outcome.attempts, costUsd: spend.costUsd, ...(spend.unpriced > 0 ? { costKnown: false } : {}), tokens: { prompt: spend.prompt, completion: spend.completion, cacheHit: spend.cacheHit } });
         if (outcome.kind === 'failed') Object.assign(row, { state: 'failed', errors: outcome.errors });
         else {
           const { result } = outcome;

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { KEY_PREFIX } from './connection.js';
 import { CANCELLED, markCancelled, markJobCancelled } from './gates.js';
 import type { FleetJobs } from './jobs.js';
+import { within } from './outage.js';
 
 export const CANCEL_CHANNEL = `${KEY_PREFIX}:cancel`;
 
@@ -28,22 +29,27 @@ export async function cancelJob(redis: Redis, jobId: string): Promise<void> {
   await redis.publish(CANCEL_CHANNEL, `${JOB_MESSAGE}${jobId}`);
 }
 
+/** How long a cancel waits for the run's running jobs to stop (a worker aborts one in well under
+ * a second); short enough that a coordinator stopped by SIGTERM exits within 10 s. */
+export const CANCEL_WAIT_MS = 5_000;
+
 /**
- * Cancels the run, then waits (at most `waitMs`) until none of `jobIds` is running, so what the
- * stopped jobs spent is in Redis when the caller reads it. Never throws.
+ * Cancels the run, then waits (at most `waitMs`, Redis calls included: during an outage they
+ * would wait for its return) until none of `jobIds` is running, so what the stopped jobs spent is
+ * in Redis when the caller reads it. Never throws.
  */
-export async function cancelAndWait(jobs: FleetJobs, runId: string, jobIds: readonly string[], waitMs = 30_000): Promise<void> {
-  try {
+export async function cancelAndWait(jobs: FleetJobs, runId: string, jobIds: readonly string[], waitMs = jobs.patience(CANCEL_WAIT_MS)): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  const cancel = async (): Promise<void> => {
     await cancelRun(jobs.redis, runId);
-    const deadline = Date.now() + waitMs;
     while (Date.now() < deadline) {
       const states = await Promise.all(jobIds.map(async (id) => (await jobs.queue.getJob(id))?.getState()));
       if (!states.includes('active')) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-  } catch {
-    // Redis gone: the jobs' own locks and the cancel flag (if it was set) do the rest
-  }
+  };
+  // Redis gone: the jobs' own locks and the cancel flag (once it is written) do the rest.
+  await within(cancel(), waitMs);
 }
 
 /** A worker's side: which of its running jobs belong to which run, and the subscription. */

@@ -21,6 +21,8 @@ export interface FleetTimings {
   lockMs: number;
   /** How often workers look for jobs whose lock expired. */
   stalledMs: number;
+  /** How many times a job may be found stalled (its worker died) before it fails for good. */
+  maxStalled: number;
   /** Wait before a failed attempt is retried. */
   backoffMs: number;
   /** Attempts per job (a failure after the last one fails the job). */
@@ -33,17 +35,26 @@ export interface FleetTimings {
   pollMaxMs: number;
 }
 
-/** Defaults suit real work; SEEK_FLEET_LOCK_MS, SEEK_FLEET_STALLED_MS, SEEK_FLEET_BACKOFF_MS,
- * SEEK_FLEET_ATTEMPTS, SEEK_FLEET_SWEEP_MS, SEEK_FLEET_POLL_MS and SEEK_FLEET_POLL_MAX_MS override
- * them (tests use short locks to recover killed workers fast, and sweep after every job). */
+/** Defaults suit real work; SEEK_FLEET_LOCK_MS, SEEK_FLEET_STALLED_MS, SEEK_FLEET_MAX_STALLED,
+ * SEEK_FLEET_BACKOFF_MS, SEEK_FLEET_ATTEMPTS, SEEK_FLEET_SWEEP_MS, SEEK_FLEET_POLL_MS and
+ * SEEK_FLEET_POLL_MAX_MS override them (tests use short locks to recover killed workers fast, and
+ * sweep after every job); `seek worker --lock-duration`, `--stalled-interval` and `--max-stalled`
+ * override the first three.
+ *
+ * Lock 15 s, stalled check every 5 s: a worker renews its locks every lockMs/4 (BullMQ's timer), so
+ * a killed worker's lock expires at most 15 s after its death, a stalled check then finds it
+ * within two checks (the first marks, the next moves), and another worker takes it back within
+ * about 15 + 2 × 5 = 25 s (the contract is 40 s). The price: a Redis outage longer than 15 s loses
+ * running jobs' locks; such an attempt then publishes nothing (worker.ts) and another runs it. */
 export function fleetTimings(env: Readonly<Record<string, string | undefined>>): FleetTimings {
   const number = (name: string, fallback: number): number => {
     const value = Number(env[name]);
     return Number.isFinite(value) && value > 0 ? value : fallback;
   };
   return {
-    lockMs: number('SEEK_FLEET_LOCK_MS', 60_000),
-    stalledMs: number('SEEK_FLEET_STALLED_MS', 30_000),
+    lockMs: number('SEEK_FLEET_LOCK_MS', 15_000),
+    stalledMs: number('SEEK_FLEET_STALLED_MS', 5_000),
+    maxStalled: number('SEEK_FLEET_MAX_STALLED', 3),
     backoffMs: number('SEEK_FLEET_BACKOFF_MS', 5_000),
     attempts: number('SEEK_FLEET_ATTEMPTS', 3),
     sweepMs: number('SEEK_FLEET_SWEEP_MS', 3600_000),

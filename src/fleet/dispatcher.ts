@@ -24,7 +24,7 @@ import { CANCELLED, releaseSlot } from './gates.js';
 import { git, gitIn, type FleetGit } from './git.js';
 import { ZERO_SPEND, type FleetJobs } from './jobs.js';
 import { jobIdOf, type FleetJob, type FleetResult } from './payload.js';
-import { jobSpend, type Spend } from './spend.js';
+import type { Spend } from './spend.js';
 
 export interface DispatcherOptions {
   jobs: FleetJobs;
@@ -39,7 +39,7 @@ export interface DispatcherOptions {
   runGroup?: string;
   /** Run again the tasks a cancelled earlier run of the plan left undone (`--rerun-cancelled`). */
   rerunCancelled?: boolean;
-  /** How long a cancel waits for the run's running jobs to stop (default 30 s). */
+  /** How long a cancel waits for the run's running jobs to stop (default 5 s, cancel.ts). */
   cancelWaitMs?: number;
 }
 
@@ -87,7 +87,7 @@ export class FleetDispatcher implements PlanDispatch {
         return failure('budget_exceeded', outcome.why, ZERO_SPEND);
       case 'canceled': {
         await this.cancel(context, prefix, runId);
-        return failure('canceled', `cancelled: job ${jobId} was stopped across the fleet`, await jobSpend(jobs.redis, jobId));
+        return failure('canceled', `cancelled: job ${jobId} was stopped across the fleet`, await jobs.spendOf(jobId));
       }
       case 'failed': {
         const { errors } = outcome;
@@ -195,7 +195,7 @@ export async function fetchResult(git: FleetGit, repoUrl: string, commit: NonNul
 
 /** The successful attempt's figures, with the job's cost and tokens over every attempt (a killed
  * worker's calls were counted in Redis as they happened). */
-function figures(result: FleetResult, spend: Spend): Pick<ChildReport, 'turns' | 'modelCalls' | 'toolCalls' | 'tokens' | 'costUsd'> {
+function figures(result: FleetResult, spend: Spend): Pick<ChildReport, 'turns' | 'modelCalls' | 'toolCalls' | 'tokens' | 'costUsd' | 'costKnown'> {
   return {
     turns: result.turns,
     modelCalls: Math.max(result.modelCalls, spend.modelCalls),
@@ -206,6 +206,8 @@ function figures(result: FleetResult, spend: Spend): Pick<ChildReport, 'turns' |
       cache_hit: Math.max(result.tokens.cache_hit, spend.cacheHit),
     },
     costUsd: Math.max(result.costUsd, spend.costUsd),
+    // A model without a price in any attempt: the cost is unknown, as a local run says.
+    ...(result.costKnown === false || spend.unpriced > 0 ? { costKnown: false } : {}),
   };
 }
 
@@ -219,5 +221,6 @@ function failure(reason: NonNullable<ChildReport['reason']>, hint: string, spend
     toolCalls: 0,
     tokens: { prompt: spend.prompt, completion: spend.completion, cache_hit: spend.cacheHit },
     costUsd: spend.costUsd,
+    ...(spend.unpriced > 0 ? { costKnown: false } : {}),
   };
 }

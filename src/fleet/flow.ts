@@ -97,6 +97,7 @@ export async function submitPlan(settings: FlowSettings, context: DispatchContex
     const trees = flowTrees(plan, tasks, idOf, payload, jobOptions(settings.env), settings.runId);
     for (const tree of trees) assertNoSecrets(tree);
     const producer = new FlowProducer({ connection: connectionOptions(settings.url) });
+    producer.on('error', jobs.watch.onError);
     try {
       await producer.addBulk(trees);
     } finally {

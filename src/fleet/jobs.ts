@@ -5,10 +5,13 @@
  * only a job that failed is replaced. New jobs start only while the run's spend is under its caps.
  * `maxJobs` bounds the jobs queued or running at once for `seek batch --prompt` here; a plan's jobs
  * (a BullMQ flow, flow.ts) are bounded by the workers, which hold a slot per running job.
+ * A Redis outage is said in two lines (outage.ts) and waited out; `close` is bounded, so a
+ * coordinator stopped during one still exits.
  */
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
+import { ConnectionWatch, valueWithin, within } from './outage.js';
 import { assertNoSecrets, resultSchema, type FleetJob, type FleetResult } from './payload.js';
 import { attemptErrors, capOvershoot, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
 
@@ -28,9 +31,11 @@ export interface FleetJobsOptions {
   limits: { costCapUsd?: number; tokenCap?: number };
   maxJobs?: number;
   env: Readonly<Record<string, string | undefined>>;
+  /** Where the outage lines go (default: stderr, prefixed "seek: "). */
+  log?: (line: string) => void;
 }
 
-export const ZERO_SPEND: Spend = { costUsd: 0, prompt: 0, completion: 0, cacheHit: 0, modelCalls: 0 };
+export const ZERO_SPEND: Spend = { costUsd: 0, prompt: 0, completion: 0, cacheHit: 0, modelCalls: 0, unpriced: 0 };
 
 export class FleetJobs {
   readonly queue: Queue;
@@ -40,10 +45,16 @@ export class FleetJobs {
   /** The runs this coordinator ran jobs of (for the caps' report). */
   private readonly runIds = new Set<string>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** Says when Redis is lost and back; every BullMQ object of the coordinator reports to it. */
+  readonly watch: ConnectionWatch;
 
   constructor(private readonly options: FleetJobsOptions) {
+    this.watch = new ConnectionWatch(options.url, options.log ?? ((line) => void process.stderr.write(`seek: ${line}\n`)));
+    this.watch.watch(options.redis);
     this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
     this.events = new QueueEvents(QUEUE_NAME, { connection: connectionOptions(options.url) });
+    this.queue.on('error', this.watch.onError);
+    this.events.on('error', this.watch.onError);
   }
 
   get redis(): Redis {
@@ -69,9 +80,25 @@ export class FleetJobs {
     void settled.finally(() => this.pending.delete(settled));
   }
 
+  /** Waits (bounded) for tracked writes, then closes the queue's connections; with Redis
+   * unreachable they are dropped after a few seconds instead. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.pending]);
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
+    await within(Promise.allSettled([...this.pending]), this.patience(2_000));
+    if (!(await within(Promise.allSettled([this.events.close(), this.queue.close()]), this.patience(2_000)))) {
+      // BullMQ's disconnect waits for a connection first: bounded too.
+      await within(Promise.allSettled([this.events.disconnect(), this.queue.disconnect()]), 200);
+    }
+  }
+
+  /** A job's spend, or nothing known (zero) when Redis does not answer in time (an outage). */
+  spendOf(jobId: string): Promise<Spend> {
+    return valueWithin(jobSpend(this.redis, jobId), this.patience(2_000), ZERO_SPEND);
+  }
+
+  /** How long to wait for Redis on the way out: `ms`, or a moment while it is unreachable
+   * (the steps of a stop add up, and the whole must stay under 10 s). */
+  patience(ms: number): number {
+    return this.watch.lost ? 200 : ms;
   }
 
   /**
@@ -115,7 +142,11 @@ export class FleetJobs {
   /** For each run of this coordinator whose cap was reached: which cap stopped it and by how much
    * the final spend went past it (read once every job ended). */
   async capReports(): Promise<string[]> {
-    const reports = await Promise.all([...this.runIds].map(async (runId) => capOvershoot(await runSpend(this.redis, runId), this.options.limits)));
+    const reports = await valueWithin(
+      Promise.all([...this.runIds].map(async (runId) => capOvershoot(await runSpend(this.redis, runId), this.options.limits))),
+      this.patience(2_000),
+      [],
+    );
     return reports.filter((line): line is string => line !== undefined);
   }
 
@@ -143,8 +174,8 @@ export class FleetJobs {
       (error: unknown) => ({ ok: false as const, error: error as Error }),
     );
     const ended = await Promise.race([finished, aborted]);
+    if (ended === 'aborted') return { kind: 'canceled', spend: await this.spendOf(jobId) };
     const spend = await jobSpend(this.redis, jobId);
-    if (ended === 'aborted') return { kind: 'canceled', spend };
     const fresh = await this.queue.getJob(jobId);
     const attempts = fresh?.attemptsStarted ?? 1;
     if (!ended.ok) {

@@ -84,6 +84,8 @@ export const resultSchema = z.looseObject({
   toolCalls: z.number(),
   tokens,
   costUsd: z.number(),
+  /** False when a model without a known price billed part of it (absent: known). */
+  costKnown: z.boolean().optional(),
   /** The worker that ran the successful attempt (its host name and pid). */
   worker: z.string(),
   /** The commit the job started from (resolved on the worker; with its dependencies' changes merged). */

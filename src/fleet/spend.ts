@@ -15,13 +15,16 @@ export interface Spend {
   completion: number;
   cacheHit: number;
   modelCalls: number;
+  /** Model calls billed by a model without a known price: the cost is then unknown (`cost_known:
+   * false`, `total_cost_usd: null`, as a local run reports it), `costUsd` only a lower bound. */
+  unpriced: number;
 }
 
 const runKey = (runId: string): string => `${KEY_PREFIX}:run:${runId}`;
 const jobKey = (jobId: string): string => `${KEY_PREFIX}:job:${jobId}`;
 
-/** Adds one model call's usage to its job and its run. */
-export async function addUsage(redis: Redis, runId: string, jobId: string, usage: Omit<Spend, 'modelCalls'>): Promise<void> {
+/** Adds one model call's usage to its job and its run (`priced` false: its model has no price). */
+export async function addUsage(redis: Redis, runId: string, jobId: string, usage: Omit<Spend, 'modelCalls' | 'unpriced'> & { priced: boolean }): Promise<void> {
   const multi = redis.multi();
   for (const key of [runKey(runId), jobKey(jobId)]) {
     multi.hincrbyfloat(key, 'costUsd', usage.costUsd);
@@ -29,6 +32,7 @@ export async function addUsage(redis: Redis, runId: string, jobId: string, usage
     multi.hincrby(key, 'completion', usage.completion);
     multi.hincrby(key, 'cacheHit', usage.cacheHit);
     multi.hincrby(key, 'modelCalls', 1);
+    if (!usage.priced) multi.hincrby(key, 'unpriced', 1);
     multi.expire(key, KEEP_SECONDS);
   }
   await multi.exec();
@@ -99,7 +103,7 @@ export function capOvershoot(spend: Spend, limits: CapLimits): string | undefine
 
 function spendOf(hash: Record<string, string>): Spend {
   const number = (key: string): number => Number(hash[key] ?? 0) || 0;
-  return { costUsd: number('costUsd'), prompt: number('prompt'), completion: number('completion'), cacheHit: number('cacheHit'), modelCalls: number('modelCalls') };
+  return { costUsd: number('costUsd'), prompt: number('prompt'), completion: number('completion'), cacheHit: number('cacheHit'), modelCalls: number('modelCalls'), unpriced: number('unpriced') };
 }
 
 const errorsKey = (jobId: string): string => `${KEY_PREFIX}:job:${jobId}:errors`;

@@ -13,12 +13,18 @@
  * request); leftover checkouts, transcripts and mirrors are swept between jobs (retention.ts).
  * Nothing in a job's checkout is trusted: the worker's git there names its repository and stops
  * when the job changed the checkout's git pointers (checkout-guard.ts), failing the job.
- * `close()` stops taking jobs and waits for the running ones.
+ * A job whose lock was lost (Redis unreachable for longer than the lock, so another worker may
+ * run it again) publishes nothing: the lock is renewed (proving it is still held) right before
+ * the commit is pushed, and a failed renewal aborts the attempt at once (lock.ts).
+ * `close()` stops taking jobs, gives the running ones a grace to finish, then aborts them (they go
+ * back to the queue) and force-closes the connections, so a worker stops within seconds in every
+ * state, a Redis outage included.
  */
 import { hostname } from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { seekHome } from '../config/paths.js';
+import { isCostKnown } from '../cost/tracker.js';
 import { openSession } from '../runtime/session.js';
 import { killBackgroundJobs } from '../tools/index.js';
 import type { ChildReport } from '../subagents/child-report.js';
@@ -26,10 +32,12 @@ import { SEEK_VERSION } from '../util/version.js';
 import { CancelListener } from './cancel.js';
 import { Checkouts } from './checkout.js';
 import { CheckoutChanged } from './checkout-guard.js';
-import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
+import { fleetTimings, QUEUE_NAME, connectionOptions, type FleetTimings } from './connection.js';
 import { CANCELLED, refuseCancelled, Waits } from './gates.js';
 import { planOutputs, prepareInputs } from './inputs.js';
 import { jobSchema, refSchema, type FleetJob, type FleetResult } from './payload.js';
+import { LockLost, LockWatch } from './lock.js';
+import { within, type ConnectionWatch } from './outage.js';
 import { answered, sharedProviderLimit, type ProviderLimit } from './provider-limit.js';
 import { DEFAULT_KEEP_DAYS, workerRetention } from './retention.js';
 import { addUsage, capNotice, capReached, recordAttemptError, runSpend } from './spend.js';
@@ -47,8 +55,17 @@ export interface FleetWorkerOptions {
   providerLimit?: ProviderLimit;
   /** Leftover checkouts, job transcripts and unused mirrors older than this are removed (retention.ts). */
   keepMs?: number;
+  /** Lock, stalled-check and stall-count settings from flags (over the environment's). */
+  timings?: Partial<Pick<FleetTimings, 'lockMs' | 'stalledMs' | 'maxStalled'>>;
+  /** Says when Redis is lost and back; BullMQ's error events go to it. */
+  watch: ConnectionWatch;
   log: (line: string) => void;
 }
+
+/** How long running jobs may take to finish after SIGTERM before they are aborted (default). */
+export const STOP_GRACE_MS = 5_000;
+/** Why a running job was aborted when the worker stopped: it goes back to the queue. */
+const SHUTDOWN = 'worker stopping';
 
 /** What the queue's progress of a job says (the batch table shows it). */
 export interface JobProgressInfo {
@@ -61,13 +78,30 @@ export function versionRefusal(jobVersion: string): string {
   return `this job was made by seek ${jobVersion} and this worker runs seek ${SEEK_VERSION}; a coordinator and its workers must run the same seek version (upgrade one side)`;
 }
 
-export function startWorker(options: FleetWorkerOptions): { worker: Worker; name: string; listening: Promise<void>; close(): Promise<void> } {
+export interface RunningWorker {
+  worker: Worker;
+  name: string;
+  timings: FleetTimings;
+  listening: Promise<void>;
+  /** Stops taking jobs; running ones get `graceMs` to finish, then are aborted. True when
+   * everything closed in time, false when connections were forced shut. */
+  close(graceMs?: number): Promise<boolean>;
+}
+
+export function startWorker(options: FleetWorkerOptions): RunningWorker {
   const name = `${hostname()}:${process.pid}`;
-  const timings = fleetTimings(options.env);
+  const timings = { ...fleetTimings(options.env), ...options.timings };
   const checkouts = new Checkouts(options.workdir, options.log);
-  const waits = new Waits(() => new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) }), options.redis, { minMs: timings.pollMs, maxMs: timings.pollMaxMs });
+  const queueForWaits = (): Queue => {
+    const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
+    queue.on('error', options.watch.onError);
+    return queue;
+  };
+  const waits = new Waits(queueForWaits, options.redis, { minMs: timings.pollMs, maxMs: timings.pollMaxMs });
   const cancels = new CancelListener(() => worker);
+  const locks = new LockWatch(() => worker, options.log);
   let running = 0; // sessions open in this process
+  let processing = 0; // jobs in the processor
   const retention = workerRetention({
     checkouts,
     seekHome: seekHome(options.env),
@@ -86,10 +120,18 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     }
     const attempt = job.attemptsStarted;
     const runId = String((job.data as { runId?: unknown } | undefined)?.runId ?? '');
+    processing++;
+    locks.track(jobId, attempt);
     try {
       return await cancels.around(jobId, runId, () => runJob(job, attempt, token, signal ?? new AbortController().signal));
     } catch (caught) {
       if (caught instanceof DelayedError) throw caught;
+      // Another attempt owns the job now: nothing of this one is recorded as the job's failure.
+      if (caught instanceof LockLost || locks.isLost(jobId)) throw locks.lost(jobId);
+      if (signal?.aborted && signal.reason === SHUTDOWN) {
+        options.log(`job ${jobId} attempt ${attempt} stopped: the worker is stopping; the job goes back to the queue`);
+        throw new Error(`attempt ${attempt} on ${name} was stopped: its worker was stopped (SIGTERM)`);
+      }
       // Cancelled by the coordinator: failed for good, whatever the task's own ending said. A job
       // that changed its checkout's git pointers too: another attempt would run the same task.
       const error =
@@ -103,6 +145,8 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       options.log(`job ${jobId} failed: ${text}`);
       throw error;
     } finally {
+      processing--;
+      locks.untrack(jobId);
       retention.afterJob();
     }
   };
@@ -119,13 +163,13 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
       if (wait) throw wait;
     }
     try {
-      return await runTaken(job, data, attempt, signal);
+      return await runTaken(job, data, attempt, token, signal);
     } finally {
       if (maxJobs !== undefined) await waits.releaseSlot(data.runId, job.id!);
     }
   };
 
-  const runTaken = async (job: Job, data: FleetJob, attempt: number, signal: AbortSignal): Promise<FleetResult> => {
+  const runTaken = async (job: Job, data: FleetJob, attempt: number, token: string | undefined, signal: AbortSignal): Promise<FleetResult> => {
     const spent = await runSpend(options.redis, data.runId);
     const cap = capReached(spent, data.limits);
     if (cap) throw new UnrecoverableError(`not started: ${cap}`);
@@ -147,6 +191,9 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
         throw new Error(`task ${data.taskId} ${report.status}${report.reason ? ` (${report.reason})` : ''}: ${hint}`);
       }
       await progress('publishing');
+      // Still this attempt's job? A lost lock means another attempt may run (or have run) the
+      // task: this one pushes nothing, so a task's work is published by one attempt only.
+      if (token !== undefined && (await job.extendLock(token, timings.lockMs)) !== 1) throw locks.lost(job.id!);
       const commit = data.writes ? await checkouts.publish(checkout, data.repo.url, data.resultBranch, `seek: ${data.taskId} (${data.role})\n\n${firstLine(data.prompt)}`) : undefined;
       const outputs = data.plan ? await planOutputs(checkout, data.repo.url, job.id!, data.taskId, inputs!.base, commit, data.writes) : {};
       options.log(`job ${job.id} completed${commit ? ` (${commit.pushed ? `pushed ${commit.branch}` : 'bundle'})` : ''}`);
@@ -158,6 +205,7 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
         toolCalls: report.toolCalls,
         tokens: { ...report.tokens },
         costUsd: report.costUsd,
+        ...(report.costKnown === false ? { costKnown: false } : {}),
         worker: name,
         base: inputs?.base ?? checkout.base,
         ...(commit ? { commit } : {}),
@@ -183,9 +231,10 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     const counting: Array<Promise<void>> = [];
     const unsubscribe = session.subscribe((event) => {
       if (event.type !== 'subagent_event' || event.event.type !== 'usage') return;
-      const { usage, costUsd } = event.event;
+      const { usage, costUsd, model } = event.event;
+      const priced = isCostKnown(costUsd, model);
       counting.push(
-        addUsage(options.redis, data.runId, jobId, { costUsd, prompt: usage.inputTokens, completion: usage.outputTokens, cacheHit: usage.cacheReadTokens }).catch(
+        addUsage(options.redis, data.runId, jobId, { costUsd, priced, prompt: usage.inputTokens, completion: usage.outputTokens, cacheHit: usage.cacheReadTokens }).catch(
           (error: unknown) => options.log(`could not count usage of job ${jobId}: ${(error as Error).message}`),
         ),
       );
@@ -210,22 +259,42 @@ export function startWorker(options: FleetWorkerOptions): { worker: Worker; name
     lockDuration: timings.lockMs,
     stalledInterval: timings.stalledMs,
     // A killed worker's job goes back to the queue; stalls count like failed attempts.
-    maxStalledCount: timings.attempts,
+    maxStalledCount: timings.maxStalled,
     // An idle slot asks for work at least this often (seconds): a wake-up missed while every slot
     // was busy costs at most this much, not BullMQ's default 5 s.
     drainDelay: 1,
     ...(options.rateLimit ? { limiter: { max: options.rateLimit.max, duration: options.rateLimit.durationMs } } : {}),
   });
-  worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  // A lost lock is reported once by `locks` (and the attempt aborted); BullMQ's later "Missing
+  // lock" errors for it are expected. Connection errors are the watch's two lines.
+  worker.on('lockRenewalFailed', (jobIds: string[]) => jobIds.forEach((jobId) => locks.lost(jobId)));
+  worker.on('error', (error) => {
+    if (!locks.explains(error)) options.watch.onError(error);
+  });
   worker.on('completed', (job) => void waits.completed(job.id!)); // dependants waiting by reference start now
   const listening = cancels.start(options.redis, options.log);
   return {
     worker,
     name,
+    timings,
     listening,
-    close: async () => {
-      await worker.close();
-      await Promise.allSettled([cancels.close(), waits.close(), retention.close()]);
+    close: async (graceMs = STOP_GRACE_MS) => {
+      // Each step is bounded: while Redis is unreachable BullMQ's close never resolves.
+      // Worst case about 7 s with the default grace (5 + 1 + 0.5 + 0.5, then the CLI's 0.5 s quit),
+      // under the 10 s contract; an idle worker about 3.5 s.
+      // With Redis unreachable a running job cannot end anyway: it is aborted at once.
+      const closing = worker.close();
+      const grace = processing === 0 ? 2_000 : options.watch.lost ? 0 : graceMs;
+      let clean = await within(closing, grace);
+      if (!clean && processing > 0) {
+        options.log(`stopping now: aborting ${processing} running job${processing === 1 ? '' : 's'} (they go back to the queue)`);
+        worker.cancelAllJobs(SHUTDOWN);
+        clean = await within(closing, 1_000);
+      }
+      if (!clean) await within(worker.close(true), 500);
+      clean = (await within(Promise.allSettled([cancels.close(), waits.close(), retention.close()]), 500)) && clean;
+      if (running > 0) killBackgroundJobs();
+      return clean;
     },
   };
 }

@@ -3,6 +3,7 @@
  * line per change otherwise) and the JSON report at the end.
  */
 import type { BatchReport, BatchRow } from '../fleet/batch.js';
+import { costFields } from './result.js';
 
 /** Progress on stderr: the whole table redrawn in a terminal; otherwise one line per row change. */
 export function batchProgress(write: (text: string) => void, batchId: string, tty: boolean): (rows: readonly BatchRow[]) => void {
@@ -71,14 +72,14 @@ export function batchReportObject(report: BatchReport): Record<string, unknown> 
       ...(row.bundleBase64 ? { bundle_base64: row.bundleBase64 } : {}),
       ...(row.summary !== undefined ? { summary: row.summary } : {}),
       ...(row.errors ? { errors: row.errors } : {}),
-      total_cost_usd: row.costUsd,
+      ...costFields(row.costUsd, row.costKnown !== false),
       usage: { input_tokens: row.tokens.prompt, output_tokens: row.tokens.completion, cache_read_input_tokens: row.tokens.cacheHit },
     })),
     totals: {
       repos: report.rows.length,
       completed: report.rows.filter((row) => row.state === 'completed').length,
       failed: report.rows.filter((row) => row.state !== 'completed').length,
-      total_cost_usd: total,
+      ...costFields(total, report.rows.every((row) => row.costKnown !== false)),
     },
   };
 }

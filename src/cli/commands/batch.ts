@@ -87,6 +87,7 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
 
   const { connectChecked, FleetError } = await import('../../fleet/connection.js');
   const { FleetJobs } = await import('../../fleet/jobs.js');
+  const { exitAfter, within } = await import('../../fleet/outage.js');
   const { runBatch, newBatchId } = await import('../../fleet/batch.js');
   const { runBatchPlans } = await import('../../fleet/batch-plans.js');
   let redis;
@@ -99,7 +100,10 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
   const limits = { ...(options.maxCost ? { costCapUsd: options.maxCost } : {}), ...(options.maxTokens ? { tokenCap: options.maxTokens } : {}) };
   const jobs = new FleetJobs({ url: options.queue, redis, limits, ...(options.maxJobs ? { maxJobs: options.maxJobs } : {}), env: process.env });
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
+  const onSignal = (): void => {
+    controller.abort();
+    exitAfter(10_000, (line) => void process.stderr.write(`seek: ${line}\n`)); // within 10 s, an outage included
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const batchId = newBatchId();
@@ -119,6 +123,6 @@ async function runBatchCommand(options: BatchOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await jobs.close();
-    await redis.quit().catch(() => undefined);
+    if (!(await within(redis.quit(), jobs.patience(1_000)))) redis.disconnect();
   }
 }

@@ -120,7 +120,10 @@ async function runPlanFile(path: string, options: RunOptions): Promise<number> {
   if (interactive) ui.plain = new PlainInteractive(session, process.stdin, process.stdout);
   else session.subscribe((event) => renderer.onEvent(event));
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
+  const onSignal = (): void => {
+    controller.abort();
+    fleet?.stopping(); // a fleet run ends within 10 s of the signal, a Redis outage included
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const stopWatchingOutput = onWriteFailure(process.stdout, onSignal); // nobody reads the rest
@@ -143,6 +146,8 @@ interface Fleet {
   dispatcher: FleetDispatcher;
   /** Which cap stopped the run and by how much it was exceeded (none when no cap was reached). */
   capReports(): Promise<string[]>;
+  /** The run was told to stop: it exits within 10 s, whatever still hangs (outage.ts exitAfter). */
+  stopping(): void;
   close(): Promise<void>;
 }
 
@@ -151,6 +156,7 @@ async function openFleet(options: RunOptions): Promise<Fleet | string> {
   const { connectChecked, FleetError } = await import('../../fleet/connection.js');
   const { FleetDispatcher } = await import('../../fleet/dispatcher.js');
   const { FleetJobs } = await import('../../fleet/jobs.js');
+  const { exitAfter, within } = await import('../../fleet/outage.js');
   const repoUrl = options.repo ?? originUrl(findProjectRoot(process.cwd()));
   if (!repoUrl) return '--queue needs the repository workers fetch and push to: give --repo URL, or add an origin remote';
   try {
@@ -170,9 +176,10 @@ async function openFleet(options: RunOptions): Promise<Fleet | string> {
     return {
       dispatcher,
       capReports: () => jobs.capReports(),
+      stopping: () => void exitAfter(10_000, (line) => void process.stderr.write(`seek: ${line}\n`)),
       close: async () => {
         await jobs.close();
-        await redis.quit().catch(() => undefined);
+        if (!(await within(redis.quit(), jobs.patience(1_000)))) redis.disconnect();
       },
     };
   } catch (error) {

@@ -57,7 +57,7 @@ describe('queue URLs', () => {
 });
 
 describe('run caps', () => {
-  const spend = { costUsd: 1.5, prompt: 9000, completion: 1000, cacheHit: 0, modelCalls: 4 };
+  const spend = { costUsd: 1.5, prompt: 9000, completion: 1000, cacheHit: 0, modelCalls: 4, unpriced: 0 };
   it('stops new jobs at the dollar cap or the token cap', () => {
     expect(capReached(spend, {})).toBeUndefined();
     expect(capReached(spend, { costCapUsd: 2, tokenCap: 20_000 })).toBeUndefined();
