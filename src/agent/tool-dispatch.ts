@@ -136,7 +136,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
   const started = monotonicMs();
-  const finish = (outcome: ToolResult): ToolResultMessage => {
+  const finish = (outcome: ToolResult, denied = false): ToolResultMessage => {
     const notes = entry.ok ? entry.prepared.notes : undefined;
     const result = notes ? { ...outcome, content: `${outcome.content}\n(Arguments corrected: ${notes.join('; ')}. Use the schema's names and types.)` } : outcome;
     const message: ToolResultMessage = {
@@ -147,7 +147,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
       isError: result.isError === true,
       ...(result.images?.length ? { images: result.images } : {}),
     };
-    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message });
+    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message, ...(denied ? { denied: true as const } : {}) });
     return message;
   };
 
@@ -193,7 +193,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
     }
     if (!verdict.allow) {
       if (verdict.stopTurn === true) stop.stopped = true;
-      return finish({ content: verdict.reason, isError: true });
+      return finish({ content: verdict.reason, isError: true }, true);
     }
     if (verdict.args !== undefined) args = verdict.args;
     if (verdict.sandbox !== undefined) ctx.sandbox = verdict.sandbox;
