@@ -12,6 +12,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { seekHome } from '../config/paths.js';
 import { expandVariables, isRemote, type ConfiguredServer, type RemoteDefinition } from './config.js';
+import { mcpErrorText } from './errors.js';
 import { mcpAuthFile, NeedsLoginError, needsLoginMessage, SeekOAuthProvider } from './oauth.js';
 import { findTaggedProcesses, newCommandTag, withCommandTag } from '../tools/process-group.js';
 
@@ -164,7 +165,7 @@ export class McpConnection {
       this.state = this.closing ? 'closed' : 'failed';
       // The server wants an OAuth login nobody has done (or that expired for good): never a
       // browser from here, the user runs `seek mcp login`.
-      this.error = error instanceof NeedsLoginError || error instanceof UnauthorizedError ? needsLoginMessage(this.name) : (error as Error).message;
+      this.error = error instanceof NeedsLoginError || error instanceof UnauthorizedError ? needsLoginMessage(this.name) : mcpErrorText(error);
     }
     if (!this.closing) this.options.onChange(this);
   }

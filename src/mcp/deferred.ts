@@ -46,8 +46,8 @@ function mcpTool(name: string, call: ReturnType<typeof createMcpCallTool>): Tool
     description: `MCP tool ${name}`,
     schema: anyArguments,
     readOnly: false,
-    describe: (args, ctx) => call.describe!({ tool: name, arguments: args }, ctx),
-    execute: (args, ctx) => call.execute({ tool: name, arguments: args }, ctx),
+    describe: (args, ctx) => call.describe!({ name, arguments: args }, ctx),
+    execute: (args, ctx) => call.execute({ name, arguments: args }, ctx),
   };
   return tool as Tool;
 }

@@ -5,7 +5,8 @@ import { injectedContext } from '../session/context.js';
 import { COMMAND_OUTPUT_MAX_CHARS, truncateHeadTail } from '../tools/truncate.js';
 import { approvalDetails, coverageReason, type ApprovalDetail, type ApprovalState } from './approvals.js';
 import { changedPin } from '../util/covered-files.js';
-import { loadMcpConfig, type ConfiguredServer } from './config.js';
+import { mcpErrorText } from './errors.js';
+import { loadMcpConfig, type ConfiguredServer, type UnsupportedServer } from './config.js';
 import type { ElicitationHandler } from './elicitation.js';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.js';
 
@@ -16,8 +17,9 @@ export interface ServerStatus {
   name: string;
   scope: ConfiguredServer['scope'];
   file: string;
-  /** `disabled` in config, `unapproved` (project server not approved as it is), or the connection's state. */
-  state: ServerState | 'disabled' | 'unapproved';
+  /** `disabled` in config, `unapproved` (project server not approved as it is), `unsupported` (a
+   * transport seek does not speak; `error` says which), or the connection's state. */
+  state: ServerState | 'disabled' | 'unapproved' | 'unsupported';
   approval: ApprovalState;
   /** Why a `changed` approval no longer holds (`file changed since approved: tools/mcp-server.js`). */
   approvalReason?: string;
@@ -91,6 +93,7 @@ export class McpManager {
     readonly problems: string[],
     options: McpManagerOptions,
     private readonly Connection: ConnectionClass | undefined,
+    private readonly unsupported: readonly UnsupportedServer[] = [],
   ) {
     this.connectionOptions = {
       env: options.env,
@@ -123,7 +126,7 @@ export class McpManager {
     const approvals = await approvalDetails(options.seekHome, options.projectRoot, config.servers);
     const anyStarts = config.servers.some((server) => startable(server, approvals));
     const Connection = anyStarts ? (await import('./connection.js')).McpConnection : undefined;
-    const manager = new McpManager(config.servers, approvals, config.problems, options, Connection);
+    const manager = new McpManager(config.servers, approvals, config.problems, options, Connection, config.unsupported);
     for (const server of config.servers) {
       const approval = approvals.get(server.name);
       if (server.definition.disabled || (approval?.state !== 'changed' && approval?.state !== 'not-approved')) continue;
@@ -149,7 +152,7 @@ export class McpManager {
   }
 
   statuses(): ServerStatus[] {
-    return this.configured.map((server) => {
+    return this.configured.map((server): ServerStatus => {
       const connection = this.connections.get(server.name);
       const detail = this.approvals.get(server.name);
       const approval = detail?.state ?? 'not-approved';
@@ -164,7 +167,9 @@ export class McpManager {
         ...(connection?.error ? { error: connection.error } : {}),
         tools: connection?.tools.length ?? 0,
       };
-    });
+    }).concat(
+      this.unsupported.map((server): ServerStatus => ({ name: server.name, scope: server.scope, file: server.file, state: 'unsupported', approval: 'not-needed', error: server.reason, tools: 0 })),
+    );
   }
 
   /** Waits (up to `ms`) for servers still starting, so a search sees their tools. */
@@ -225,7 +230,7 @@ export class McpManager {
           .join('\n');
         body = truncateHeadTail(body, COMMAND_OUTPUT_MAX_CHARS);
       } catch (error) {
-        body = `[could not read it: ${(error as Error).message}]`;
+        body = `[could not read it: ${mcpErrorText(error)}]`;
       }
       messages.push(injectedContext(`mcp.resource ${server}:${uri.replace(/"/g, "%22")}`, `\n${body}\n`));
     }
@@ -270,7 +275,9 @@ export class McpManager {
     }
     const missing = (prompt.arguments ?? []).filter((arg) => arg.required && !(arg.name in values)).map((arg) => arg.name);
     if (missing.length) throw new Error(`/${name} needs ${missing.join(', ')} (as name=value or in order: ${declared.join(' ')})`);
-    const result = await connection.getPrompt(promptName, values, signal);
+    const result = await connection.getPrompt(promptName, values, signal).catch((error: unknown) => {
+      throw new Error(mcpErrorText(error));
+    });
     const parts = result.messages.map((message) =>
       message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? String(message.content.resource.text) : `[${message.content.type} content not shown]`,
     );
