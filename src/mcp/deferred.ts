@@ -26,7 +26,8 @@ export function createMcpToolSource(manager: McpManager, options: McpToolOptions
     replaces: [...legacy.keys()],
     async search(query, limit) {
       const found = await searchMcpTools(manager, options, query, limit);
-      return found.matched ? found.text : undefined;
+      // No match while a server is still starting is said, not hidden behind "no tool matches".
+      return found.matched || found.pending ? found.text : undefined;
     },
     resolve(name) {
       if (legacy.has(name)) return legacy.get(name);
