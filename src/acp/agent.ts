@@ -9,6 +9,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
 import { editorMcpServers } from './editor-mcp.js';
+import { editorElicitation } from './elicitation.js';
 import { editorAsk, editorPlanReview } from './permissions.js';
 import { configOptions, isSeekMode, modelChoices, modeState } from './session-config.js';
 
@@ -118,6 +119,9 @@ export class SeekAcpAgent {
     files.sessionId = id;
     const wrapped = new AcpSession(id, session, client, this.clientCapabilities.session?.notices != null);
     ids.wrapped = wrapped;
+    // The editor answers MCP servers' form questions when it says it can; otherwise they are
+    // declined with a notice (the manager's default).
+    if (this.clientCapabilities.elicitation?.form != null) session.mcp.setElicitationHandler(editorElicitation(client, id));
     this.sessions.set(id, wrapped);
     setTimeout(() => wrapped.announceCommands(), 0); // after the answer that tells the editor the id
     return wrapped;

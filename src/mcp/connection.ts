@@ -36,7 +36,7 @@ export interface ConnectionOptions {
   verify?: () => Promise<string | undefined>;
   /** Present only where someone can answer (interactive sessions): the client then declares the
    * `elicitation: { form: {} }` capability and passes the server's form questions here. */
-  elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
+  elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult & { note?: string }>;
 }
 
 /**
@@ -62,6 +62,9 @@ export class McpConnection {
   private cancelRestart: (() => void) | undefined;
   /** The signals of the tool calls in flight: a question a server asks belongs to one of them. */
   private readonly callSignals = new Set<AbortSignal>();
+  /** Notes for the calls in flight (a question seek declined for want of anyone to ask), added
+   * to their results so the model knows why the server did without an answer. */
+  private readonly callNotes = new Map<AbortSignal, string[]>();
 
   constructor(private readonly options: ConnectionOptions) {
     this.settled = this.connect();
@@ -102,7 +105,10 @@ export class McpConnection {
         onProgress(`progress ${progress.progress}${total}${progress.message ? `: ${progress.message}` : ''}`);
       },
     }).finally(() => this.callSignals.delete(signal));
-    return result as CallToolResult;
+    const notes = this.callNotes.get(signal) ?? [];
+    this.callNotes.delete(signal);
+    const called = result as CallToolResult;
+    return notes.length > 0 ? { ...called, content: [...(called.content ?? []), ...notes.map((text) => ({ type: 'text' as const, text }))] } : called;
   }
 
   async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
@@ -190,7 +196,9 @@ export class McpConnection {
       extra.signal.addEventListener('abort', abort, { once: true });
       for (const signal of calls) signal.addEventListener('abort', onCallAborted, { once: true });
       try {
-        return await elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema }, controller.signal);
+        const { note, ...answer } = await elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema }, controller.signal);
+        if (note) for (const signal of calls) this.callNotes.set(signal, [...(this.callNotes.get(signal) ?? []), note]);
+        return answer;
       } finally {
         extra.signal.removeEventListener('abort', abort);
         for (const signal of calls) signal.removeEventListener('abort', onCallAborted);

@@ -7,7 +7,8 @@ import { approvalDetails, coverageReason, type ApprovalDetail, type ApprovalStat
 import { changedPin } from '../util/covered-files.js';
 import { mcpErrorText } from './errors.js';
 import { loadMcpConfig, type ConfiguredServer, type UnsupportedServer } from './config.js';
-import type { ElicitationHandler } from './elicitation.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.js';
 
 /** The connection class, loaded only when a server will run: the SDK stays out of a plain start. */
@@ -40,8 +41,12 @@ export interface McpManagerOptions {
   seekHome: string;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** Someone can answer a server's questions (an interactive session): declare elicitation. */
+  /** Declare elicitation (sessions; not `seek mcp list`). A question no front end takes (no
+   * handler installed: headless, the plain line mode, an editor that cannot answer) is declined,
+   * and said: to `onDeclined` (a notice, on stderr headless) and in the result of the calls then
+   * in flight, so neither the user nor the model is left guessing. */
   elicitation?: boolean;
+  onDeclined?: (text: string) => void;
   /** Servers of this session only (the editor's, over ACP): added after the configured ones; a
    * name already configured keeps its configuration (and the clash is reported). */
   sessionServers?: readonly ConfiguredServer[];
@@ -65,6 +70,14 @@ function verifier(server: ConfiguredServer, detail: ApprovalDetail | undefined):
     const changed = await changedPin(pinned);
     return changed ? `not started: ${coverageReason('changed', changed.relative)}; review it, then run \`seek mcp approve ${server.name}\`` : undefined;
   };
+}
+
+/** The answer to a question nobody here can answer: decline, with the note the model sees. */
+function declined(request: ElicitationRequest, report: ((text: string) => void) | undefined): ElicitResult & { note: string } {
+  const message = request.message.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+  const note = `[seek declined a question from MCP server ${request.server} ("${message}"): nobody can answer it in this mode; run seek in the terminal UI or an editor to answer such questions]`;
+  report?.(note.slice(1, -1));
+  return { action: 'decline', note };
 }
 
 export function qualifiedName(server: string, tool: string): string {
@@ -102,8 +115,8 @@ export class McpManager {
       onChange: (connection) => this.changed(connection),
       ...(options.elicitation
         ? {
-            // Nobody to ask at this moment (no front end installed a handler): declined.
-            elicit: (request, signal) => this.elicitationHandler?.(request, signal) ?? Promise.resolve({ action: 'decline' as const }),
+            // Nobody to ask at this moment (no front end installed a handler): declined, and said.
+            elicit: (request, signal) => this.elicitationHandler?.(request, signal) ?? Promise.resolve(declined(request, options.onDeclined)),
           }
         : {}),
     };

@@ -166,14 +166,15 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
 
   // MCP servers connect in the background from here; the model reaches their tools through two
   // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
-  // Only an interactive session can answer a server's questions (elicitation); headless ones do
-  // not declare the capability, so servers do not ask.
+  // Sessions declare elicitation; a question no front end answers (headless, line mode) is
+  // declined and said, as a notice (stderr headless) and in the call's result.
   const mcp = await McpManager.open({
     projectRoot,
     seekHome: home,
     cwd: projectRoot,
     env: options.env,
-    elicitation: options.interactive,
+    elicitation: true,
+    onDeclined: problem,
     ...(options.mcpServers ? { sessionServers: options.mcpServers } : {}),
   });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });

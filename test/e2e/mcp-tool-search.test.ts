@@ -32,7 +32,7 @@ describe('tool_search over MCP servers', () => {
     suite.server.enqueue({ toolCalls: [{ name: 'tool_search', arguments: { query: 'echo sum' } }] }, { text: 'done' });
     const run = await runSeek(['-p', 'find tools'], { cwd: root, env: suite.env(home) });
     expect(run.code).toBe(0);
-    const [found] = results(1);
+    const found = results(1)[0]!;
     expect(found).toContain('mcp__everything__echo');
     expect(found).toContain('mcp__everything__get-sum');
     expect(found).toContain('Not ready yet: hang (still starting');
@@ -53,11 +53,11 @@ describe('tool_search over MCP servers', () => {
     );
     const run = await runSeek(['-p', 'find invoices'], { cwd: root, env: suite.env(home) });
     expect(run.code).toBe(0);
-    const [first] = results(1);
+    const first = results(1)[0]!;
     expect(first.match(/^mcp__many__invoice_\d+$/gm)).toHaveLength(5);
     expect(first).not.toContain('widget');
     expect(first).toMatch(/10 more matches: (mcp__many__invoice_\d+, ){9}mcp__many__invoice_\d+\. Load any of them by name: tool_search/);
-    const [, second] = results(2);
+    const second = results(2)[1]!;
     expect(second.match(/^mcp__many__invoice_1[234]$/gm)).toHaveLength(3);
   });
 });
