@@ -1,12 +1,13 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type CreateMessageRequest, type CreateMessageResult, type CallToolResult, type ElicitResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationRequest } from './elicitation.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -29,6 +30,11 @@ export interface ConnectionOptions {
   cwd: string;
   /** Where stdio servers' stderr is appended (`<dir>/<name>.log`). */
   logDir: string;
+  /** Present when the session can answer `sampling/createMessage` (its model, asked first): the
+   * client then declares `sampling`. A refusal throws; the server gets it as the request's error. */
+  sample?: (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /** The client's one root (`roots/list`): the project, or the worktree the session works in. */
+  root: () => string;
   /** Told about every change of state (ready, failed, restarted). */
   onChange: (connection: McpConnection) => void;
   /** Called before every start (the first, each restart): a sentence when the server must not start
@@ -123,6 +129,11 @@ export class McpConnection {
     return this.client.readResource({ uri }, { signal, timeout: this.callTimeoutMs });
   }
 
+  /** Tells a running server its roots changed (it asks `roots/list` again). */
+  rootsChanged(): void {
+    if (this.state === 'ready') void this.client?.sendRootsListChanged().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     this.state = 'closed';
@@ -147,8 +158,17 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const { server } = this.options;
     const startupMs = server.definition.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
-    const client = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: this.options.elicit ? { elicitation: { form: {} } } : {} });
+    const client = new Client(
+      { name: 'seek', version: SEEK_VERSION },
+      { capabilities: { roots: { listChanged: true }, ...(this.options.sample ? { sampling: {} } : {}), ...(this.options.elicit ? { elicitation: { form: {} } } : {}) } },
+    );
     if (this.options.elicit) this.answerElicitation(client, this.options.elicit);
+    // Roots: the directory the session works in, so filesystem-minded servers stay inside it.
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      const root = this.options.root();
+      return { roots: [{ uri: pathToFileURL(root).href, name: basename(root) }] };
+    });
+    if (this.options.sample) this.answerSampling(client, this.options.sample);
     try {
       const refused = await this.options.verify?.();
       if (refused !== undefined) throw new Error(refused);
@@ -204,6 +224,11 @@ export class McpConnection {
         for (const signal of calls) signal.removeEventListener('abort', onCallAborted);
       }
     });
+  }
+
+  /** Sampling requests go to `sample` with a signal that aborts when the server cancels them. */
+  private answerSampling(client: Client, sample: NonNullable<ConnectionOptions['sample']>): void {
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(this.name, request.params, extra.signal));
   }
 
   private transport(): Transport {

@@ -47,6 +47,8 @@ export interface McpManagerOptions {
    * in flight, so neither the user nor the model is left guessing. */
   elicitation?: boolean;
   onDeclined?: (text: string) => void;
+  /** Answers servers' `sampling/createMessage` (runtime/mcp-sampling.ts); absent: not declared. */
+  sample?: ConnectionOptions['sample'];
   /** Servers of this session only (the editor's, over ACP): added after the configured ones; a
    * name already configured keeps its configuration (and the clash is reported). */
   sessionServers?: readonly ConfiguredServer[];
@@ -97,6 +99,8 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private readonly connectionOptions: Omit<ConnectionOptions, 'server'>;
   private elicitationHandler: ElicitationHandler | undefined;
+  /** The servers' one root (`roots/list`): the project, or the worktree the session works in. */
+  private root: string;
   /** The tools the model loads and calls MCP tools with, as messages name them (see via()). */
   private reach = { search: 'mcp_search', call: 'mcp_call' };
 
@@ -108,9 +112,12 @@ export class McpManager {
     private readonly Connection: ConnectionClass | undefined,
     private readonly unsupported: readonly UnsupportedServer[] = [],
   ) {
+    this.root = options.projectRoot;
     this.connectionOptions = {
       env: options.env,
       cwd: options.cwd,
+      root: () => this.root,
+      ...(options.sample ? { sample: options.sample } : {}),
       logDir: join(options.seekHome, 'logs', 'mcp'),
       onChange: (connection) => this.changed(connection),
       ...(options.elicitation
@@ -331,6 +338,13 @@ export class McpManager {
    * a manager opened with `elicitation: true` ask. */
   setElicitationHandler(handler: ElicitationHandler | undefined): void {
     this.elicitationHandler = handler;
+  }
+
+  /** The session moved into a worktree or back: servers are told their root changed. */
+  setRoot(root: string): void {
+    if (root === this.root) return;
+    this.root = root;
+    for (const connection of this.connections.values()) connection.rootsChanged();
   }
 
   subscribe(listener: () => void): () => void {
