@@ -4,10 +4,12 @@ import type { AgentContext, ClientCapabilities, LoadSessionResponse, McpServer, 
 import { resolveProject, seekHome } from '../config/paths.js';
 import { openSession, type OpenSessionOptions } from '../runtime/session.js';
 import { listSessions } from '../session/list.js';
+import { SessionError } from '../session/format.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
 import { editorMcpServers } from './editor-mcp.js';
+import { editorElicitation } from './elicitation.js';
 import { editorAsk, editorPlanReview } from './permissions.js';
 import { configOptions, isSeekMode, modelChoices, modeState } from './session-config.js';
 
@@ -108,6 +110,8 @@ export class SeekAcpAgent {
       reviewPlan: editorPlanReview(client, () => ids.acp, () => ids.wrapped?.mapper.lastDelegateCall),
       ...(files.active ? { files } : {}),
       mcpServers: editorMcpServers(mcpServers),
+    }).catch((error: unknown) => {
+      throw resume !== undefined ? loadError(resume, error) : error;
     });
     // A loaded session keeps the id the editor knows (seek may have forked it: another process had it open).
     const id = resume ?? session.id;
@@ -115,6 +119,9 @@ export class SeekAcpAgent {
     files.sessionId = id;
     const wrapped = new AcpSession(id, session, client, this.clientCapabilities.session?.notices != null);
     ids.wrapped = wrapped;
+    // The editor answers MCP servers' form questions when it says it can; otherwise they are
+    // declined with a notice (the manager's default).
+    if (this.clientCapabilities.elicitation?.form != null) session.mcp.setElicitationHandler(editorElicitation(client, id));
     this.sessions.set(id, wrapped);
     setTimeout(() => wrapped.announceCommands(), 0); // after the answer that tells the editor the id
     return wrapped;
@@ -130,4 +137,16 @@ export class SeekAcpAgent {
     if (!session) throw acp.RequestError.sessionNotFound(id);
     return session;
   }
+}
+
+/**
+ * A session/load that cannot open the session, as the protocol's own errors: an id this project
+ * has no session for is "resource not found" (-32002 with `data.sessionId`, the SDK's
+ * sessionNotFound); an ambiguous prefix or a file that cannot be read is invalid params, with
+ * seek's sentence. Anything else stays an internal error.
+ */
+function loadError(sessionId: string, error: unknown): unknown {
+  if (!(error instanceof SessionError)) return error;
+  if (error.code === 'not_found') return acp.RequestError.sessionNotFound(sessionId);
+  return acp.RequestError.invalidParams({ sessionId }, error.message);
 }

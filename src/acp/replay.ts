@@ -1,8 +1,10 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import type { Message } from '../providers/types.js';
+import type { TodoItem } from '../agent/types.js';
+import type { Message, ToolCall, ToolResultMessage } from '../providers/types.js';
 import { isInjectedContext } from '../session/context.js';
 import { unwrapProxyCall } from '../agent/tool-proxy.js';
-import { textContent, toolKind, toolTitle } from './tool-calls.js';
+import { diffContent, firstChangedLine, textContent, toolKind, toolTitle } from './tool-calls.js';
+import { planUpdate } from './updates.js';
 
 /** Where seek appends its mode reminder to a prompt (not the user's words). */
 const REMINDER = '\n\n<system-reminder>';
@@ -27,22 +29,44 @@ export function replayUpdates(history: readonly Message[]): SessionUpdate[] {
       if (message.reasoning) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: message.reasoning } });
       if (message.content) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.content } });
       // A call through call_tool shows as the tool it called, as it did live.
-      for (const call of message.toolCalls.map(unwrapProxyCall)) {
-        const result = results.get(call.id);
-        const args = parseArgs(call.arguments);
-        updates.push({
-          sessionUpdate: 'tool_call',
-          toolCallId: call.id,
-          title: toolTitle(call.name, args),
-          kind: toolKind(call.name),
-          status: !result || result.isError ? 'failed' : 'completed',
-          rawInput: args,
-          ...(result ? { content: [textContent(result.content)] } : {}),
-        });
-      }
+      for (const call of message.toolCalls.map(unwrapProxyCall)) updates.push(...replayCall(call, results.get(call.id)));
     }
   }
   return updates;
+}
+
+/**
+ * One call as it ended live: the title, files and diffs its result message kept (`view`, written
+ * when it ran: the file has changed since, so nothing is recomputed), the result text otherwise; a
+ * todo list that was set as the plan, as the plan. Calls from before views were kept fall back to
+ * the tool's name and key argument.
+ */
+function replayCall(call: ToolCall, result: ToolResultMessage | undefined): SessionUpdate[] {
+  const args = parseArgs(call.arguments);
+  const todos = call.name === 'todo_write' && result && !result.isError ? todoItems(args) : undefined;
+  if (todos) return [planUpdate(todos)];
+  const view = result?.view;
+  const path = view?.paths?.[0];
+  const diffs = view?.diff !== undefined && path ? diffContent(path, { kind: 'diff', path, diff: view.diff, added: 0, removed: 0 }, view.created === true) : [];
+  const line = diffs.length > 0 ? firstChangedLine({ kind: 'diff', path: path!, diff: view!.diff!, added: 0, removed: 0 }) : undefined;
+  const locations = (view?.paths ?? []).map((at) => ({ path: at, ...(line !== undefined ? { line } : call.name === 'read_file' && typeof (args as { offset?: unknown })?.offset === 'number' ? { line: (args as { offset: number }).offset } : {}) }));
+  return [
+    {
+      sessionUpdate: 'tool_call',
+      toolCallId: call.id,
+      title: view ? view.title : toolTitle(call.name, args),
+      kind: toolKind(call.name),
+      status: !result || result.isError ? 'failed' : 'completed',
+      rawInput: args,
+      ...(locations.length > 0 ? { locations } : {}),
+      ...(diffs.length > 0 ? { content: diffs } : result ? { content: [textContent(result.content)] } : {}),
+    },
+  ];
+}
+
+function todoItems(args: unknown): TodoItem[] | undefined {
+  const items = (args as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? (items as TodoItem[]) : undefined;
 }
 
 function parseArgs(json: string): unknown {

@@ -122,7 +122,12 @@ export class UpdateMapper {
         const { toolCall, result } = event;
         const key = id(toolCall.id);
         this.live.delete(key);
-        if (toolCall.name === 'todo_write') return result.display?.kind === 'todos' && !subSid ? [planUpdate(result.display.items)] : [];
+        if (toolCall.name === 'todo_write' && !result.isError) return result.display?.kind === 'todos' && !subSid ? [planUpdate(result.display.items)] : [];
+        // A todo_write that failed (invalid arguments, refused) was never announced (the plan
+        // stands for it): it is shown as a failed call of its own, so the editor sees the fault.
+        if (toolCall.name === 'todo_write') {
+          return [{ sessionUpdate: 'tool_call', toolCallId: key, title: toolTitle(toolCall.name, toolCall.arguments), kind: toolKind(toolCall.name), status: 'failed', rawInput: toolCall.arguments, content: [textContent(result.content)] }];
+        }
         const status = result.isError ? 'failed' : 'completed';
         const content = this.resultContent(key, toolCall.name, event);
         this.plans.delete(key);

@@ -1,9 +1,9 @@
 import type { ZodError } from 'zod';
-import type { ToolCall, ToolResultMessage } from '../providers/types.js';
+import type { ToolCall, ToolCallView, ToolResultMessage } from '../providers/types.js';
 import { repairArguments } from './argument-repair.js';
 import { toToolSchema } from './tool-schema.js';
 import { unwrapProxyCall } from './tool-proxy.js';
-import type { AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
+import type { ActionRequest, AfterToolCall, BeforeToolCall, EmitFn, Tool, ToolContext, ToolResult } from './types.js';
 import { acceptsAsIs } from './fast-accept.js';
 import { monotonicMs } from '../util/clock.js';
 
@@ -136,9 +136,11 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
   const started = monotonicMs();
-  const finish = (outcome: ToolResult): ToolResultMessage => {
+  let action: ActionRequest | undefined;
+  const finish = (outcome: ToolResult, denied = false): ToolResultMessage => {
     const notes = entry.ok ? entry.prepared.notes : undefined;
     const result = notes ? { ...outcome, content: `${outcome.content}\n(Arguments corrected: ${notes.join('; ')}. Use the schema's names and types.)` } : outcome;
+    const view = action ? callView(action, result) : undefined;
     const message: ToolResultMessage = {
       role: 'tool',
       toolCallId: call.id,
@@ -146,8 +148,9 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
       content: result.content,
       isError: result.isError === true,
       ...(result.images?.length ? { images: result.images } : {}),
+      ...(view ? { view } : {}),
     };
-    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message });
+    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message, ...(denied ? { denied: true as const } : {}) });
     return message;
   };
 
@@ -175,7 +178,6 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
     callId: call.id,
     onUpdate: (partial) => emit({ type: 'tool_update', turn, toolCallId: call.id, partial }),
   };
-  let action;
   try {
     action = tool.describe ? await tool.describe(args, ctx) : undefined;
   } catch {
@@ -193,7 +195,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
     }
     if (!verdict.allow) {
       if (verdict.stopTurn === true) stop.stopped = true;
-      return finish({ content: verdict.reason, isError: true });
+      return finish({ content: verdict.reason, isError: true }, true);
     }
     if (verdict.args !== undefined) args = verdict.args;
     if (verdict.sandbox !== undefined) ctx.sandbox = verdict.sandbox;
@@ -219,4 +221,18 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
     }
   }
   return message;
+}
+
+/** Larger diffs are not kept for replays (the result text still is). */
+const MAX_VIEW_DIFF = 64 * 1024;
+
+/** How a described call looked (see ToolCallView): kept on its result message for replays. */
+function callView(action: ActionRequest, result: ToolResult): ToolCallView {
+  const command = action.kind === 'bash' || action.kind === 'git';
+  const diff = !result.isError && result.display?.kind === 'diff' && result.display.diff.length <= MAX_VIEW_DIFF ? result.display.diff : undefined;
+  return {
+    title: action.summary,
+    ...(!command && action.paths.length > 0 ? { paths: action.paths } : {}),
+    ...(diff !== undefined ? { diff, ...(result.content.startsWith('Created ') ? { created: true } : {}) } : {}),
+  };
 }

@@ -175,6 +175,8 @@ export type AgentEvent =
       result: ToolResult;
       durationMs: number;
       message: ToolResultMessage;
+      /** The gate refused the call (the policy, a rule, a hook, the user's no): it never ran. */
+      denied?: true;
     }
   | { type: 'usage'; turn: number; usage: Usage; costUsd: number; model: string }
   | { type: 'turn_end'; turn: number; message: AssistantMessage }

@@ -49,6 +49,7 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
         tool_call_id: event.toolCall.id,
         name: event.toolCall.name,
         is_error: event.message.isError,
+        ...(event.denied ? { denied: true } : {}),
         duration_ms: Math.round(event.durationMs),
         content: event.message.content.length > MAX_TOOL_CONTENT ? `${event.message.content.slice(0, MAX_TOOL_CONTENT)}…` : event.message.content,
       };

@@ -3,16 +3,25 @@ import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.
 import { z } from 'zod';
 import type { Tool } from '../agent/types.js';
 import type { McpManager } from './manager.js';
+import { mcpErrorText } from './errors.js';
 import { toToolResult } from './results.js';
 
+// `name`, as call_tool and every other tool take it; `tool` (the original parameter) still works.
 const schema = z
   .object({
-    tool: z.string().describe('Full name from mcp_search: mcp__<server>__<tool>'),
+    name: z.string().optional().describe('Full name from mcp_search: mcp__<server>__<tool>'),
+    tool: z.string().optional().describe('Same as name (older spelling)'),
     arguments: z.record(z.string(), z.unknown()).optional().describe('Its parameters'),
   })
-  .strict();
+  .strict()
+  .refine((args) => (args.name ?? args.tool) !== undefined, { message: 'name: give the tool\'s full name, mcp__<server>__<tool>' });
 
 type Args = z.infer<typeof schema>;
+
+/** The tool a call names (`name`, else `tool`). */
+function toolOf(args: Args): string {
+  return args.name ?? args.tool ?? '';
+}
 
 /** Built on the first call (Ajv is costly to load), never at start-up. */
 let validator: Promise<AjvJsonSchemaValidator> | undefined;
@@ -38,14 +47,14 @@ export function createMcpCallTool(manager: McpManager, options: McpToolOptions =
     description: 'Call an MCP tool by its full name with its parameters (load them with mcp_search first).',
     schema,
     readOnly: false,
-    callName: (args) => args.tool,
+    callName: (args) => toolOf(args),
     async describe(args) {
-      const found = await manager.find(args.tool);
+      const found = await manager.find(toolOf(args));
       const readOnlyHint = !('error' in found) && found.info.annotations?.readOnlyHint === true;
-      return { kind: 'other', paths: [], summary: `${args.tool} ${preview(args.arguments)}`.trim(), ...(readOnlyHint ? { readOnlyHint } : {}) };
+      return { kind: 'other', paths: [], summary: `${toolOf(args)} ${preview(args.arguments)}`.trim(), ...(readOnlyHint ? { readOnlyHint } : {}) };
     },
     async execute(args, ctx) {
-      const found = await manager.find(args.tool);
+      const found = await manager.find(toolOf(args));
       if ('error' in found) return { content: found.error, isError: true };
       if (options.readOnlyOnly && found.info.annotations?.readOnlyHint !== true) {
         return { content: `${found.name} is not marked read-only by its server; this agent may call only read-only MCP tools.`, isError: true };
@@ -60,7 +69,7 @@ export function createMcpCallTool(manager: McpManager, options: McpToolOptions =
         return toToolResult(found.server, found.info.name, result);
       } catch (error) {
         if (ctx.signal.aborted) return { content: `Interrupted: ${found.name} was cancelled.`, isError: true };
-        const message = (error as Error).message;
+        const message = mcpErrorText(error);
         const timedOut = /timed out|timeout/i.test(message);
         return {
           content: timedOut

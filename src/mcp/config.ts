@@ -74,8 +74,18 @@ export interface ConfiguredServer {
   hash: string;
 }
 
+/** A server whose transport seek does not speak (`"type": "websocket"`): listed, never started. */
+export interface UnsupportedServer {
+  name: string;
+  scope: McpScope;
+  file: string;
+  /** Why, in one phrase: `"type": "websocket" is not supported (seek connects over stdio, http and sse)`. */
+  reason: string;
+}
+
 export interface McpConfig {
   servers: ConfiguredServer[];
+  unsupported: UnsupportedServer[];
   /** Files or entries that could not be used, for notices. */
   problems: string[];
 }
@@ -107,6 +117,7 @@ function canonicalJson(value: unknown): string {
 /** Reads the three files. A missing file is fine; a broken one or a bad entry is a problem, not a failure. */
 export async function loadMcpConfig(projectRoot: string, seekHome: string): Promise<McpConfig> {
   const servers: ConfiguredServer[] = [];
+  const unsupported: UnsupportedServer[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const { scope, file } of mcpFiles(projectRoot, seekHome)) {
@@ -136,6 +147,16 @@ export async function loadMcpConfig(projectRoot: string, seekHome: string): Prom
         problems.push(`${file}: server name "${name}" may use only letters, digits, _ and -; it is ignored`);
         continue;
       }
+      const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+      if (typeof type === 'string' && !KNOWN_TYPES.includes(type)) {
+        // Claude Code's other transports (websocket): listed with why, so it is not silently missing.
+        if (seen.has(name)) continue;
+        seen.add(name);
+        const reason = `"type": "${type}" is not supported (seek connects over stdio, http and sse)`;
+        unsupported.push({ name, scope, file, reason });
+        problems.push(`${file}: server "${name}": ${reason}; it is not started`);
+        continue;
+      }
       const definition = ServerDefinitionSchema().safeParse(raw);
       if (!definition.success) {
         problems.push(`${file}: server "${name}" needs "command" (stdio) or "type": "http"/"sse" with "url"; it is ignored`);
@@ -146,8 +167,11 @@ export async function loadMcpConfig(projectRoot: string, seekHome: string): Prom
       servers.push({ name, scope, file, definition: definition.data, hash: definitionHash(raw) });
     }
   }
-  return { servers, problems };
+  return { servers, unsupported, problems };
 }
+
+/** The `type` values a definition may carry. */
+const KNOWN_TYPES: readonly string[] = ['stdio', 'http', 'sse', 'streamable-http'];
 
 /** `${VAR}` and `${VAR:-default}` from `env`; an unset variable without a default is reported. */
 export function expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, missing: Set<string>): string {

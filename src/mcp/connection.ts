@@ -1,18 +1,21 @@
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, type CreateMessageRequest, type CreateMessageResult, type CallToolResult, type ElicitResult, type GetPromptResult, type Prompt, type ReadResourceResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationRequest } from './elicitation.js';
 import { SEEK_VERSION } from '../util/version.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { seekHome } from '../config/paths.js';
-import { expandVariables, isRemote, type ConfiguredServer, type RemoteDefinition } from './config.js';
-import { mcpAuthFile, NeedsLoginError, needsLoginMessage, SeekOAuthProvider } from './oauth.js';
+import { expandVariables, isRemote, type ConfiguredServer } from './config.js';
+import { mcpErrorText } from './errors.js';
+import { NeedsLoginError, needsLoginMessage } from './oauth.js';
+import { FallbackHttpTransport, remoteEndpoint, sessionAuthProvider } from './remote-transport.js';
+
+export { remoteEndpoint } from './remote-transport.js';
 import { findTaggedProcesses, newCommandTag, withCommandTag } from '../tools/process-group.js';
 
 export type ServerState = 'starting' | 'ready' | 'failed' | 'closed';
@@ -28,6 +31,11 @@ export interface ConnectionOptions {
   cwd: string;
   /** Where stdio servers' stderr is appended (`<dir>/<name>.log`). */
   logDir: string;
+  /** Present when the session can answer `sampling/createMessage` (its model, asked first): the
+   * client then declares `sampling`. A refusal throws; the server gets it as the request's error. */
+  sample?: (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /** The client's one root (`roots/list`): the project, or the worktree the session works in. */
+  root: () => string;
   /** Told about every change of state (ready, failed, restarted). */
   onChange: (connection: McpConnection) => void;
   /** Called before every start (the first, each restart): a sentence when the server must not start
@@ -35,7 +43,7 @@ export interface ConnectionOptions {
   verify?: () => Promise<string | undefined>;
   /** Present only where someone can answer (interactive sessions): the client then declares the
    * `elicitation: { form: {} }` capability and passes the server's form questions here. */
-  elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult>;
+  elicit?: (request: ElicitationRequest, signal: AbortSignal) => Promise<ElicitResult & { note?: string }>;
 }
 
 /**
@@ -61,6 +69,9 @@ export class McpConnection {
   private cancelRestart: (() => void) | undefined;
   /** The signals of the tool calls in flight: a question a server asks belongs to one of them. */
   private readonly callSignals = new Set<AbortSignal>();
+  /** Notes for the calls in flight (a question seek declined for want of anyone to ask), added
+   * to their results so the model knows why the server did without an answer. */
+  private readonly callNotes = new Map<AbortSignal, string[]>();
 
   constructor(private readonly options: ConnectionOptions) {
     this.settled = this.connect();
@@ -101,7 +112,10 @@ export class McpConnection {
         onProgress(`progress ${progress.progress}${total}${progress.message ? `: ${progress.message}` : ''}`);
       },
     }).finally(() => this.callSignals.delete(signal));
-    return result as CallToolResult;
+    const notes = this.callNotes.get(signal) ?? [];
+    this.callNotes.delete(signal);
+    const called = result as CallToolResult;
+    return notes.length > 0 ? { ...called, content: [...(called.content ?? []), ...notes.map((text) => ({ type: 'text' as const, text }))] } : called;
   }
 
   async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
@@ -114,6 +128,11 @@ export class McpConnection {
     await this.settled;
     if (this.state !== 'ready' || !this.client) throw new Error(`MCP server ${this.name} is not running (${this.error ?? this.state})`);
     return this.client.readResource({ uri }, { signal, timeout: this.callTimeoutMs });
+  }
+
+  /** Tells a running server its roots changed (it asks `roots/list` again). */
+  rootsChanged(): void {
+    if (this.state === 'ready') void this.client?.sendRootsListChanged().catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -140,8 +159,17 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const { server } = this.options;
     const startupMs = server.definition.startup_timeout_ms ?? DEFAULT_STARTUP_TIMEOUT_MS;
-    const client = new Client({ name: 'seek', version: SEEK_VERSION }, { capabilities: this.options.elicit ? { elicitation: { form: {} } } : {} });
+    const client = new Client(
+      { name: 'seek', version: SEEK_VERSION },
+      { capabilities: { roots: { listChanged: true }, ...(this.options.sample ? { sampling: {} } : {}), ...(this.options.elicit ? { elicitation: { form: {} } } : {}) } },
+    );
     if (this.options.elicit) this.answerElicitation(client, this.options.elicit);
+    // Roots: the directory the session works in, so filesystem-minded servers stay inside it.
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      const root = this.options.root();
+      return { roots: [{ uri: pathToFileURL(root).href, name: basename(root) }] };
+    });
+    if (this.options.sample) this.answerSampling(client, this.options.sample);
     try {
       const refused = await this.options.verify?.();
       if (refused !== undefined) throw new Error(refused);
@@ -164,7 +192,7 @@ export class McpConnection {
       this.state = this.closing ? 'closed' : 'failed';
       // The server wants an OAuth login nobody has done (or that expired for good): never a
       // browser from here, the user runs `seek mcp login`.
-      this.error = error instanceof NeedsLoginError || error instanceof UnauthorizedError ? needsLoginMessage(this.name) : (error as Error).message;
+      this.error = error instanceof NeedsLoginError || error instanceof UnauthorizedError ? needsLoginMessage(this.name) : mcpErrorText(error);
     }
     if (!this.closing) this.options.onChange(this);
   }
@@ -189,12 +217,19 @@ export class McpConnection {
       extra.signal.addEventListener('abort', abort, { once: true });
       for (const signal of calls) signal.addEventListener('abort', onCallAborted, { once: true });
       try {
-        return await elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema }, controller.signal);
+        const { note, ...answer } = await elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema }, controller.signal);
+        if (note) for (const signal of calls) this.callNotes.set(signal, [...(this.callNotes.get(signal) ?? []), note]);
+        return answer;
       } finally {
         extra.signal.removeEventListener('abort', abort);
         for (const signal of calls) signal.removeEventListener('abort', onCallAborted);
       }
     });
+  }
+
+  /** Sampling requests go to `sample` with a signal that aborts when the server cancels them. */
+  private answerSampling(client: Client, sample: NonNullable<ConnectionOptions['sample']>): void {
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(this.name, request.params, extra.signal));
   }
 
   private transport(): Transport {
@@ -262,38 +297,6 @@ export class McpConnection {
   }
 }
 
-/** A remote server's URL, headers and pre-registered OAuth client, `${VAR}`s expanded with `expand`. */
-export function remoteEndpoint(
-  definition: RemoteDefinition,
-  expand: (text: string) => string,
-): { url: URL; headers: Record<string, string>; preRegistered?: OAuthClientInformationMixed } {
-  const url = new URL(expand(definition.url));
-  const headers = Object.fromEntries(Object.entries(definition.headers ?? {}).map(([key, value]) => [key, expand(value)]));
-  const { oauth } = definition;
-  const preRegistered = oauth && {
-    client_id: expand(oauth.client_id),
-    ...(oauth.client_secret ? { client_secret: expand(oauth.client_secret) } : {}),
-    ...(oauth.callback_port ? { redirect_uris: [`http://127.0.0.1:${oauth.callback_port}/callback`] } : {}),
-  };
-  return { url, headers, ...(preRegistered ? { preRegistered } : {}) };
-}
-
-/**
- * The stored OAuth login (src/mcp/oauth.ts) for a remote server, unless its config sends its own
- * Authorization header (a static token, which OAuth would override). It refreshes expired tokens
- * and never starts a login.
- */
-function sessionAuthProvider(
-  name: string,
-  url: URL,
-  headers: Record<string, string>,
-  home: string,
-  preRegistered: OAuthClientInformationMixed | undefined,
-): OAuthClientProvider | undefined {
-  if (Object.keys(headers).some((header) => header.toLowerCase() === 'authorization')) return undefined;
-  return new SeekOAuthProvider({ file: mcpAuthFile(home, name), serverName: name, serverUrl: url.href, preRegistered });
-}
-
 async function listAllTools(client: Client, timeout: number): Promise<McpToolInfo[]> {
   const tools: McpToolInfo[] = [];
   let cursor: string | undefined;
@@ -311,79 +314,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Streamable HTTP, falling back to the older HTTP+SSE transport when the server answers the first
- * POST with 4xx (a server from before Streamable HTTP), as the MCP specification describes.
- * 401 and 403 are not such answers: they say the server wants authorization (the MCP authorization
- * flow starts with a 401 on that POST), so they are reported as such instead of being hidden behind
- * the GET the fallback would make (found by the conformance suite's auth scenarios).
- */
-class FallbackHttpTransport implements Transport {
-  private inner: Transport;
-  private fellBack = false;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: Transport['onmessage'];
-
-  constructor(
-    private readonly url: URL,
-    private readonly headers: Record<string, string>,
-    private readonly authProvider: OAuthClientProvider | undefined,
-    private readonly serverName: string,
-  ) {
-    this.inner = new StreamableHTTPClientTransport(url, { requestInit: { headers }, authProvider });
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  async start(): Promise<void> {
-    this.wire();
-    await this.inner.start();
-  }
-
-  async send(...args: Parameters<Transport['send']>): Promise<void> {
-    try {
-      await this.inner.send(...args);
-    } catch (error) {
-      const status = /HTTP (\d{3})/.exec((error as Error).message)?.[1] ?? String((error as { code?: number }).code ?? '');
-      if (status === '401' || status === '403') throw new Error(unauthorizedMessage(status, error as Error, this.serverName, this.authProvider !== undefined));
-      if (this.fellBack || !/^4\d\d$/.test(status)) throw error;
-      this.fellBack = true;
-      // Closing the first transport must not read as the connection closing.
-      const first = this.inner;
-      first.onclose = undefined;
-      first.onerror = undefined;
-      first.onmessage = undefined;
-      await first.close().catch(() => undefined);
-      this.inner = new SSEClientTransport(this.url, { requestInit: { headers: this.headers }, authProvider: this.authProvider });
-      this.wire();
-      await this.inner.start();
-      await this.inner.send(...args);
-    }
-  }
-
-  async close(): Promise<void> {
-    await this.inner.close();
-  }
-
-  private wire(): void {
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
-    this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
-  }
-}
-
-/** A 401/403 that OAuth did not resolve: with OAuth, the login did not satisfy the server (a login
- * that is missing altogether is NeedsLoginError before this); without (the config sets its own
- * Authorization header), that header was refused. */
-function unauthorizedMessage(status: string, error: Error, serverName: string, oauth: boolean): string {
-  const refused = status === '401' ? 'requires authorization' : 'refused access';
-  const hint = oauth
-    ? `run \`seek mcp login ${serverName}\` (again)`
-    : 'it refused the "Authorization" header from the server\'s config (seek uses no OAuth for a server that sets one)';
-  return `the server ${refused} (HTTP ${status}); ${hint}. ${error.message}`;
 }

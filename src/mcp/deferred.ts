@@ -26,7 +26,8 @@ export function createMcpToolSource(manager: McpManager, options: McpToolOptions
     replaces: [...legacy.keys()],
     async search(query, limit) {
       const found = await searchMcpTools(manager, options, query, limit);
-      return found.matched ? found.text : undefined;
+      // No match while a server is still starting is said, not hidden behind "no tool matches".
+      return found.matched || found.pending ? found.text : undefined;
     },
     resolve(name) {
       if (legacy.has(name)) return legacy.get(name);
@@ -46,8 +47,8 @@ function mcpTool(name: string, call: ReturnType<typeof createMcpCallTool>): Tool
     description: `MCP tool ${name}`,
     schema: anyArguments,
     readOnly: false,
-    describe: (args, ctx) => call.describe!({ tool: name, arguments: args }, ctx),
-    execute: (args, ctx) => call.execute({ tool: name, arguments: args }, ctx),
+    describe: (args, ctx) => call.describe!({ name, arguments: args }, ctx),
+    execute: (args, ctx) => call.execute({ name, arguments: args }, ctx),
   };
   return tool as Tool;
 }

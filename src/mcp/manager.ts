@@ -5,8 +5,10 @@ import { injectedContext } from '../session/context.js';
 import { COMMAND_OUTPUT_MAX_CHARS, truncateHeadTail } from '../tools/truncate.js';
 import { approvalDetails, coverageReason, type ApprovalDetail, type ApprovalState } from './approvals.js';
 import { changedPin } from '../util/covered-files.js';
-import { loadMcpConfig, type ConfiguredServer } from './config.js';
-import type { ElicitationHandler } from './elicitation.js';
+import { mcpErrorText } from './errors.js';
+import { loadMcpConfig, type ConfiguredServer, type UnsupportedServer } from './config.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import type { ConnectionOptions, McpConnection, ServerState } from './connection.js';
 
 /** The connection class, loaded only when a server will run: the SDK stays out of a plain start. */
@@ -16,8 +18,9 @@ export interface ServerStatus {
   name: string;
   scope: ConfiguredServer['scope'];
   file: string;
-  /** `disabled` in config, `unapproved` (project server not approved as it is), or the connection's state. */
-  state: ServerState | 'disabled' | 'unapproved';
+  /** `disabled` in config, `unapproved` (project server not approved as it is), `unsupported` (a
+   * transport seek does not speak; `error` says which), or the connection's state. */
+  state: ServerState | 'disabled' | 'unapproved' | 'unsupported';
   approval: ApprovalState;
   /** Why a `changed` approval no longer holds (`file changed since approved: tools/mcp-server.js`). */
   approvalReason?: string;
@@ -38,8 +41,14 @@ export interface McpManagerOptions {
   seekHome: string;
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** Someone can answer a server's questions (an interactive session): declare elicitation. */
+  /** Declare elicitation (sessions; not `seek mcp list`). A question no front end takes (no
+   * handler installed: headless, the plain line mode, an editor that cannot answer) is declined,
+   * and said: to `onDeclined` (a notice, on stderr headless) and in the result of the calls then
+   * in flight, so neither the user nor the model is left guessing. */
   elicitation?: boolean;
+  onDeclined?: (text: string) => void;
+  /** Answers servers' `sampling/createMessage` (runtime/mcp-sampling.ts); absent: not declared. */
+  sample?: ConnectionOptions['sample'];
   /** Servers of this session only (the editor's, over ACP): added after the configured ones; a
    * name already configured keeps its configuration (and the clash is reported). */
   sessionServers?: readonly ConfiguredServer[];
@@ -65,6 +74,14 @@ function verifier(server: ConfiguredServer, detail: ApprovalDetail | undefined):
   };
 }
 
+/** The answer to a question nobody here can answer: decline, with the note the model sees. */
+function declined(request: ElicitationRequest, report: ((text: string) => void) | undefined): ElicitResult & { note: string } {
+  const message = request.message.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 200);
+  const note = `[seek declined a question from MCP server ${request.server} ("${message}"): nobody can answer it in this mode; run seek in the terminal UI or an editor to answer such questions]`;
+  report?.(note.slice(1, -1));
+  return { action: 'decline', note };
+}
+
 export function qualifiedName(server: string, tool: string): string {
   return `${MCP_PREFIX}${server}__${tool}`;
 }
@@ -82,6 +99,8 @@ export class McpManager {
   private readonly listeners = new Set<() => void>();
   private readonly connectionOptions: Omit<ConnectionOptions, 'server'>;
   private elicitationHandler: ElicitationHandler | undefined;
+  /** The servers' one root (`roots/list`): the project, or the worktree the session works in. */
+  private root: string;
   /** The tools the model loads and calls MCP tools with, as messages name them (see via()). */
   private reach = { search: 'mcp_search', call: 'mcp_call' };
 
@@ -91,16 +110,20 @@ export class McpManager {
     readonly problems: string[],
     options: McpManagerOptions,
     private readonly Connection: ConnectionClass | undefined,
+    private readonly unsupported: readonly UnsupportedServer[] = [],
   ) {
+    this.root = options.projectRoot;
     this.connectionOptions = {
       env: options.env,
       cwd: options.cwd,
+      root: () => this.root,
+      ...(options.sample ? { sample: options.sample } : {}),
       logDir: join(options.seekHome, 'logs', 'mcp'),
       onChange: (connection) => this.changed(connection),
       ...(options.elicitation
         ? {
-            // Nobody to ask at this moment (no front end installed a handler): declined.
-            elicit: (request, signal) => this.elicitationHandler?.(request, signal) ?? Promise.resolve({ action: 'decline' as const }),
+            // Nobody to ask at this moment (no front end installed a handler): declined, and said.
+            elicit: (request, signal) => this.elicitationHandler?.(request, signal) ?? Promise.resolve(declined(request, options.onDeclined)),
           }
         : {}),
     };
@@ -123,7 +146,7 @@ export class McpManager {
     const approvals = await approvalDetails(options.seekHome, options.projectRoot, config.servers);
     const anyStarts = config.servers.some((server) => startable(server, approvals));
     const Connection = anyStarts ? (await import('./connection.js')).McpConnection : undefined;
-    const manager = new McpManager(config.servers, approvals, config.problems, options, Connection);
+    const manager = new McpManager(config.servers, approvals, config.problems, options, Connection, config.unsupported);
     for (const server of config.servers) {
       const approval = approvals.get(server.name);
       if (server.definition.disabled || (approval?.state !== 'changed' && approval?.state !== 'not-approved')) continue;
@@ -149,7 +172,7 @@ export class McpManager {
   }
 
   statuses(): ServerStatus[] {
-    return this.configured.map((server) => {
+    return this.configured.map((server): ServerStatus => {
       const connection = this.connections.get(server.name);
       const detail = this.approvals.get(server.name);
       const approval = detail?.state ?? 'not-approved';
@@ -164,7 +187,9 @@ export class McpManager {
         ...(connection?.error ? { error: connection.error } : {}),
         tools: connection?.tools.length ?? 0,
       };
-    });
+    }).concat(
+      this.unsupported.map((server): ServerStatus => ({ name: server.name, scope: server.scope, file: server.file, state: 'unsupported', approval: 'not-needed', error: server.reason, tools: 0 })),
+    );
   }
 
   /** Waits (up to `ms`) for servers still starting, so a search sees their tools. */
@@ -225,7 +250,7 @@ export class McpManager {
           .join('\n');
         body = truncateHeadTail(body, COMMAND_OUTPUT_MAX_CHARS);
       } catch (error) {
-        body = `[could not read it: ${(error as Error).message}]`;
+        body = `[could not read it: ${mcpErrorText(error)}]`;
       }
       messages.push(injectedContext(`mcp.resource ${server}:${uri.replace(/"/g, "%22")}`, `\n${body}\n`));
     }
@@ -270,7 +295,9 @@ export class McpManager {
     }
     const missing = (prompt.arguments ?? []).filter((arg) => arg.required && !(arg.name in values)).map((arg) => arg.name);
     if (missing.length) throw new Error(`/${name} needs ${missing.join(', ')} (as name=value or in order: ${declared.join(' ')})`);
-    const result = await connection.getPrompt(promptName, values, signal);
+    const result = await connection.getPrompt(promptName, values, signal).catch((error: unknown) => {
+      throw new Error(mcpErrorText(error));
+    });
     const parts = result.messages.map((message) =>
       message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? String(message.content.resource.text) : `[${message.content.type} content not shown]`,
     );
@@ -311,6 +338,13 @@ export class McpManager {
    * a manager opened with `elicitation: true` ask. */
   setElicitationHandler(handler: ElicitationHandler | undefined): void {
     this.elicitationHandler = handler;
+  }
+
+  /** The session moved into a worktree or back: servers are told their root changed. */
+  setRoot(root: string): void {
+    if (root === this.root) return;
+    this.root = root;
+    for (const connection of this.connections.values()) connection.rootsChanged();
   }
 
   subscribe(listener: () => void): () => void {

@@ -3,6 +3,8 @@ import type { Tool } from '../agent/types.js';
 import { integerAtLeast } from '../tools/schema.js';
 import type { McpToolOptions } from './call-tool.js';
 import type { McpManager, QualifiedTool } from './manager.js';
+import { moreMatches } from '../tools/tool-search.js';
+import { matchesWord, relevant } from '../util/word-match.js';
 
 const schema = z
   .object({
@@ -11,8 +13,9 @@ const schema = z
   })
   .strict();
 
-/** How long a search waits for servers still starting before it answers with what is ready. */
-const SETTLE_MS = 15_000;
+/** How long a search waits for servers still starting before it answers with what is ready: a
+ * server that hangs at start must not hold the model (it is named as not ready yet). */
+const SETTLE_MS = 2_000;
 const DEFAULT_LIMIT = 5;
 const LIST_LIMIT = 100;
 
@@ -35,15 +38,17 @@ export function createMcpSearchTool(manager: McpManager, options: McpToolOptions
 
 /**
  * The definitions of the MCP tools that match `query` ("" or "*" lists every tool in one line
- * each), with notes on servers still starting or failed. `matched` is false when no tool matched.
+ * each), with notes on servers still starting or failed. `matched` is false when no tool matched;
+ * `pending` says a server was still starting (its tools could not be searched). Never waits more
+ * than SETTLE_MS.
  * Shared by mcp_search and the generic tool_search (see deferred.ts).
  */
-export async function searchMcpTools(manager: McpManager, options: McpToolOptions, rawQuery: string, limit: number): Promise<{ text: string; matched: boolean }> {
+export async function searchMcpTools(manager: McpManager, options: McpToolOptions, rawQuery: string, limit: number): Promise<{ text: string; matched: boolean; pending: boolean }> {
   await manager.settle(SETTLE_MS);
   const pending = manager.statuses().filter((status) => status.state === 'starting').map((status) => status.name);
   const failed = manager.statuses().filter((status) => status.state === 'failed');
   const notes = [
-    ...(pending.length > 0 ? [`Still starting: ${pending.join(', ')}; search again later.`] : []),
+    ...(pending.length > 0 ? [`Not ready yet: ${pending.join(', ')} (still starting; ${pending.length === 1 ? 'its' : 'their'} tools are not in this result). Search again in a moment.`] : []),
     ...failed.map((status) => `Not available: ${status.name} (${status.error ?? 'failed'}).`),
   ];
   const tools = manager.tools().filter((tool) => !options.readOnlyOnly || tool.info.annotations?.readOnlyHint === true);
@@ -51,29 +56,34 @@ export async function searchMcpTools(manager: McpManager, options: McpToolOption
   if (query === '' || query === '*') {
     const lines = tools.slice(0, LIST_LIMIT).map((tool) => `${tool.name}: ${oneLine(tool.info.description)}`);
     if (tools.length > LIST_LIMIT) lines.push(`… ${tools.length - LIST_LIMIT} more; search with words to narrow`);
-    return { text: [...(lines.length ? lines : ['No MCP tools are available.']), ...notes].join('\n'), matched: lines.length > 0 };
+    return { text: [...(lines.length ? lines : ['No MCP tools are available.']), ...notes].join('\n'), matched: lines.length > 0, pending: pending.length > 0 };
   }
-  const ranked = rank(tools, query).slice(0, limit);
-  if (ranked.length === 0) {
-    return { text: [`No MCP tool matches "${rawQuery}". Search with "" to list them all.`, ...notes].join('\n'), matched: false };
+  const words = query.split(/[\s,]+/).filter(Boolean);
+  // Full names load those tools, all of them (how the model asks for the matches left out).
+  const named = tools.filter((tool) => words.includes(tool.name.toLowerCase()));
+  const rest = words.filter((word) => !named.some((tool) => tool.name.toLowerCase() === word));
+  const ranked = rest.length > 0 ? rank(tools, rest).filter((tool) => !named.includes(tool)) : [];
+  const shown = [...named, ...ranked.slice(0, limit)];
+  if (shown.length === 0) {
+    return { text: [`No MCP tool matches "${rawQuery}". Search with "" to list them all.`, ...notes].join('\n'), matched: false, pending: pending.length > 0 };
   }
-  return { text: [...ranked.map(definition), ...notes].join('\n\n'), matched: true };
+  const more = ranked.length > limit ? [moreMatches(ranked.slice(limit).map((tool) => tool.name))] : [];
+  return { text: [...shown.map(definition), ...more, ...notes].join('\n\n'), matched: true, pending: pending.length > 0 };
 }
 
-/** Exact name first, then by how many query words appear in the name, then in the description. */
-function rank(tools: QualifiedTool[], query: string): QualifiedTool[] {
-  const words = query.split(/[\s,]+/).filter(Boolean);
+/** Exact name first, then by how many query words are words of the name, then of the title or
+ * description; only the tools scoring at least half the best (util/word-match.ts). */
+function rank(tools: QualifiedTool[], words: readonly string[]): QualifiedTool[] {
   const scored = tools.map((tool) => {
-    const name = tool.name.toLowerCase();
-    const text = `${tool.info.title ?? ''} ${tool.info.description ?? ''}`.toLowerCase();
-    let score = name === query || tool.info.name.toLowerCase() === query ? 100 : 0;
+    const text = `${tool.info.title ?? ''} ${tool.info.description ?? ''}`;
+    let score = words.length === 1 && tool.info.name.toLowerCase() === words[0] ? 100 : 0;
     for (const word of words) {
-      if (name.includes(word)) score += 10;
-      else if (text.includes(word)) score += 1;
+      if (matchesWord(word, tool.info.name)) score += 10;
+      else if (matchesWord(word, text)) score += 1;
     }
     return { tool, score };
   });
-  return scored.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score).map((entry) => entry.tool);
+  return relevant(scored).map((entry) => entry.tool);
 }
 
 function definition(tool: QualifiedTool): string {

@@ -5,9 +5,9 @@
  * committed by accident. A rule the user writes through seek is theirs: when it loosens a project
  * file (allow, or the default mode), the project's rules are trusted as they now are.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../config/atomic-file.js';
+import { excludeFromGit } from '../util/git-exclude.js';
 import { configFile } from '../config/paths.js';
 import { trustRecord, updateTrustRecord } from '../hooks/trust.js';
 import { seekToolNames } from '../hooks/tool-names.js';
@@ -85,22 +85,3 @@ export async function removeConfigRule(location: RuleLocation, decision: RuleDec
   });
 }
 
-/** Adds the file to `.git/info/exclude` of the main checkout (once). */
-function excludeFromGit(projectRoot: string, file: string): void {
-  const dotGit = path.join(projectRoot, '.git');
-  try {
-    if (!statSync(dotGit).isDirectory()) return;
-  } catch {
-    return;
-  }
-  const exclude = path.join(dotGit, 'info', 'exclude');
-  const entry = `/${path.relative(projectRoot, file).split(path.sep).join('/')}`;
-  const current = existsSync(exclude) ? readFileSync(exclude, 'utf8') : '';
-  if (current.split('\n').includes(entry)) return;
-  try {
-    mkdirSync(path.dirname(exclude), { recursive: true });
-    appendFileSync(exclude, `${current === '' || current.endsWith('\n') ? '' : '\n'}${entry}\n`);
-  } catch {
-    // No info dir (an unusual layout): the file is still personal, just not excluded.
-  }
-}

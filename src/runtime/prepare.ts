@@ -18,6 +18,7 @@ import { checkpointsOf } from '../checkpoints/record.js';
 import { checkpointSettingsFrom } from '../checkpoints/settings.js';
 import { createCoreTools, createTodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
+import { createSampler } from './mcp-sampling.js';
 import { createToolGate, serializeAsk } from './tool-gate.js';
 import { createWorktreeTools, recordMove, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
 import { continueInWorktree, startInWorktree } from './session-worktree.js';
@@ -168,17 +169,22 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
 
   // MCP servers connect in the background from here; the model reaches their tools through two
   // tools with fixed schemas (offered only when a server will run), so nothing waits for them.
-  // Only an interactive session can answer a server's questions (elicitation); headless ones do
-  // not declare the capability, so servers do not ask.
+  // Sessions declare elicitation; a question no front end answers (headless, line mode) is
+  // declined and said, as a notice (stderr headless) and in the call's result.
   const mcp = await McpManager.open({
     projectRoot,
     seekHome: home,
     cwd: projectRoot,
     env: options.env,
-    elicitation: options.interactive,
+    elicitation: true,
+    onDeclined: problem,
+    // A server's model call goes through this session's provider, asked first (mcp-sampling.ts).
+    sample: createSampler({ stream, model: () => self.prepared?.model ?? model, ask, setting: (config as Record<string, unknown>).mcp_sampling, cwd: projectRoot, tracker, onNotice: problem }),
     ...(options.mcpServers ? { sessionServers: options.mcpServers } : {}),
   });
   for (const text of mcp.problems) notices.push({ level: 'warn', text });
+  // The servers' root is where the session works: the project, or the worktree it entered.
+  workspace.onRootChange((root) => mcp.setRoot(root));
   // The MCP tools (and their code) exist only when a server will run.
   const mcpTools = mcp.active ? await import('../mcp/tools.js') : undefined;
   // Tools on demand (tools/on-demand.ts), the same rule for the session and every child: the

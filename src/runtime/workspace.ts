@@ -20,6 +20,8 @@ export class Workspace {
   private entered: WorktreeInfo | undefined;
   /** Hears every move (the session records it, so `--resume` knows where the agent was). */
   onMove: ((entered: WorktreeInfo | undefined) => void) | undefined;
+  /** Hear the root change (MCP servers' roots follow it). */
+  private readonly rootListeners = new Set<(root: string) => void>();
 
   constructor(
     readonly projectRoot: string,
@@ -45,12 +47,18 @@ export class Workspace {
     this.entered = info;
     this.policy.setRoot(info.path);
     this.onMove?.(info);
+    for (const listener of this.rootListeners) listener(info.path);
+  }
+
+  onRootChange(listener: (root: string) => void): void {
+    this.rootListeners.add(listener);
   }
 
   leave(): void {
     this.entered = undefined;
     this.policy.setRoot(this.projectRoot);
     this.onMove?.(undefined);
+    for (const listener of this.rootListeners) listener(this.projectRoot);
   }
 
   /** For hooks: a path inside the worktree, said as the same path in the project. */

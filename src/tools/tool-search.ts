@@ -4,6 +4,7 @@ import { toToolSchema } from '../agent/tool-schema.js';
 import { CALL_TOOL, TOOL_SEARCH } from '../agent/tool-proxy.js';
 import type { Tool } from '../agent/types.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
+import { matchesWord, relevant } from '../util/word-match.js';
 
 // No property description: the tool's description says what the query is (every byte is in every request).
 export const toolSearchSchema = lazySchema((z) =>
@@ -52,7 +53,12 @@ export function createToolSearchTool(deferred: readonly Tool[], sources: readonl
       const limit = DEFAULT_LIMIT;
       const found: string[] = named.map((name) => definition(byName.get(name)!));
       // No words at all: every definition (the model asked for the lot).
-      if (named.length === 0) found.push(...(rest.length === 0 ? deferred : rank(deferred, rest).slice(0, limit)).map(definition));
+      if (named.length === 0) {
+        const ranked = rest.length === 0 ? deferred : rank(deferred, rest);
+        const shown = rest.length === 0 ? ranked.length : limit;
+        found.push(...ranked.slice(0, shown).map(definition));
+        if (ranked.length > shown) found.push(moreMatches(ranked.slice(shown).map((tool) => tool.name)));
+      }
       if (named.length === 0 || rest.length > 0) {
         for (const source of sources) {
           const text = await source.search(rest.join(' '), limit);
@@ -66,6 +72,11 @@ export function createToolSearchTool(deferred: readonly Tool[], sources: readonl
       };
     },
   };
+}
+
+/** The matches left out, by name, and how to load them: names load their definitions. */
+export function moreMatches(names: readonly string[]): string {
+  return `${names.length} more match${names.length === 1 ? '' : 'es'}: ${names.join(', ')}. Load any of them by name: ${TOOL_SEARCH} {"query": "${names.slice(0, 3).join(' ')}"}.`;
 }
 
 /** Tools that share a summary are listed together, in the order given. */
@@ -84,16 +95,15 @@ function firstSentence(text: string): string {
   return first.replace(/\.$/, '').slice(0, 60);
 }
 
-/** Tools whose name has the most words first, then those whose description has them. */
+/** Tools whose name has the most words first, then those whose description has them, as whole
+ * words; only those scoring at least half the best (util/word-match.ts). */
 function rank(tools: readonly Tool[], words: readonly string[]): Tool[] {
-  const lower = words.map((word) => word.toLowerCase());
   const scored = tools.map((tool) => {
-    const name = tool.name.toLowerCase();
-    const text = `${tool.summary ?? ''} ${tool.description}`.toLowerCase();
-    const score = lower.reduce((sum, word) => sum + (name.includes(word) ? 10 : text.includes(word) ? 1 : 0), 0);
+    const text = `${tool.summary ?? ''} ${tool.description}`;
+    const score = words.reduce((sum, word) => sum + (matchesWord(word, tool.name) ? 10 : matchesWord(word, text) ? 1 : 0), 0);
     return { tool, score };
   });
-  return scored.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score).map((entry) => entry.tool);
+  return relevant(scored).map((entry) => entry.tool);
 }
 
 /** The definition as the tools array would have carried it. */

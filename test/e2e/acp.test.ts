@@ -261,7 +261,7 @@ describe('seek acp (the SDK client as the editor)', () => {
     expect(chunkText(replayed, 'user_message_chunk')).toBe('what is this project about?');
     expect(chunkText(replayed, 'agent_thought_chunk')).toBe('It is about kiwis.');
     expect(chunkText(replayed, 'agent_message_chunk')).toBe('Noted: the project is about kiwis.');
-    expect(toolUpdates(replayed, 'call_read')).toMatchObject([{ sessionUpdate: 'tool_call', kind: 'read', status: 'completed', title: 'read_file README.md' }]);
+    expect(toolUpdates(replayed, 'call_read')).toMatchObject([{ sessionUpdate: 'tool_call', kind: 'read', status: 'completed', title: 'read README.md' }]); // as it was titled live
     expect(JSON.stringify(toolUpdates(replayed, 'call_read')[0]!.content)).toContain('# kiwi notes');
 
     suite.server.enqueue({ text: 'Still kiwis.' });

@@ -147,21 +147,19 @@ describe('MCP servers through the real seek', () => {
     expect(allowed.stdout).not.toContain('"name":"call_tool"');
   });
 
-  it('headless (-p) declares no elicitation: a server offers no tool that would ask the user', async () => {
+  it('headless (-p) declares elicitation and declines a question, saying so (test/e2e/mcp-elicitation.test.ts has the details)', async () => {
     const { root, home } = makeProject();
     writeMcp(join(home, 'mcp.json'), { everything: everything() });
     server.enqueue(
-      { toolCalls: [{ name: 'mcp_search', arguments: { query: 'everything' } }] },
+      { toolCalls: [{ name: 'mcp_search', arguments: { query: 'elicitation' } }] },
       { toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__trigger-elicitation-request', arguments: {} } }] },
       { text: 'done' },
     );
     const run = await runSeek(['-p', 'ask me', '--yolo'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
-    // server-everything registers trigger-elicitation-request only for a client that declares
-    // the capability (the interactive UI does: test/e2e/tui-mcp.test.ts fills its form).
-    expect(results(1)[0]).toContain('mcp__everything__echo');
-    expect(results(1)[0]).not.toContain('trigger-elicitation-request');
-    expect(results(2)[1]).toContain('MCP server everything has no tool trigger-elicitation-request');
+    expect(results(1)[0]).toContain('mcp__everything__trigger-elicitation-request');
+    expect(results(2)[1]).toContain('[seek declined a question from MCP server everything');
+    expect(run.stderr).toContain('seek declined a question from MCP server everything');
   });
 
   it('gives a hung call an error result after the server\'s timeout_ms', async () => {

@@ -17,6 +17,8 @@ export interface AcpHarnessOptions {
   /** Offer `fs/read_text_file` and `fs/write_text_file`, served from these buffers (absolute path
    * → text), falling back to the disk for reads. Writes land in the buffers only (unsaved). */
   buffers?: Map<string, string>;
+  /** Answer `elicitation/create` (offer it with `initialize({ elicitation: true })`). */
+  elicit?: (params: acp.CreateElicitationRequest) => acp.CreateElicitationResponse;
 }
 
 /** `hold`: leave the request open until `release` answers it (an editor still showing the question). */
@@ -27,6 +29,7 @@ export class AcpHarness {
   readonly permissionRequests: acp.RequestPermissionRequest[] = [];
   readonly fsReads: string[] = [];
   readonly fsWrites: Array<{ path: string; content: string }> = [];
+  readonly elicitations: acp.CreateElicitationRequest[] = [];
   stderr = '';
   /** How the next permission requests are answered, in order. */
   readonly answers: PermissionAnswer[] = [];
@@ -53,6 +56,14 @@ export class AcpHarness {
       .client({ name: 'seek-e2e-editor' })
       .onNotification('session/update', ({ params }) => holder.harness!.record(params))
       .onRequest('session/request_permission', ({ params }) => holder.harness!.answerPermission(params));
+    const elicit = options.elicit;
+    if (elicit) {
+      app = app.onRequest('elicitation/create', ({ params }) => {
+        holder.harness!.elicitations.push(params);
+        holder.harness!.changed();
+        return elicit(params);
+      });
+    }
     if (buffers) {
       app = app
         .onRequest('fs/read_text_file', ({ params }) => {
@@ -78,12 +89,13 @@ export class AcpHarness {
   }
 
   /** `initialize` as an editor sends it, offering the file system and notices when asked to. */
-  initialize(offer: { fs?: boolean; notices?: boolean } = {}): Promise<acp.InitializeResponse> {
+  initialize(offer: { fs?: boolean; notices?: boolean; elicitation?: boolean } = {}): Promise<acp.InitializeResponse> {
     return this.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: {
         ...(offer.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
         ...(offer.notices ? { session: { notices: {} } } : {}),
+        ...(offer.elicitation ? { elicitation: { form: {} } } : {}),
       },
       clientInfo: { name: 'seek-e2e-editor', version: '1' },
     });

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { findProjectRoot, seekHome } from '../../config/paths.js';
 import { approvedFiles, loadMcpConfig, McpManager, setApprovals, type ConfiguredServer, type McpScope, type ServerDefinition, type ServerStatus } from '../../mcp/index.js';
 import { addServer, fileForScope, removeServer } from '../../mcp/config-write.js';
+import { excludeFromGit } from '../../util/git-exclude.js';
 import { guardedBy, processIO, type CommandIO } from '../command-io.js';
 
 /**
@@ -72,6 +73,8 @@ export function createMcpCommand(io: CommandIO = processIO): Command {
         const definition = definitionFrom(rest, opts);
         const file = fileForScope(opts.scope, root, home);
         await addServer(file, name, definition);
+        // The local file is yours alone, like config.local.json: never committed by accident.
+        if (opts.scope === 'local') excludeFromGit(root, file);
         // Adding it yourself is approving it.
         const added = (await loadMcpConfig(root, home)).servers.find((server) => server.name === name && server.file === file);
         if (added && added.scope !== 'user') await setApprovals(home, root, [added]);
@@ -218,7 +221,9 @@ function statusLine(status: ServerStatus): string {
         ? `not started: ${status.approval === 'changed' ? `changed since approved${status.approvalReason ? ` (${status.approvalReason})` : ''}` : 'not approved'} (seek mcp approve ${status.name})`
         : status.state === 'failed'
           ? `✗ failed: ${status.error ?? 'unknown error'}`
-          : status.state;
+          : status.state === 'unsupported'
+            ? `✗ not supported: ${status.error ?? ''}`
+            : status.state;
   return `${status.name} (${status.scope}) ${state}`;
 }
 

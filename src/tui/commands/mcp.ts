@@ -56,7 +56,9 @@ export const mcpCommand: SlashCommand = {
             ? `not started: ${status.approval === 'changed' ? `changed since approved${status.approvalReason ? ` (${status.approvalReason})` : ''}` : 'not approved'} — seek mcp approve ${status.name}`
             : status.state === 'failed'
               ? `failed: ${status.error ?? 'unknown error'} — ${status.error?.startsWith('needs login') ? `/mcp login ${status.name}` : `/mcp reconnect ${status.name}`}`
-              : status.state;
+              : status.state === 'unsupported'
+                ? `not supported: ${status.error ?? ''}`
+                : status.state;
       lines.push(`  ${status.name} (${status.scope}) ${state}`);
       const names = tools.filter((tool) => tool.server === status.name).map((tool) => tool.info.name);
       if (names.length > 0) lines.push(`    ${names.join(', ')}`);
