@@ -17,6 +17,7 @@
  */
 import type { DOMElement } from 'ink';
 import { createContext } from 'react';
+import { LiveFrame } from './live-frame.js';
 
 export interface CursorTarget {
   /** The element the cell is relative to (its top-left corner is row 0, column 0). */
@@ -42,14 +43,26 @@ export class TerminalCursor {
   private parked: Parked | undefined;
   private settleQueued = false;
   private disposed = false;
+  /** Ink's last frame, to erase it right once a narrower terminal reflowed it (live-frame.ts). */
+  private readonly frame = new LiveFrame();
 
   constructor(private readonly out: NodeJS.WriteStream) {
     const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-      const back = this.parked && !this.disposed ? this.unparkSequence() : '';
+      const columns = out.columns || 80;
+      let data = chunk;
+      let back = '';
+      if (typeof chunk === 'string' && !this.disposed && this.frame.mustRecount(chunk, columns)) {
+        // The cursor is where it was parked, but the rows under it were reflowed: the erase is
+        // counted again for the new width (this replaces the unpark and Ink's own erase).
+        data = this.frame.eraseReflowed(chunk, columns, this.parked);
+      } else {
+        back = this.parked && !this.disposed ? this.unparkSequence() : '';
+        data = back && typeof chunk === 'string' ? back + chunk : chunk;
+      }
       this.parked = undefined;
-      const data = back && typeof chunk === 'string' ? back + chunk : chunk;
       if (back && data === chunk) out.write(back);
       const result = (out.write as (...args: unknown[]) => boolean)(data, ...rest);
+      if (typeof chunk === 'string') this.frame.observe(chunk, columns);
       this.queueSettle();
       return result;
     };
@@ -92,7 +105,8 @@ export class TerminalCursor {
 
   /** Moves the cursor to the insertion point of the current layout, if it is not there already. */
   private settle(): void {
-    if (this.disposed) return;
+    // After a narrowing the cursor stays put until Ink's next write erases the reflowed frame.
+    if (this.disposed || this.frame.reflowed(this.out.columns || 80)) return;
     const wanted = this.wantedPosition();
     const current = this.parked;
     if (wanted?.up === current?.up && wanted?.column === current?.column) return;
