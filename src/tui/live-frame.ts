@@ -35,6 +35,16 @@ export class LiveFrame {
   /** The widest line of the frame, in cells. */
   private widest = 0;
 
+  /** Whether a write draws nothing (synchronized-output brackets, cursor show/hide). */
+  static controlOnly(chunk: string): boolean {
+    return CONTROL_ONLY.test(chunk);
+  }
+
+  /** The chunk without the erase Ink put in front of it. */
+  static withoutErase(chunk: string): string {
+    return chunk.replace(ERASE_LINES, '');
+  }
+
   /** Records a chunk Ink wrote at `columns` columns (call after writing it). */
   observe(chunk: string, columns: number): void {
     if (CONTROL_ONLY.test(chunk)) return;

@@ -77,7 +77,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
           firstPrompt={options.firstPrompt || undefined}
           color={color}
           onSessionChange={(session) => (current = session)}
-          clearScreen={() => cursor.stream.write('\u001b[2J\u001b[3J\u001b[H')}
         />
       </TerminalCursorContext.Provider>,
       // Ink sees no terminal height, so it never clears the terminal (see withUnlimitedRows).
