@@ -136,9 +136,12 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
   const started = monotonicMs();
+  // What the call is about, once described (before the gate): recorded with the result's view.
+  let action: Awaited<ReturnType<NonNullable<Tool['describe']>>> | undefined;
   const finish = (outcome: ToolResult): ToolResultMessage => {
     const notes = entry.ok ? entry.prepared.notes : undefined;
     const result = notes ? { ...outcome, content: `${outcome.content}\n(Arguments corrected: ${notes.join('; ')}. Use the schema's names and types.)` } : outcome;
+    const durationMs = monotonicMs() - started;
     const message: ToolResultMessage = {
       role: 'tool',
       toolCallId: call.id,
@@ -146,8 +149,9 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
       content: result.content,
       isError: result.isError === true,
       ...(result.images?.length ? { images: result.images } : {}),
+      view: { durationMs, ...(action ? { summary: action.summary } : {}), ...(result.display ? { display: result.display } : {}) },
     };
-    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message });
+    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs, message });
     return message;
   };
 
@@ -175,7 +179,6 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
     callId: call.id,
     onUpdate: (partial) => emit({ type: 'tool_update', turn, toolCallId: call.id, partial }),
   };
-  let action;
   try {
     action = tool.describe ? await tool.describe(args, ctx) : undefined;
   } catch {

@@ -52,6 +52,10 @@ export interface ToolResultMessage {
   content: string;
   isError: boolean;
   images?: ToolImage[];
+  /** How the call showed on a screen when it ran (its one-line summary, duration and display: a
+   * diff, a command's output), kept in the session file so a resumed session renders the same
+   * rows. Never sent to a model. `display` is the agent's ToolDisplay, opaque here. */
+  view?: { summary?: string; durationMs?: number; display?: unknown };
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

@@ -17,7 +17,7 @@ import { sessionSlashCompleter } from './commands/completions.js';
 import { statusInfo } from './state/status-info.js';
 import { useDoubleEscape, useExitArming, useGlobalKeys } from './input/use-global-keys.js';
 import { openRewind } from './commands/rewind.js';
-import { itemsFromHistory } from './state/conversation.js';
+import { itemsFromTranscript, itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
@@ -146,7 +146,7 @@ export function App(props: AppProps) {
           props.onSessionChange(next);
           const marker = options.fork ? `── conversation rewound · session ${next.id} ──` : options.resume ? `── resumed session ${next.id} ──` : `── new conversation · session ${next.id} ──`;
           // A rewound conversation is the start of the one above it, already on the screen.
-          startAfter(marker, options.fork ? [] : itemsFromHistory(next.history));
+          startAfter(marker, options.fork ? [] : shownItems(next));
           for (const line of previous.closingNotes) notice(line);
         } catch (error) {
           notice(error instanceof Error ? error.message : String(error), 'error');
@@ -214,7 +214,7 @@ export function App(props: AppProps) {
   useEffect(() => {
     if (firstPromptSent.current) return;
     firstPromptSent.current = true;
-    if (session.history.length > 0) dispatch({ type: 'reset', items: itemsFromHistory(session.history) });
+    if (session.history.length > 0) dispatch({ type: 'reset', items: shownItems(session) });
     if (props.firstPrompt) submit(props.firstPrompt);
   }, [session, props.firstPrompt, submit, dispatch]);
 
@@ -380,3 +380,6 @@ export function App(props: AppProps) {
     </Box>
   );
 }
+
+/** A resumed session as it showed: its transcript, or (no file behind it) its history. */
+const shownItems = (session: AgentSession) => (session.transcript?.length ? itemsFromTranscript(session.transcript) : itemsFromHistory(session.history));

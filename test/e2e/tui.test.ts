@@ -244,7 +244,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     // /clear starts a new conversation in the same worktree.
     t.type('/clear');
     t.keys('Enter');
-    const cleared = await t.waitFor('new session');
+    const cleared = await t.waitFor('new conversation · session');
     expect(cleared).toContain(`⎇ seek/wt/${id}`);
     expect(readdirSync(worktrees).filter((name) => !name.endsWith('.json'))).toEqual([id]);
   });
