@@ -289,7 +289,10 @@ export function App(props: AppProps) {
           item.id === HEADER_ID ? (
             <Welcome key={item.id} info={welcome} width={width} color={props.color} />
           ) : (
-            <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
+            // Wider than any terminal: Ink must not break the long lines kept whole for the scrollback.
+            <Box key={item.id} width={scrollbackWidth(item, width)}>
+              <ConversationItemView item={item} options={{ ...options, keepLongLines: true }} agents={agentsOf(item)} />
+            </Box>
           )
         }
       </Static>
@@ -383,3 +386,9 @@ export function App(props: AppProps) {
 
 /** A resumed session as it showed: its transcript, or (no file behind it) its history. */
 const shownItems = (session: AgentSession) => (session.transcript?.length ? itemsFromTranscript(session.transcript) : itemsFromHistory(session.history));
+
+/** The width a finished item is laid out in for <Static>: wide enough that Ink never breaks the
+ * long lines (code, URLs) an answer keeps whole for the scrollback (Ink allocates every cell of
+ * it, so no wider than the answer's longest source line and a margin for list indents). */
+const scrollbackWidth = (item: ConversationItem, width: number) =>
+  item.kind === 'assistant' ? Math.max(width, ...item.text.split('\n').map((line) => line.length * 2 + 16)) : width;

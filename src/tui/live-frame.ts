@@ -67,10 +67,11 @@ export class LiveFrame {
     return columns < this.columns || this.widest > columns;
   }
 
-  /** Whether `chunk`, written now, must start with `eraseReflowed` (control-only writes such as
-   * the synchronized-output brackets draw nothing and wait for the write that does). */
+  /** Whether `chunk`, written now, must start with `eraseReflowed`: only a write that erases the
+   * frame (Ink's erase in front). A plain write goes where the cursor is: after Ink's clear (the
+   * static output, then the new frame), nothing is left to erase. */
   mustRecount(chunk: string, columns: number): boolean {
-    return !CONTROL_ONLY.test(chunk) && this.reflowed(columns);
+    return ERASE_LINES.test(chunk) && this.reflowed(columns);
   }
 
   /**

@@ -54,6 +54,9 @@ export interface ItemViewOptions {
   width: number;
   detail: boolean;
   color: boolean;
+  /** Printed into the scrollback (<Static>): code lines, URLs and paths wider than `width` stay
+   * whole lines, for the terminal to soft-wrap (copying gives them unbroken). */
+  keepLongLines?: boolean;
 }
 
 /** A completion candidate for the input editor (slash commands, their arguments, @files). */

@@ -7,7 +7,7 @@ describe('LiveFrame', () => {
     const frame = new LiveFrame();
     frame.observe(`› prompt\n${status}\n`, 120);
     expect(frame.mustRecount('\u001b[?2026h', 80)).toBe(false);
-    expect(frame.mustRecount('x', 120)).toBe(false);
+    expect(frame.mustRecount('x', 80)).toBe(false);
     expect(frame.mustRecount('\u001b[2K\u001b[1A\u001b[2K\u001b[Gnext\n', 80)).toBe(true);
     // Resting below the frame: the prompt row and the status bar's two rows are above it.
     expect(frame.eraseReflowed('\u001b[2K\u001b[1A\u001b[2K\u001b[Gnext\n', 80, undefined)).toBe('\u001b[3A\r\u001b[Jnext\n');
