@@ -108,7 +108,8 @@ export function App(props: AppProps) {
     [scrollback, dispatch],
   );
 
-  const send = useCallback(async (text: string) => {
+  const send = useCallback(async (text: string, shown?: string) => {
+    if (shown !== undefined) dispatch({ type: 'show-next', text: shown });
     const controller = new AbortController();
     runRef.current = controller;
     try {
@@ -120,14 +121,15 @@ export function App(props: AppProps) {
       runRef.current = undefined;
       setRunsEnded((count) => count + 1);
     }
-  }, [notice]);
+  }, [notice, dispatch]);
 
   // Messages typed while a turn runs wait, then go one after another.
   useEffect(() => {
     if (conversation.running || runRef.current || queueRef.current.length === 0 || pending) return;
     const [next, ...rest] = queueRef.current;
     setQueue(rest);
-    void send(next!);
+    // A queued custom command shows as typed too (the reducer keeps a text the model got as is).
+    void send(next!, next!.startsWith('/') ? next : undefined);
   }, [conversation.running, queue, pending, send, setQueue, runsEnded]);
 
   const commandContext: CommandContext = useMemo(
@@ -175,15 +177,16 @@ export function App(props: AppProps) {
   const doubleEscape = useDoubleEscape(session, runRef, useCallback(() => void openRewind(commandContext), [commandContext]));
 
   const submit = useCallback(
-    (text: string) => {
+    (text: string, shown?: string) => {
       props.history.add(text);
       setDraft(undefined);
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) {
         if ((sessionRef.current.customCommands ?? []).some((command) => command.name === parsed.unknown)) {
-          // A custom command: the session expands it when the prompt runs (queued like any prompt).
+          // A custom command: the session expands it when the prompt runs (queued like any prompt);
+          // the transcript shows it as typed, its expanded body only in Ctrl+O.
           if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
-          else void send(text);
+          else void send(text, text);
           return;
         }
         if (!parsed.unknown.startsWith('mcp__')) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
@@ -205,7 +208,7 @@ export function App(props: AppProps) {
         return;
       }
       if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
-      else void send(text);
+      else void send(text, shown);
     },
     [props.history, notice, conversation.running, commandContext, send, setQueue],
   );
@@ -290,7 +293,8 @@ export function App(props: AppProps) {
             <Welcome key={item.id} info={welcome} width={width} color={props.color} />
           ) : (
             // Wider than any terminal: Ink must not break the long lines kept whole for the scrollback.
-            <Box key={item.id} width={scrollbackWidth(item, width)}>
+            // One blank line between turns: above each prompt.
+            <Box key={item.id} width={scrollbackWidth(item, width)} marginTop={item.kind === 'user' ? 1 : 0}>
               <ConversationItemView item={item} options={{ ...options, keepLongLines: true }} agents={agentsOf(item)} />
             </Box>
           )

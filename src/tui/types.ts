@@ -5,7 +5,16 @@ import type { ToolDisplay } from '../agent/types.js';
  * events (see state/conversation.ts); components render them and never look at raw events.
  */
 export type ConversationItem =
-  | { kind: 'user'; id: string; text: string; queued?: boolean }
+  | {
+      kind: 'user';
+      id: string;
+      /** As the conversation shows it: a paste folded to `[pasted text: N lines]`, a custom command
+       * as its name and arguments. */
+      text: string;
+      /** What was sent, when `text` folds it; shown in the transcript (Ctrl+O). */
+      full?: string;
+      queued?: boolean;
+    }
   | {
       kind: 'assistant';
       id: string;

@@ -22,6 +22,9 @@ export interface ConversationState {
   compactions: number;
   retry?: { attempt: number; maxAttempts: number; message: string };
   nextId: number;
+  /** How the next user message shows (a paste folded, a custom command as typed); its full text
+   * stays in the item for the transcript (Ctrl+O). */
+  showNext?: string;
 }
 
 export const initialConversation = (): ConversationState => ({
@@ -46,7 +49,9 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
     case 'message':
       if (isInjectedContext(event.message)) return state; // context seek adds (memory, a vanished worktree) is for the model
       if (event.message.role === 'user') {
-        next.live.push({ kind: 'user', id: id(), text: stripReminder(event.message.content) });
+        const text = stripReminder(event.message.content);
+        next.live.push(next.showNext !== undefined && next.showNext !== text ? { kind: 'user', id: id(), text: next.showNext, full: text } : { kind: 'user', id: id(), text });
+        next.showNext = undefined;
         next.running = true;
       } else if (event.message.role === 'assistant') {
         const index = currentAssistant();
