@@ -129,7 +129,6 @@ async function mountApp(stream: StreamFn, maxFps = UI_MAX_FPS) {
         fileSearch={() => []}
         color={true}
         onSessionChange={() => {}}
-        clearScreen={() => {}}
       />
     </TerminalCursorContext.Provider>,
     {

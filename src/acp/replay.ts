@@ -47,14 +47,16 @@ function replayCall(call: ToolCall, result: ToolResultMessage | undefined): Sess
   if (todos) return [planUpdate(todos)];
   const view = result?.view;
   const path = view?.paths?.[0];
-  const diffs = view?.diff !== undefined && path ? diffContent(path, { kind: 'diff', path, diff: view.diff, added: 0, removed: 0 }, view.created === true) : [];
-  const line = diffs.length > 0 ? firstChangedLine({ kind: 'diff', path: path!, diff: view!.diff!, added: 0, removed: 0 }) : undefined;
+  const diff = result && !result.isError ? viewDiff(view?.display) : undefined;
+  const shown = diff !== undefined && path ? { kind: 'diff' as const, path, diff, added: 0, removed: 0 } : undefined;
+  const diffs = shown ? diffContent(shown.path, shown, view?.created === true) : [];
+  const line = shown && diffs.length > 0 ? firstChangedLine(shown) : undefined;
   const locations = (view?.paths ?? []).map((at) => ({ path: at, ...(line !== undefined ? { line } : call.name === 'read_file' && typeof (args as { offset?: unknown })?.offset === 'number' ? { line: (args as { offset: number }).offset } : {}) }));
   return [
     {
       sessionUpdate: 'tool_call',
       toolCallId: call.id,
-      title: view ? view.title : toolTitle(call.name, args),
+      title: view?.title ?? toolTitle(call.name, args),
       kind: toolKind(call.name),
       status: !result || result.isError ? 'failed' : 'completed',
       rawInput: args,
@@ -75,4 +77,11 @@ function parseArgs(json: string): unknown {
   } catch {
     return json;
   }
+}
+
+/** The unified diff a view's display holds (a ToolDisplay of kind `diff`), if it is one. */
+function viewDiff(display: unknown): string | undefined {
+  if (typeof display !== 'object' || display === null) return undefined;
+  const { kind, diff } = display as { kind?: unknown; diff?: unknown };
+  return kind === 'diff' && typeof diff === 'string' ? diff : undefined;
 }

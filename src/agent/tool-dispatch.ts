@@ -136,11 +136,12 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   const { emit, turn } = options;
   const call = entry.ok ? entry.prepared.call : entry.call;
   const started = monotonicMs();
+  // What the call is about, once described (before the gate): recorded with the result's view.
   let action: ActionRequest | undefined;
   const finish = (outcome: ToolResult, denied = false): ToolResultMessage => {
     const notes = entry.ok ? entry.prepared.notes : undefined;
     const result = notes ? { ...outcome, content: `${outcome.content}\n(Arguments corrected: ${notes.join('; ')}. Use the schema's names and types.)` } : outcome;
-    const view = action ? callView(action, result) : undefined;
+    const durationMs = monotonicMs() - started;
     const message: ToolResultMessage = {
       role: 'tool',
       toolCallId: call.id,
@@ -148,9 +149,9 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
       content: result.content,
       isError: result.isError === true,
       ...(result.images?.length ? { images: result.images } : {}),
-      ...(view ? { view } : {}),
+      view: callView(action, result, durationMs),
     };
-    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs: monotonicMs() - started, message, ...(denied ? { denied: true as const } : {}) });
+    emit({ type: 'tool_end', turn, toolCall: call, result, durationMs, message, ...(denied ? { denied: true as const } : {}) });
     return message;
   };
 
@@ -223,16 +224,15 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
   return message;
 }
 
-/** Larger diffs are not kept for replays (the result text still is). */
-const MAX_VIEW_DIFF = 64 * 1024;
-
-/** How a described call looked (see ToolCallView): kept on its result message for replays. */
-function callView(action: ActionRequest, result: ToolResult): ToolCallView {
-  const command = action.kind === 'bash' || action.kind === 'git';
-  const diff = !result.isError && result.display?.kind === 'diff' && result.display.diff.length <= MAX_VIEW_DIFF ? result.display.diff : undefined;
+/** How the call looked (see ToolCallView): kept on its result message for resumed sessions. */
+function callView(action: ActionRequest | undefined, result: ToolResult, durationMs: number): ToolCallView {
+  const command = action?.kind === 'bash' || action?.kind === 'git';
+  const diff = !result.isError && result.display?.kind === 'diff';
   return {
-    title: action.summary,
-    ...(!command && action.paths.length > 0 ? { paths: action.paths } : {}),
-    ...(diff !== undefined ? { diff, ...(result.content.startsWith('Created ') ? { created: true } : {}) } : {}),
+    ...(action ? { title: action.summary } : {}),
+    ...(action && !command && action.paths.length > 0 ? { paths: action.paths } : {}),
+    ...(diff && result.content.startsWith('Created ') ? { created: true } : {}),
+    durationMs,
+    ...(result.display ? { display: result.display } : {}),
   };
 }

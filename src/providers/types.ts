@@ -63,19 +63,21 @@ export interface ToolResultMessage {
   content: string;
   isError: boolean;
   images?: ToolImage[];
-  /** How the call was shown while it ran, kept in the session file so a replay (ACP
-   * `session/load`) shows it the same. Never sent to a provider. */
+  /** How the call was shown while it ran, kept in the session file so a resumed session (the
+   * terminal UI's rows, ACP `session/load`) shows it the same. Never sent to a provider. */
   view?: ToolCallView;
 }
 
 /** A call as front ends showed it live: its action's summary ("create a.txt"), the files it
- * touched (absolute; none for commands) and, for an applied edit, its unified diff. */
+ * touched (absolute; none for commands), how long it took, and its display (the agent's
+ * ToolDisplay, opaque here: a diff, a command's output). */
 export interface ToolCallView {
-  title: string;
+  title?: string;
   paths?: string[];
-  diff?: string;
   /** The write created the file (its diff has no old side). */
   created?: boolean;
+  durationMs?: number;
+  display?: unknown;
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;

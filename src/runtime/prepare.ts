@@ -13,7 +13,7 @@ import { continueChoice, findSession, newestUnreadable, oneLineTitle } from '../
 import { isInjectedContext } from '../session/context.js';
 import { interruptedToolResults } from '../session/reader.js';
 import { openResumeTarget, resumeWriter, type ResumeTarget } from '../session/resume.js';
-import { newSessionId, toolsHash } from '../session/format.js';
+import { newSessionId, toolsHash, type SessionEntry } from '../session/format.js';
 import { checkpointsOf } from '../checkpoints/record.js';
 import { checkpointSettingsFrom } from '../checkpoints/settings.js';
 import { createCoreTools, createTodoStore } from '../tools/index.js';
@@ -47,7 +47,7 @@ import { loadSkills } from '../extensions/skills.js';
 import { createSkillTool } from '../tools/skill.js';
 
 export type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
-import type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
+import type { Notice, OpenSessionOptions, PreparedSession, TranscriptEntry } from './session-types.js';
 
 /**
  * Resolves configuration, project, tools, policy and hooks, and opens (or resumes) the session
@@ -361,6 +361,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     toolSchemas,
     ...(toolSet.resolveTool ? { resolveTool: toolSet.resolveTool } : {}),
     history,
+    transcript: resumed ? transcriptOf(resumed.entries) : [],
     maxTurns: options.maxTurns,
     tracker,
     policy,
@@ -456,5 +457,14 @@ function newSystemPrompt(cwd: string, projectRoot: string, onRefused: (notice: s
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
     instructions: readProjectInstructions(projectRoot, onRefused),
+  });
+}
+
+/** The entries a front end replays for a resumed session: messages and compactions, in order. */
+function transcriptOf(entries: readonly { entry: SessionEntry }[]): TranscriptEntry[] {
+  return entries.flatMap(({ entry }): TranscriptEntry[] => {
+    if (entry.type === 'message') return [{ kind: 'message', message: entry.message }];
+    if (entry.type !== 'compaction') return [];
+    return [{ kind: 'compaction', summary: entry.summary, ...(entry.reason ? { reason: entry.reason } : {}), ...(entry.replaced_messages !== undefined ? { replacedMessages: entry.replaced_messages } : {}) }];
   });
 }

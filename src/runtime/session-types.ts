@@ -68,6 +68,9 @@ export interface OpenSessionOptions {
   dispatch?: PlanDispatch;
 }
 
+/** One step of a saved conversation as front ends replay it (see PreparedSession.transcript). */
+export type TranscriptEntry = { kind: 'message'; message: Message } | { kind: 'compaction'; summary: string; reason?: 'auto' | 'manual'; replacedMessages?: number };
+
 export interface Notice {
   level: 'info' | 'warn';
   text: string;
@@ -92,6 +95,9 @@ export interface PreparedSession {
   /** Tools known only by name when called (MCP tools by their full names). */
   resolveTool?: (name: string) => Tool | undefined;
   history: Message[];
+  /** A resumed session's conversation as it was shown: every message of its file in order (those a
+   * compaction replaced too) and its compactions where they happened. Empty for a new session. */
+  transcript: readonly TranscriptEntry[];
   maxTurns: number;
   tracker: CostTracker;
   policy: PermissionPolicy;

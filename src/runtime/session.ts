@@ -25,6 +25,7 @@ import { lookupModel } from '../providers/catalog.js';
 import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
+import type { TranscriptEntry } from './session-types.js';
 import type { McpManager } from '../mcp/index.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import { sessionCheckpoints } from './session-checkpoints.js';
@@ -56,6 +57,8 @@ export class AgentSession {
   readonly policy: PermissionPolicy;
   readonly todos: TodoStore;
   readonly history: Message[];
+  /** A resumed session's conversation as it was shown (PreparedSession.transcript). */
+  readonly transcript: readonly TranscriptEntry[];
   /** Every delegate_tasks run of this session, in end order (run summaries slice it). */
   private readonly orchestrations: OrchestrationSummary[] = [];
   private readonly listeners = new Set<SessionListener>();
@@ -83,6 +86,7 @@ export class AgentSession {
   constructor(private readonly prepared: PreparedSession) {
     this.delegateCalls = new DelegateCalls({ prepared, record: (message) => this.record(message), emit: (event) => this.emit(event) });
     this.id = prepared.id;
+    this.transcript = prepared.transcript;
     this.seekHome = prepared.seekHome;
     this.provider = prepared.provider;
     this.projectRoot = prepared.projectRoot;
@@ -112,6 +116,15 @@ export class AgentSession {
   }
 
   /** The project's seek worktrees (undefined outside git repositories). */
+  /** Whether the session has a file to resume (a session is saved with its first message; never
+   * under --no-save). */
+  get saved(): boolean {
+    return this.savedAtClose ?? this.writer?.created === true;
+  }
+
+  /** `saved` as it was when the session closed (closing the writer forgets a deferred header). */
+  private savedAtClose: boolean | undefined;
+
   get worktrees(): WorktreeManager | undefined {
     return this.prepared.worktrees;
   }
@@ -401,6 +414,7 @@ export class AgentSession {
     this.prepared.memory.cancel();
     const total = this.tracker.cumulative();
     await this.hooks?.sessionEnd({ turns: this.tracker.turns().length, usage: total.usage });
+    this.savedAtClose = this.writer?.created === true;
     await this.writer?.close();
   }
 
@@ -416,7 +430,7 @@ export class AgentSession {
     if (event.type === 'usage') this.tracker.record({ usage: event.usage, costUsd: event.costUsd, model: event.model });
     if (event.type === 'compaction') {
       // Replaces every entry written so far (see session/format.ts); later ones are kept.
-      if (this.writer) this.writer.append({ type: 'compaction', summary: event.summary, replaces_through: this.writer.entryCount - 1 });
+      if (this.writer) this.writer.append({ type: 'compaction', summary: event.summary, replaces_through: this.writer.entryCount - 1, reason: event.reason, replaced_messages: event.replacedMessages });
       if (event.usage) this.tracker.record({ usage: event.usage, costUsd: event.costUsd ?? 0, model: event.model ?? this.model });
       // Memory's context survives at once, not only from the next prompt on: a long turn goes on
       // with the index it started with. Recorded after the compaction entry, so a resume rebuilds

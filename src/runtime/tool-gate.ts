@@ -9,10 +9,11 @@ import type { SandboxLauncher } from '../sandbox/launcher.js';
  * `~/.seek/config.json`). */
 export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user' | StopAnswer;
 
-/** A "no" that hands the word back to the user: the denial (with `feedback`, what the user typed
- * for seek to do differently, when given) becomes the tool result, and the session's turn ends
- * there instead of the model carrying on by itself. A subagent's gate treats it as a "no" with the
- * feedback (its run goes on: nobody waits on its loop). */
+/** A "no" from the user: the denial becomes the tool result. Without `feedback` the session's turn
+ * ends there (the word goes back to the user) instead of the model carrying on by itself. With
+ * `feedback` (what the user typed for seek to do differently) the correction is acted on at once:
+ * the denial and the words go to the model and the turn goes on, as Claude Code does. A
+ * subagent's gate treats both as a "no" (its run goes on: nobody waits on its loop). */
 export interface StopAnswer {
   decline: 'stop';
   feedback?: string;
@@ -246,7 +247,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     }
     if (typeof outcome === 'object' && 'decline' in outcome) {
       const reason = declinedMessage(action.summary, outcome.feedback);
-      return subagent ? { allow: false, reason } : { allow: false, reason, stopTurn: true };
+      // Words to act on continue the turn; a bare "no" hands the turn back.
+      return subagent || outcome.feedback?.trim() ? { allow: false, reason } : { allow: false, reason, stopTurn: true };
     }
     if (typeof outcome === 'string') {
       if (outcome === 'yes' || isAlways(outcome)) return { allow: true };

@@ -179,6 +179,10 @@ export interface CompactionEntry {
   ts: string;
   summary: string;
   replaces_through: number;
+  /** How the compaction showed (its marker line), for a resumed session's screen. Optional: older
+   * files have neither. */
+  reason?: 'auto' | 'manual';
+  replaced_messages?: number;
 }
 
 /** A marker that is not part of the conversation (`loop_end`, `interrupted`, `model_change`...).

@@ -2,7 +2,7 @@ import { Box, Static, Text, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession } from '../runtime/session.js';
 import { findInvocable } from '../extensions/invocable.js';
-import { customCommandsOf, parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
+import { parseSlashCommand, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
 import { ConversationItemView } from './components/conversation/index.js';
 import { PermissionPrompt } from './components/PermissionPrompt.js';
 import { PlanReviewPrompt } from './components/PlanReviewPrompt.js';
@@ -13,17 +13,21 @@ import { TodoPanel, todoPanelRows } from './components/TodoPanel.js';
 import { LiveItems, liveRows } from './components/LiveItems.js';
 import { OpenPanel } from './components/OpenPanel.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
-import { InputEditor, MENU_ROWS, createSlashCompleter } from './input/index.js';
+import { InputEditor, MENU_ROWS } from './input/index.js';
+import { sessionSlashCompleter } from './commands/completions.js';
+import { statusInfo } from './state/status-info.js';
 import { useDoubleEscape, useExitArming, useGlobalKeys } from './input/use-global-keys.js';
 import { openRewind } from './commands/rewind.js';
-import { itemsFromHistory } from './state/conversation.js';
-import { childrenOfCall, runningCount } from './state/subagents.js';
+import { itemsFromTranscript, itemsFromHistory } from './state/conversation.js';
+import { childrenOfCall } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
 import { useTerminalWidth } from './state/use-terminal-width.js';
 import { useTerminalRows } from './state/use-terminal-rows.js';
 import { screenLayout } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
+import { useScrollback } from './state/use-scrollback.js';
+import { TranscriptView } from './components/TranscriptView.js';
 import { useQuestions, type PermissionBridge } from './state/use-questions.js';
 import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
@@ -45,8 +49,6 @@ export interface AppProps {
   color: boolean;
   /** Told about every session the app switches to, so the launcher closes the right one. */
   onSessionChange: (session: AgentSession) => void;
-  /** Clears the terminal and its scrollback (before re-printing the transcript). */
-  clearScreen: () => void;
 }
 
 const HEADER_ID = '__header__';
@@ -77,8 +79,7 @@ export function App(props: AppProps) {
     setQueueState(items);
   }, []);
   const [runsEnded, setRunsEnded] = useState(0);
-  const [detail, setDetail] = useState(false);
-  const [staticKey, setStaticKey] = useState(0);
+  const scrollback = useScrollback(conversation.committed);
   const exitArming = useExitArming(exit);
   const { hint: exitHint, armOrExit } = exitArming;
   const [, setModeVersion] = useState(0);
@@ -99,16 +100,17 @@ export function App(props: AppProps) {
 
   const notice = useCallback((text: string, level: 'info' | 'warn' | 'error' = 'info') => dispatch({ type: 'notice', level, text }), [dispatch]);
 
-  const reprint = useCallback(
-    (items: ConversationItem[]) => {
-      props.clearScreen();
-      dispatch({ type: 'reset', items });
-      setStaticKey((key) => key + 1);
+  // A new conversation never clears the terminal: a marker line, then (resumed) its history.
+  const startAfter = useCallback(
+    (marker: string, items: ConversationItem[]) => {
+      scrollback.startAfter({ kind: 'notice', id: `m${Date.now()}`, level: 'info', text: marker }, items);
+      dispatch({ type: 'reset', items: [] });
     },
-    [props, dispatch],
+    [scrollback, dispatch],
   );
 
-  const send = useCallback(async (text: string) => {
+  const send = useCallback(async (text: string, shown?: string) => {
+    if (shown !== undefined) dispatch({ type: 'show-next', text: shown });
     const controller = new AbortController();
     runRef.current = controller;
     try {
@@ -120,14 +122,15 @@ export function App(props: AppProps) {
       runRef.current = undefined;
       setRunsEnded((count) => count + 1);
     }
-  }, [notice]);
+  }, [notice, dispatch]);
 
   // Messages typed while a turn runs wait, then go one after another.
   useEffect(() => {
     if (conversation.running || runRef.current || queueRef.current.length === 0 || pending) return;
     const [next, ...rest] = queueRef.current;
     setQueue(rest);
-    void send(next!);
+    // A queued custom command shows as typed too (the reducer keeps a text the model got as is).
+    void send(next!, next!.startsWith('/') ? next : undefined);
   }, [conversation.running, queue, pending, send, setQueue, runsEnded]);
 
   const commandContext: CommandContext = useMemo(
@@ -144,9 +147,10 @@ export function App(props: AppProps) {
           if (options.draft !== undefined) setDraft((old) => ({ text: options.draft!, key: (old?.key ?? 0) + 1 }));
           setSession(next);
           props.onSessionChange(next);
-          reprint(itemsFromHistory(next.history));
+          const marker = options.fork ? `── conversation rewound · session ${next.id} ──` : options.resume ? `── resumed session ${next.id} ──` : `── new conversation · session ${next.id} ──`;
+          // A rewound conversation is the start of the one above it, already on the screen.
+          startAfter(marker, options.fork ? [] : shownItems(next));
           for (const line of previous.closingNotes) notice(line);
-          notice(options.resume ? `resumed session ${next.id}` : `new session ${next.id}`);
         } catch (error) {
           notice(error instanceof Error ? error.message : String(error), 'error');
         }
@@ -168,21 +172,22 @@ export function App(props: AppProps) {
       },
       exit: () => exit(),
     }),
-    [session, notice, props, reprint, exit],
+    [session, notice, props, startAfter, exit],
   );
 
   const doubleEscape = useDoubleEscape(session, runRef, useCallback(() => void openRewind(commandContext), [commandContext]));
 
   const submit = useCallback(
-    (text: string) => {
+    (text: string, shown?: string) => {
       props.history.add(text);
       setDraft(undefined);
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) {
         if (findInvocable(parsed.unknown, sessionRef.current.customCommands ?? [])) {
-          // A custom command: the session expands it when the prompt runs (queued like any prompt).
+          // A custom command: the session expands it when the prompt runs (queued like any prompt);
+          // the transcript shows it as typed, its expanded body only in Ctrl+O.
           if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
-          else void send(text);
+          else void send(text, text);
           return;
         }
         if (!parsed.unknown.startsWith('mcp__')) return notice(`unknown command /${parsed.unknown}; try /help`, 'warn');
@@ -204,7 +209,7 @@ export function App(props: AppProps) {
         return;
       }
       if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
-      else void send(text);
+      else void send(text, shown);
     },
     [props.history, notice, conversation.running, commandContext, send, setQueue],
   );
@@ -213,7 +218,7 @@ export function App(props: AppProps) {
   useEffect(() => {
     if (firstPromptSent.current) return;
     firstPromptSent.current = true;
-    if (session.history.length > 0) dispatch({ type: 'reset', items: itemsFromHistory(session.history) });
+    if (session.history.length > 0) dispatch({ type: 'reset', items: shownItems(session) });
     if (props.firstPrompt) submit(props.firstPrompt);
   }, [session, props.firstPrompt, submit, dispatch]);
 
@@ -257,40 +262,21 @@ export function App(props: AppProps) {
       setPicker(undefined);
       setPanel((current) => (current?.kind === 'tool-output' ? undefined : { kind: 'tool-output' }));
     },
-    toggleDetail: () => {
-      setDetail((value) => !value);
-      reprint([...conversation.committed]);
-    },
+    toggleDetail: () => scrollback.setFullScreen(!scrollback.fullScreen),
   });
 
-  const slash = useMemo(
-    () =>
-      createSlashCompleter([
-        ...SLASH_COMMANDS.map((command) => ({
-          name: command.name,
-          description: command.description,
-          ...(command.args ? { args: (partial: string) => command.args!(partial, { session }) } : {}),
-        })),
-        // Custom commands after the built-ins; one with an argument hint completes with a space.
-        ...customCommandsOf(session.customCommands ?? []).map((command) => ({
-          name: command.name,
-          description: `${command.description}${command.argumentHint ? ` ${command.argumentHint}` : ''}`,
-          ...(command.argumentHint ? { args: () => [] } : {}),
-        })),
-      ]),
-    [session],
-  );
+  const slash = useMemo(() => sessionSlashCompleter(session), [session]);
   const completer: Completer = useMemo(() => ({ slash, files: props.fileSearch }), [slash, props.fileSearch]);
 
-  const options = { width, detail, color: props.color };
+  const options = { width, detail: false, color: props.color };
   // An agent row shows what its child does (running) or its child's numbers (finished).
   const agentsOf = (item: ConversationItem) =>
     item.kind === 'tool' && (item.name === 'agent' || item.name === 'delegate_tasks') ? childrenOfCall(subagents, item.id) : undefined;
   // The live area never reaches the terminal's height (see state/live-layout.ts): the live items
   // are laid out here, so their rows are counted exactly and clipped to their share.
   const live = useMemo(
-    () => liveRows(conversation.live, { width, detail, color: props.color }, agentsOf),
-    [conversation.live, width, detail, props.color, subagents],
+    () => liveRows(conversation.live, options, agentsOf),
+    [conversation.live, width, props.color, subagents],
   );
   const working = conversation.running || Boolean(busy);
   const layout = screenLayout({
@@ -299,112 +285,115 @@ export function App(props: AppProps) {
     dialog: pending || picker ? 'question' : panel ? 'panel' : false,
   });
   const header: ConversationItem = { kind: 'notice', id: HEADER_ID, level: 'info', text: '' };
-  const total = session.tracker.cumulative();
 
   return (
     <Box flexDirection="column">
-      <Static key={staticKey} items={[header, ...conversation.committed]}>
+      <Static items={[header, ...scrollback.printed]}>
         {(item) =>
           item.id === HEADER_ID ? (
             <Welcome key={item.id} info={welcome} width={width} color={props.color} />
           ) : (
-            <ConversationItemView key={item.id} item={item} options={options} agents={agentsOf(item)} />
+            // Wider than any terminal: Ink must not break the long lines kept whole for the scrollback.
+            // One blank line between turns: above each prompt.
+            <Box key={item.id} width={scrollbackWidth(item, width)} marginTop={item.kind === 'user' ? 1 : 0}>
+              <ConversationItemView item={item} options={{ ...options, keepLongLines: true }} agents={agentsOf(item)} />
+            </Box>
           )
         }
       </Static>
-      <LiveItems rows={live} maxRows={layout.live} />
-      {working ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
-      <TodoPanel items={todos} width={width} color={props.color} maxRows={layout.todo} />
-      {queue.map((text, index) => (
-        <Text key={`q${index}`} dimColor>
-          › {text} (queued)
-        </Text>
-      ))}
-      <OpenPanel
-        panel={panel}
-        session={session}
-        worktreeSource={worktreeSource}
-        saveFiles={saveFiles}
-        items={[...conversation.committed, ...conversation.live]}
-        subagents={subagents}
-        width={width}
-        maxRows={layout.bottom}
-        color={props.color}
-        active={!pending}
-        onClose={() => setPanel(undefined)}
-        notice={notice}
-      />
-      {permission ? (
-        <PermissionPrompt
-          request={permission.request}
-          width={width}
-          color={props.color}
-          files={saveFiles}
-          maxRows={layout.bottom}
-          onAnswer={(answer) => {
-            permission.resolve(answer);
-            setPermission(undefined);
-          }}
-        />
-      ) : review ? (
-        <PlanReviewPrompt
-          request={review.request}
-          width={width}
-          maxRows={layout.bottom}
-          color={props.color}
-          onDecide={(decision) => {
-            review.resolve(decision);
-            setReview(undefined);
-          }}
-        />
-      ) : elicitation ? (
-        <ElicitationPrompt key={elicitation.id} request={elicitation.request} width={width} color={props.color} maxRows={layout.bottom} onAnswer={elicitation.answer} />
-      ) : panel ? null : picker ? (
-        <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
-      ) : (
-        <InputEditor
-          key={`editor${draft?.key ?? 0}`}
-          {...(draft ? { initialText: draft.text } : {})}
-          onSubmit={submit}
-          history={props.history}
-          completer={completer}
-          active={!pending && !picker && !panel}
-          width={width}
-          maxRows={layout.editor.textRows}
-          menuRows={layout.editor.menuRows}
-          prefix="› "
-          placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
-          onEscape={(empty) => doubleEscape.press(empty, interruptRun())}
-          onInterrupt={() => {
-            const outcome = interruptRun();
-            if (outcome !== false) return outcome;
-            armOrExit();
-            return true;
-          }}
-        />
+      {scrollback.fullScreen ? (
+        <TranscriptView printed={scrollback.all} live={conversation.live} agentsOf={agentsOf} width={width} rows={rows} color={props.color} onClose={() => scrollback.setFullScreen(false)} />
+      ) : null}
+      {scrollback.fullScreen ? null : (
+        <>
+          <LiveItems rows={live} maxRows={layout.live} />
+          {working ? <Working label={busy?.label} retry={conversation.retry} color={props.color} /> : null}
+          <TodoPanel items={todos} width={width} color={props.color} maxRows={layout.todo} />
+          {queue.map((text, index) => (
+            <Text key={`q${index}`} dimColor>
+              › {text} (queued)
+            </Text>
+          ))}
+          <OpenPanel
+            panel={panel}
+            session={session}
+            worktreeSource={worktreeSource}
+            saveFiles={saveFiles}
+            items={[...conversation.committed, ...conversation.live]}
+            subagents={subagents}
+            width={width}
+            maxRows={layout.bottom}
+            color={props.color}
+            active={!pending}
+            onClose={() => setPanel(undefined)}
+            notice={notice}
+          />
+          {permission ? (
+            <PermissionPrompt
+              request={permission.request}
+              width={width}
+              color={props.color}
+              files={saveFiles}
+              maxRows={layout.bottom}
+              onAnswer={(answer) => {
+                permission.resolve(answer);
+                setPermission(undefined);
+              }}
+            />
+          ) : review ? (
+            <PlanReviewPrompt
+              request={review.request}
+              width={width}
+              maxRows={layout.bottom}
+              color={props.color}
+              onDecide={(decision) => {
+                review.resolve(decision);
+                setReview(undefined);
+              }}
+            />
+          ) : elicitation ? (
+            <ElicitationPrompt key={elicitation.id} request={elicitation.request} width={width} color={props.color} maxRows={layout.bottom} onAnswer={elicitation.answer} />
+          ) : panel ? null : picker ? (
+            <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
+          ) : (
+            <InputEditor
+              key={`editor${draft?.key ?? 0}`}
+              {...(draft ? { initialText: draft.text } : {})}
+              onSubmit={submit}
+              history={props.history}
+              completer={completer}
+              active={!pending && !picker && !panel}
+              width={width}
+              maxRows={layout.editor.textRows}
+              menuRows={layout.editor.menuRows}
+              prefix="› "
+              placeholder={conversation.running ? 'type to queue a message' : 'ask seek, / for commands, @ for files'}
+              onEscape={(empty) => doubleEscape.press(empty, interruptRun())}
+              onInterrupt={() => {
+                const outcome = interruptRun();
+                if (outcome !== false) return outcome;
+                armOrExit();
+                return true;
+              }}
+            />
+          )}
+          {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : doubleEscape.hint ? <Text dimColor>press esc again to rewind</Text> : null}
+          <StatusBar
+            width={width}
+            color={props.color}
+            info={statusInfo(session, conversation, subagents, { running: working, agentDone, queued: queue.length })}
+          />
+        </>
       )}
-      {exitHint ? <Text dimColor>press ctrl+c again to exit</Text> : doubleEscape.hint ? <Text dimColor>press esc again to rewind</Text> : null}
-      <StatusBar
-        width={width}
-        color={props.color}
-        info={{
-          model: session.model,
-          contextTokens: conversation.contextTokens,
-          contextWindow: session.contextWindow,
-          inputTokens: total.usage.inputTokens,
-          outputTokens: total.usage.outputTokens,
-          cacheHitShare: session.tracker.cacheHitShare(),
-          costUsd: total.costUsd,
-          costKnown: total.costKnown,
-          mode: session.policy.mode,
-          running: conversation.running || Boolean(busy),
-          compactions: conversation.compactions,
-          activeAgents: runningCount(subagents),
-          agentDone,
-          queued: queue.length,
-          ...(session.worktree ? { worktreeBranch: session.worktree.branch } : {}),
-        }}
-      />
     </Box>
   );
 }
+
+/** A resumed session as it showed: its transcript, or (no file behind it) its history. */
+const shownItems = (session: AgentSession) => (session.transcript?.length ? itemsFromTranscript(session.transcript) : itemsFromHistory(session.history));
+
+/** The width a finished item is laid out in for <Static>: wide enough that Ink never breaks the
+ * long lines (code, URLs) an answer keeps whole for the scrollback (Ink allocates every cell of
+ * it, so no wider than the answer's longest source line and a margin for list indents). */
+const scrollbackWidth = (item: ConversationItem, width: number) =>
+  item.kind === 'assistant' ? Math.max(width, ...item.text.split('\n').map((line) => line.length * 2 + 16)) : width;

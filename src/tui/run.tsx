@@ -77,7 +77,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
           firstPrompt={options.firstPrompt || undefined}
           color={color}
           onSessionChange={(session) => (current = session)}
-          clearScreen={() => cursor.stream.write('\u001b[2J\u001b[3J\u001b[H')}
         />
       </TerminalCursorContext.Provider>,
       // Ink sees no terminal height, so it never clears the terminal (see withUnlimitedRows).
@@ -95,7 +94,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
     await current.close();
   }
   if (process.stdout.writable) for (const note of current.closingNotes) process.stdout.write(`${note}\n`);
-  if (process.stdout.writable) process.stdout.write(`session ${current.id} saved · resume with: seek --resume ${current.id}\n`);
+  // Offered only for a session that has a file: `seek --resume` of one never saved fails.
+  if (process.stdout.writable && current.saved) process.stdout.write(`session ${current.id} saved · resume with: seek --resume ${current.id}\n`);
   return typeof process.exitCode === 'number' ? process.exitCode : 0;
 }
 

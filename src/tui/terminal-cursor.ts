@@ -17,6 +17,7 @@
  */
 import type { DOMElement } from 'ink';
 import { createContext } from 'react';
+import { LiveFrame } from './live-frame.js';
 
 export interface CursorTarget {
   /** The element the cell is relative to (its top-left corner is row 0, column 0). */
@@ -42,14 +43,33 @@ export class TerminalCursor {
   private parked: Parked | undefined;
   private settleQueued = false;
   private disposed = false;
+  /** Ink's last frame, to erase it right once a narrower terminal reflowed it (live-frame.ts). */
+  private frame = new LiveFrame();
+
+  /** A switch to or from the alternate screen, done at Ink's next drawing write. */
+  private switching: 'enter' | 'leave' | undefined;
+  /** On the alternate screen: the main screen's frame and where the cursor was on it. */
+  private main: { frame: LiveFrame; parked: Parked | undefined } | undefined;
 
   constructor(private readonly out: NodeJS.WriteStream) {
     const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-      const back = this.parked && !this.disposed ? this.unparkSequence() : '';
+      const columns = out.columns || 80;
+      let data = chunk;
+      let back = '';
+      if (typeof chunk === 'string' && !this.disposed && this.switching && !LiveFrame.controlOnly(chunk)) {
+        data = this.switchScreen(chunk, columns);
+      } else if (typeof chunk === 'string' && !this.disposed && this.frame.mustRecount(chunk, columns)) {
+        // The cursor is where it was parked, but the rows under it were reflowed: the erase is
+        // counted again for the new width (this replaces the unpark and Ink's own erase).
+        data = this.frame.eraseReflowed(chunk, columns, this.parked);
+      } else {
+        back = this.parked && !this.disposed ? this.unparkSequence() : '';
+        data = back && typeof chunk === 'string' ? back + chunk : chunk;
+      }
       this.parked = undefined;
-      const data = back && typeof chunk === 'string' ? back + chunk : chunk;
       if (back && data === chunk) out.write(back);
       const result = (out.write as (...args: unknown[]) => boolean)(data, ...rest);
+      if (typeof chunk === 'string') this.frame.observe(chunk, columns);
       this.queueSettle();
       return result;
     };
@@ -73,9 +93,43 @@ export class TerminalCursor {
     if (this.target === target) this.setTarget(undefined);
   }
 
+  /**
+   * The frames Ink draws from its next one on go to the terminal's alternate screen (a full-screen
+   * view): the main screen, its scrollback and the live area on it stay exactly as they are.
+   * Call in the same handler as the state change that renders the view, before Ink draws it.
+   */
+  enterAlternateScreen(): void {
+    if (this.main || this.switching === 'enter') return;
+    this.switching = this.switching === 'leave' ? undefined : 'enter';
+  }
+
+  /** Back to the main screen at Ink's next frame: the frame left there is erased (counted in the
+   * rows it takes now) and the new one drawn in its place. */
+  leaveAlternateScreen(): void {
+    if (!this.main && this.switching !== 'enter') return;
+    this.switching = this.switching === 'enter' ? undefined : 'leave';
+  }
+
+  private switchScreen(chunk: string, columns: number): string {
+    const to = this.switching;
+    this.switching = undefined;
+    if (to === 'enter') {
+      // 1049h saves the cursor (where it was parked on the main screen) and clears the other one.
+      this.main = { frame: this.frame, parked: this.parked };
+      this.frame = new LiveFrame();
+      return `${ESC}?1049h${ESC}H${ESC}2J${LiveFrame.withoutErase(chunk)}`;
+    }
+    const main = this.main!;
+    this.main = undefined;
+    this.frame = main.frame;
+    return `${ESC}?1049l${main.frame.eraseReflowed(chunk, columns, main.parked)}`;
+  }
+
   /** Puts the cursor back where Ink expects it and stops following the editor. */
   dispose(): void {
     if (this.disposed) return;
+    if (this.main) this.out.write(`${ESC}?1049l`);
+    this.main = undefined;
     if (this.parked) this.out.write(this.unparkSequence());
     this.parked = undefined;
     this.disposed = true;
@@ -92,7 +146,8 @@ export class TerminalCursor {
 
   /** Moves the cursor to the insertion point of the current layout, if it is not there already. */
   private settle(): void {
-    if (this.disposed) return;
+    // After a narrowing the cursor stays put until Ink's next write erases the reflowed frame.
+    if (this.disposed || this.switching || this.frame.reflowed(this.out.columns || 80)) return;
     const wanted = this.wantedPosition();
     const current = this.parked;
     if (wanted?.up === current?.up && wanted?.column === current?.column) return;

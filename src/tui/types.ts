@@ -5,7 +5,16 @@ import type { ToolDisplay } from '../agent/types.js';
  * events (see state/conversation.ts); components render them and never look at raw events.
  */
 export type ConversationItem =
-  | { kind: 'user'; id: string; text: string; queued?: boolean }
+  | {
+      kind: 'user';
+      id: string;
+      /** As the conversation shows it: a paste folded to `[pasted text: N lines]`, a custom command
+       * as its name and arguments. */
+      text: string;
+      /** What was sent, when `text` folds it; shown in the transcript (Ctrl+O). */
+      full?: string;
+      queued?: boolean;
+    }
   | {
       kind: 'assistant';
       id: string;
@@ -54,6 +63,9 @@ export interface ItemViewOptions {
   width: number;
   detail: boolean;
   color: boolean;
+  /** Printed into the scrollback (<Static>): code lines, URLs and paths wider than `width` stay
+   * whole lines, for the terminal to soft-wrap (copying gives them unbroken). */
+  keepLongLines?: boolean;
 }
 
 /** A completion candidate for the input editor (slash commands, their arguments, @files). */

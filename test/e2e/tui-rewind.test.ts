@@ -105,7 +105,7 @@ describe.skipIf(!hasTmux)('/rewind in the terminal UI (tmux, 80x24)', () => {
     const ids = sessionIds(home);
     expect(ids).toHaveLength(2);
     const fork = ids.find((id) => id !== original)!;
-    expect(done).toContain(`resumed session ${fork}`);
+    expect(done).toContain(`── conversation rewound · session ${fork} ──`);
     // The rewound prompt is back in the input, and the fork holds nothing of that turn.
     await until(t, '› change the greeting');
     const forkFile = readdirSync(join(home, 'projects')).map((pid) => join(home, 'projects', pid, 'sessions', `${fork}.jsonl`)).find(existsSync)!;

@@ -19,7 +19,7 @@ interface WireMessage {
 }
 
 describe.skipIf(!hasTmux)('approvals and tool rows in tmux', () => {
-  it.each(SIZES)('no, and tell seek what to do differently: the words reach the model with the denial, and the turn stops ($width x $height)', async (size) => {
+  it.each(SIZES)('no, and tell seek what to do differently: the words reach the model with the denial at once, and the turn goes on ($width x $height)', async (size) => {
     const { root, home } = makeProject();
     h.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'npm test' } }] }, { text: 'Running yarn test then.' });
     const t = h.start(root, home, size);
@@ -32,19 +32,16 @@ describe.skipIf(!hasTmux)('approvals and tool rows in tmux', () => {
     t.type('use yarn test, npm is not set up here');
     await t.waitFor('› use yarn test, npm is not set up here');
     t.keys('Enter');
-    // The row says what was declined and what the user said; the input is back: the turn ended.
-    const after = await t.waitFor(/⊘ bash npm test[\s\S]*declined · you said: use yarn test[\s\S]*ask seek/);
+    // The row says what was declined and what the user said; the model answers at once.
+    const after = await t.waitFor(/⊘ bash npm test[\s\S]*declined · you said: use yarn test[\s\S]*Running yarn test then\.[\s\S]*ask seek/);
     expect(after).not.toContain('Allow bash: npm test?');
-    expect(after).not.toContain('Running yarn test then.');
-    expect(h.server.requests).toHaveLength(1); // the model was not asked again by itself
-    t.type('go on');
-    t.keys('Enter');
-    await t.waitFor('Running yarn test then.');
     expect(h.server.requests).toHaveLength(2);
     const messages = h.server.requests[1]!.body.messages as WireMessage[];
-    const denial = messages.find((message) => message.role === 'tool')!;
+    // No other user message: the correction travels with the denial, as the call's result.
+    expect(messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual([expect.stringContaining('run the tests')]);
+    const denial = messages.at(-1)!;
+    expect(denial.role).toBe('tool');
     expect(denial.content).toMatch(/^The user declined: bash: npm test\. They said what to do differently:\nuse yarn test, npm is not set up here\n/);
-    expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'go on' });
   });
 
   it.each(SIZES)('Ctrl+C at the approval denies it, the box goes, and the next y is typed into the input ($width x $height)', async (size) => {

@@ -19,7 +19,8 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     await t.waitFor('ask seek');
     t.type('what is the answer?');
     t.keys('Enter');
-    const screen = await t.waitFor('const answer = 42;');
+    // The code line and the status bar under it (a screen read between two writes may hold only the first).
+    const screen = await t.waitFor(/const answer = 42;[\s\S]*\$\d/);
     expect(screen).toContain('what is the answer?');
     expect(screen).toContain('Result');
     expect(screen).not.toContain('# Result'); // rendered, not raw
@@ -244,7 +245,7 @@ describe.skipIf(!hasTmux)('terminal UI in tmux', () => {
     // /clear starts a new conversation in the same worktree.
     t.type('/clear');
     t.keys('Enter');
-    const cleared = await t.waitFor('new session');
+    const cleared = await t.waitFor('new conversation · session');
     expect(cleared).toContain(`⎇ seek/wt/${id}`);
     expect(readdirSync(worktrees).filter((name) => !name.endsWith('.json'))).toEqual([id]);
   });

@@ -102,6 +102,12 @@ export class TmuxSeek {
     return this.tmux('capture-pane', '-p', '-t', '0', '-S', '-');
   }
 
+  /** The whole history with the lines the terminal wrapped joined again (`capture-pane -J`): what
+   * a user copying from the scrollback gets. */
+  joinedHistory(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-t', '0', '-S', '-');
+  }
+
   /**
    * Waits until the screen matches; throws with the screen's content when it does not in time.
    * Returns as soon as it matches: keys sent right then must reach whatever the screen shows (the

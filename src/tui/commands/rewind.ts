@@ -88,6 +88,6 @@ async function showDiff(context: CommandContext, rewind: SessionRewind, point: S
 async function forkConversation(context: CommandContext, rewind: SessionRewind, point: SessionRewindPoint): Promise<void> {
   const previous = context.session.id;
   const fork = await rewind.forkBefore(point);
-  await context.switchSession({ resume: fork.id, ...(fork.prompt ? { draft: fork.prompt } : {}) });
+  await context.switchSession({ resume: fork.id, fork: true, ...(fork.prompt ? { draft: fork.prompt } : {}) });
   context.notice(`conversation rewound to before turn ${point.turn}: this is a new session; session ${previous} is unchanged (/resume ${previous})`);
 }

@@ -31,7 +31,7 @@ export interface CommandContext {
   notice(text: string, level?: 'info' | 'warn' | 'error'): void;
   /** Replaces the session: a fresh one (/clear) or a saved one (/resume); `draft` goes into the
    * input (the prompt of a rewound turn). */
-  switchSession(options: { resume?: string; draft?: string }): Promise<void>;
+  switchSession(options: { resume?: string; draft?: string; fork?: boolean }): Promise<void>;
   openPicker(picker: PickerSpec): void;
   openPanel(panel: PanelSpec): void;
   /** This session's subagents as the UI knows them now (see state/subagents.ts). */

@@ -95,6 +95,7 @@ function bodyOf(item: ToolItem, width: number): Line[] {
   const indent: Line = [{ text: BODY_INDENT }];
   const hint = resultHint(item);
   const outcome: Line[] = hint ? [truncateLine([...indent, { text: HINT_PREFIX, style: { dim: true } }, ...hint], width)] : [];
-  const full = item.status === 'running' ? [] : detailBody(item, bodyWidth(width));
+  // Everything: no "… N more lines", long lines continued rather than cut.
+  const full = item.status === 'running' ? [] : detailBody(item, bodyWidth(width), true);
   return [...outcome, ...prefixLines(full, indent, indent)];
 }

@@ -24,7 +24,7 @@ import { TAB_WIDTH, nextBoundary, textWidth } from './text-width.js';
 export interface InputEditorProps {
   /** The submitted text: trimmed, non-empty, paste placeholders expanded. The editor does not
    * record it in `history`; the caller does. */
-  onSubmit(text: string): void;
+  onSubmit(text: string, shown?: string): void;
   history: InputHistory;
   completer: Completer;
   /** When false the editor is drawn dimmed, without a cursor, and ignores keys. */

@@ -17,6 +17,7 @@ import {
   PASTE_SETTLE_MS,
   PasteCollector,
   expandPlaceholders,
+  shownPlaceholders,
   needsPlaceholder,
   placeholderEndingAt,
   placeholderToken,
@@ -29,7 +30,8 @@ export interface EditorControllerOptions {
   textWidth: number;
   /** Called with the submitted text: placeholders expanded, trimmed, never empty. The editor only
    * reads `history`; recording the text there is the caller's job (the App does it on submit). */
-  onSubmit(text: string): void;
+  /** `shown`: the text as the transcript shows it, when that differs (pastes folded). */
+  onSubmit(text: string, shown?: string): void;
   /** Esc with no menu open (`empty`: the buffer is empty). Returns true when the parent used it
    * (cancelled a run), or text to put back into the input (prompts that were queued and are now
    * taken back). */
@@ -265,12 +267,14 @@ export class EditorController {
   private submit(): void {
     const text = expandPlaceholders(this.editor.value, this.pastes).trim();
     if (text === '') return;
+    // What the transcript shows: each paste as `[pasted text: N lines]`, not its whole text.
+    const shown = this.pastes.size > 0 ? shownPlaceholders(this.editor.value).trim() : undefined;
     this.pastes = new Map();
     this.nextPasteId = 1;
     this.historyIndex = null;
     this.draft = EMPTY_EDITOR_STATE;
     this.setEditor(EMPTY_EDITOR_STATE);
-    this.options.onSubmit(text);
+    this.options.onSubmit(text, shown);
   }
 
   /**

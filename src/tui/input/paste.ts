@@ -47,6 +47,11 @@ export function placeholderToken(id: number, text: string): string {
 
 const TOKEN_PATTERN = /\[pasted text #(\d+): [^\]\n]*\]/g;
 
+/** The text with each placeholder as the transcript shows a paste: `[pasted text: 120 lines]`. */
+export function shownPlaceholders(value: string): string {
+  return value.replace(TOKEN_PATTERN, (token) => token.replace(/ #\d+:/, ':'));
+}
+
 /**
  * `value` with every intact placeholder token replaced by the text it stands for. A token the
  * user has edited (or one typed by hand) no longer matches its paste and is sent as typed.

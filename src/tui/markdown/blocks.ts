@@ -15,6 +15,8 @@ export interface BlockContext {
   color: boolean;
   /** Nesting depth of lists, for bullet shapes. */
   listDepth: number;
+  /** Code lines and words (URLs, paths) wider than `width` stay whole (MarkdownRenderOptions). */
+  keepLongLines?: boolean;
 }
 
 const HEADING_STYLES: readonly Style[] = [
@@ -25,8 +27,6 @@ const HEADING_STYLES: readonly Style[] = [
 ];
 const DIM: Style = { dim: true };
 const BULLETS = ['•', '◦', '▪'] as const;
-/** Code gutter: a bar and a space, so code stays visibly apart from prose, with or without colour. */
-const CODE_GUTTER = '│ ';
 const QUOTE_BAR = '│ ';
 
 /** Renders top-level or nested blocks; `gap` puts a blank line between blocks (loose content). */
@@ -50,12 +50,12 @@ export function renderBlock(token: Token, context: BlockContext): Line[] {
       return [];
     case 'heading': {
       const style = HEADING_STYLES[Math.min(known.depth, HEADING_STYLES.length) - 1];
-      return wrapSegments(inlineSegments(known.tokens, style), context.width);
+      return wrapSegments(inlineSegments(known.tokens, style), context.width, context.keepLongLines);
     }
     case 'paragraph':
-      return wrapSegments(inlineSegments(known.tokens), context.width);
+      return wrapSegments(inlineSegments(known.tokens), context.width, context.keepLongLines);
     case 'text':
-      return wrapSegments(inlineSegments(known.tokens ?? [known]), context.width);
+      return wrapSegments(inlineSegments(known.tokens ?? [known]), context.width, context.keepLongLines);
     case 'code':
       return renderCode(known, context);
     case 'blockquote': {
@@ -86,34 +86,24 @@ export function renderBlock(token: Token, context: BlockContext): Line[] {
   }
 }
 
-/** Starts the rows a long code line continues on (after the gutter), so a wrapped line cannot be
- * read as a new one. */
-export const CODE_CONTINUATION = '↪ ';
-
 /**
- * A fenced or indented code block: a dim language label, then each source line after a gutter.
- * A line too long for the width continues on the next rows, each starting with a dim `↪ `; no
- * character is dropped and the wrap is at a column, never at a word (code keeps its spacing).
- * An unclosed fence (still streaming) renders the same way, with what has arrived so far.
+ * A fenced or indented code block: a dim language label, then the source lines exactly, with no
+ * gutter or marker characters (highlighting tells code from prose), so copying a block from the
+ * terminal gives exactly the code. A line too long for the width stays one line when
+ * `keepLongLines` (the scrollback: the terminal soft-wraps it and joins it again when copied), and
+ * is cut over rows at a column otherwise (the live area, redrawn). No character is dropped. An
+ * unclosed fence (still streaming) renders the same way, with what has arrived so far.
  */
 function renderCode(token: Tokens.Code, context: BlockContext): Line[] {
   const language = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
   const code = token.text.replace(/\t/g, '    ').replace(/\n+$/, '');
   const lines = context.color ? highlightCode(code, language || undefined) : code.split('\n').map((text) => [{ text }]);
-  const codeWidth = Math.max(1, context.width - textWidth(CODE_GUTTER));
-  const gutter = { text: CODE_GUTTER, style: DIM };
+  const width = Math.max(1, context.width);
   const out: Line[] = [];
   if (language !== '') out.push(truncateLine([{ text: language, style: { dim: true, italic: true } }], context.width));
-  const continuation = { text: CODE_CONTINUATION, style: DIM };
-  const continuedWidth = codeWidth - textWidth(CODE_CONTINUATION);
   for (const line of lines) {
-    if (lineWidth(line) <= codeWidth || continuedWidth < 1) {
-      out.push([gutter, ...truncateLine(line, codeWidth)]);
-      continue;
-    }
-    const [first = [], ...rest] = hardWrapLine(line, codeWidth);
-    out.push([gutter, ...first]);
-    for (const row of hardWrapLine(rest.flat(), continuedWidth)) out.push([gutter, continuation, ...row]);
+    if (context.keepLongLines || lineWidth(line) <= width) out.push(line);
+    else out.push(...hardWrapLine(line, width));
   }
   return out;
 }

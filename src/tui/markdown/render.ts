@@ -24,6 +24,9 @@ export interface MarkdownRenderOptions {
   width: number;
   /** False for plain text (NO_COLOR): the same layout without any escape code. */
   color: boolean;
+  /** For the scrollback: a code line, URL or path wider than `width` stays one line (the terminal
+   * soft-wraps it, and copying it gives it whole) instead of being broken over rows. */
+  keepLongLines?: boolean;
 }
 
 /** Blocks after the last finished one that are re-rendered on every call. */
@@ -35,6 +38,7 @@ const STREAM_STATES = 4;
 interface StreamState {
   width: number;
   color: boolean;
+  keep: boolean;
   settledSource: string;
   settledBlocks: string[];
 }
@@ -51,7 +55,8 @@ export function clearMarkdownCache(): void {
 export function renderMarkdown(text: string, options: MarkdownRenderOptions): string {
   const width = Math.max(1, Math.floor(options.width));
   const color = options.color;
-  const key = `${width}:${color ? 1 : 0}:${text}`;
+  const keep = options.keepLongLines === true;
+  const key = `${width}:${color ? 1 : 0}:${keep ? 1 : 0}:${text}`;
   const cached = resultCache.get(key);
   if (cached !== undefined) {
     resultCache.delete(key); // refresh its place in the LRU order
@@ -60,7 +65,7 @@ export function renderMarkdown(text: string, options: MarkdownRenderOptions): st
   }
   let rendered: string;
   try {
-    rendered = renderIncrementally(sanitizeTerminalText(text), width, color);
+    rendered = renderIncrementally(sanitizeTerminalText(text), width, color, keep);
   } catch {
     // A parser bug must not take the screen down: show the text itself.
     rendered = linesToString(fitLines(plainFallback(text), width), false);
@@ -79,15 +84,15 @@ function plainFallback(text: string): Line[] {
     .map((line) => [{ text: line }]);
 }
 
-function renderIncrementally(source: string, width: number, color: boolean): string {
-  const state = streamStateFor(source, width, color);
+function renderIncrementally(source: string, width: number, color: boolean, keep: boolean): string {
+  const state = streamStateFor(source, width, color, keep);
   const tail = source.slice(state.settledSource.length);
   const tokens = Lexer.lex(tail);
-  const context: BlockContext = { width, color, listDepth: 0 };
+  const context: BlockContext = { width, color, listDepth: 0, keepLongLines: keep };
   const blocks: { token: Token; rendered: string }[] = [];
   for (const token of tokens) {
     const lines = renderBlock(token, context);
-    if (lines.length > 0) blocks.push({ token, rendered: linesToString(fitLines(lines, width), color) });
+    if (lines.length > 0) blocks.push({ token, rendered: linesToString(keep ? lines : fitLines(lines, width), color) });
   }
   settle(state, tokens, tail, blocks);
   return [...state.settledBlocks, ...blocks.map((block) => block.rendered)].join('\n\n');
@@ -115,14 +120,14 @@ function settle(state: StreamState, tokens: Token[], tail: string, blocks: { tok
 }
 
 /** The state whose settled source is the longest prefix of `source`; a fresh one if none. */
-function streamStateFor(source: string, width: number, color: boolean): StreamState {
+function streamStateFor(source: string, width: number, color: boolean, keep: boolean): StreamState {
   let best: StreamState | undefined;
   for (const state of streamStates) {
-    if (state.width !== width || state.color !== color || !source.startsWith(state.settledSource)) continue;
+    if (state.width !== width || state.color !== color || state.keep !== keep || !source.startsWith(state.settledSource)) continue;
     if (best === undefined || state.settledSource.length > best.settledSource.length) best = state;
   }
   if (best === undefined) {
-    best = { width, color, settledSource: '', settledBlocks: [] };
+    best = { width, color, keep, settledSource: '', settledBlocks: [] };
     streamStates.push(best);
     if (streamStates.length > STREAM_STATES) streamStates.shift();
     return best;

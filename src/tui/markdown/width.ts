@@ -190,10 +190,10 @@ export function hardWrapLine(line: Line, columns: number): Line[] {
 
 /**
  * Word-wraps styled text to `columns`. Breaks at spaces and between wide characters; a word wider
- * than a line is cut. `\n` is a hard break. Whitespace inside a line is kept as written; the
+ * than a line is cut (kept whole on a line of its own with `keepLongWords`). `\n` is a hard break. Whitespace inside a line is kept as written; the
  * space where a line wraps is dropped. Empty text gives no lines.
  */
-export function wrapSegments(segments: readonly Segment[], columns: number): Line[] {
+export function wrapSegments(segments: readonly Segment[], columns: number, keepLongWords = false): Line[] {
   const width = Math.max(1, columns);
   const lines: Line[] = [];
   let line: Segment[] = [];
@@ -220,7 +220,9 @@ export function wrapSegments(segments: readonly Segment[], columns: number): Lin
       continue;
     }
     if (used > 0) flush(true);
-    if (atom.width <= width) {
+    // A word wider than the line (a URL, a path) stays whole on a line of its own when asked:
+    // the terminal soft-wraps it, so it is never broken by seek.
+    if (atom.width <= width || keepLongWords) {
       for (const part of atom.parts) appendPart(line, part.text, part.style);
       used = atom.width;
       continue;

@@ -1,6 +1,8 @@
 import type { Message } from '../../providers/types.js';
 import type { SessionEvent } from '../../runtime/events.js';
 import type { ConversationItem } from '../types.js';
+import type { ToolDisplay } from '../../agent/types.js';
+import type { TranscriptEntry } from '../../runtime/session-types.js';
 import { keyArgument } from './key-argument.js';
 import { unwrapProxyCall } from '../../agent/tool-proxy.js';
 import { isInjectedContext } from '../../session/context.js';
@@ -20,6 +22,9 @@ export interface ConversationState {
   compactions: number;
   retry?: { attempt: number; maxAttempts: number; message: string };
   nextId: number;
+  /** How the next user message shows (a paste folded, a custom command as typed); its full text
+   * stays in the item for the transcript (Ctrl+O). */
+  showNext?: string;
 }
 
 export const initialConversation = (): ConversationState => ({
@@ -44,7 +49,9 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
     case 'message':
       if (isInjectedContext(event.message)) return state; // context seek adds (memory, a vanished worktree) is for the model
       if (event.message.role === 'user') {
-        next.live.push({ kind: 'user', id: id(), text: stripReminder(event.message.content) });
+        const text = stripReminder(event.message.content);
+        next.live.push(next.showNext !== undefined && next.showNext !== text ? { kind: 'user', id: id(), text: next.showNext, full: text } : { kind: 'user', id: id(), text });
+        next.showNext = undefined;
         next.running = true;
       } else if (event.message.role === 'assistant') {
         const index = currentAssistant();
@@ -163,12 +170,33 @@ export function addNotice(state: ConversationState, level: 'info' | 'warn' | 'er
 
 /** The items of a resumed history, all finished. */
 export function itemsFromHistory(messages: readonly Message[]): ConversationItem[] {
+  return itemsFromTranscript(messages.map((message) => ({ kind: 'message', message })));
+}
+
+/** What a compaction leaves in the history: the summary standing in for the messages it replaced. */
+const SUMMARY_MESSAGE = /^<summary>\nThis session was compacted\. Summary of the earlier conversation:\n\n([\s\S]*)\n<\/summary>$/;
+
+/**
+ * The items of a saved conversation, all finished, as they showed live: tool rows with the summary,
+ * duration and display recorded with their result (ToolResultMessage.view), a compaction as its
+ * marker line (its summary expands in the transcript), never as a message the user typed.
+ */
+export function itemsFromTranscript(entries: readonly TranscriptEntry[]): ConversationItem[] {
   const items: ConversationItem[] = [];
   let n = 0;
   const results = new Map<string, Message & { role: 'tool' }>();
-  for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, message);
-  for (const message of messages) {
-    if (message.role === 'user' && !isInjectedContext(message)) items.push({ kind: 'user', id: `h${n++}`, text: stripReminder(message.content) });
+  for (const entry of entries) if (entry.kind === 'message' && entry.message.role === 'tool') results.set(entry.message.toolCallId, entry.message);
+  for (const entry of entries) {
+    if (entry.kind === 'compaction') {
+      items.push({ kind: 'compaction', id: `h${n++}`, reason: entry.reason ?? 'auto', replacedMessages: entry.replacedMessages ?? 0, summary: entry.summary });
+      continue;
+    }
+    const message = entry.message;
+    if (message.role === 'user' && !isInjectedContext(message)) {
+      const summary = SUMMARY_MESSAGE.exec(message.content);
+      if (summary) items.push({ kind: 'compaction', id: `h${n++}`, reason: 'auto', replacedMessages: 0, summary: summary[1]! });
+      else items.push({ kind: 'user', id: `h${n++}`, text: stripReminder(message.content) });
+    }
     if (message.role === 'assistant') {
       if (message.content.trim() || message.reasoning) {
         items.push({ kind: 'assistant', id: `h${n++}`, turn: 0, text: message.content, reasoning: message.reasoning ?? '', streaming: false });
@@ -176,18 +204,31 @@ export function itemsFromHistory(messages: readonly Message[]): ConversationItem
       // A call through call_tool shows as the tool it called, as it did live.
       for (const call of message.toolCalls.map(unwrapProxyCall)) {
         const result = results.get(call.id);
+        const view = result?.view;
         items.push({
           kind: 'tool',
           id: call.id,
           name: call.name,
-          summary: keyArgument(call.name, call.arguments),
+          summary: view?.title ?? keyArgument(call.name, parsedArguments(call.arguments)),
           status: !result ? 'error' : result.isError ? (DENIAL.test(result.content) ? 'denied' : 'error') : 'done',
           ...(result ? { output: result.content } : {}),
+          ...(view?.durationMs !== undefined ? { durationMs: view.durationMs } : {}),
+          ...(view?.display ? { display: view.display as ToolDisplay } : {}),
         });
       }
     }
   }
   return items;
+}
+
+/** A call's arguments as the live row saw them: parsed (a raw JSON string would show as text). */
+function parsedArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
 }
 
 /**

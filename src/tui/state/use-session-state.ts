@@ -8,13 +8,15 @@ import { initialSubagents, reduceSubagentEvents, type SubagentsState } from './s
 export type ConversationAction =
   | { type: 'events'; events: SessionEvent[] }
   | { type: 'reset'; items: ConversationItem[] }
-  | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string };
+  | { type: 'notice'; level: 'info' | 'warn' | 'error'; text: string }
+  | { type: 'show-next'; text: string };
 
 type SubagentsAction = { type: 'events'; events: SessionEvent[]; now: number } | { type: 'reset' };
 
 function conversationReducer(state: ConversationState, action: ConversationAction): ConversationState {
   if (action.type === 'events') return action.events.reduce(reduceConversation, state);
   if (action.type === 'notice') return addNotice(state, action.level, action.text);
+  if (action.type === 'show-next') return { ...state, showNext: action.text };
   return { ...initialConversation(), committed: action.items, nextId: action.items.length + 1 };
 }
 

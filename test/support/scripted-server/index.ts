@@ -230,6 +230,7 @@ export class ScriptedServer {
         return;
       }
       if (i > 0 && reply.chunkDelayMs) await this.wait(reply.chunkDelayMs);
+      if (reply.pauseAfterChunks && i === reply.pauseAfterChunks.chunks) await reply.pauseAfterChunks.until;
       if (res.destroyed || this.closed) return;
       // Wait for each frame to reach the socket, so a scripted cut happens after exactly N frames.
       await new Promise<void>((resolve) => res.write(frames[i], () => resolve()));

@@ -58,6 +58,9 @@ export interface ScriptedReply {
   delayMs?: number;
   /** Wait this long between SSE chunks. */
   chunkDelayMs?: number;
+  /** After this many SSE chunks, wait until `until` settles, then send the rest: a test holds an
+   * answer mid-stream on state it controls (never on time). */
+  pauseAfterChunks?: { chunks: number; until: Promise<unknown> };
   /** After this many SSE chunks, send an error object inside the 200 stream and end it: OpenAI's
    * `data: {"error": {...}}`, Anthropic's `event: error` (see injection.ts). */
   streamError?: ScriptedStreamError;

@@ -142,13 +142,12 @@ describe('tool gate: hooks → policy → ask', () => {
     expect(prompts).toHaveLength(2); // the third call matched the session rule
   });
 
-  it('a "no" with feedback: the user\'s words are in the result, and the session\'s turn stops (a subagent\'s goes on)', async () => {
+  it('a "no" with feedback: the user\'s words are in the result and the turn goes on; a bare "no" stops the session\'s turn (a subagent\'s goes on)', async () => {
     const policy = new PermissionPolicy({ root: fx.project, preference: 'ask' });
     const stop: AskAnswer = { decline: 'stop', feedback: 'run npm run test:unit instead' };
     const verdict = await createToolGate({ policy, ask: async () => stop }).before(call(bashTool, { command: 'npm test' }));
     expect(verdict).toEqual({
       allow: false,
-      stopTurn: true,
       reason: expect.stringMatching(/^The user declined: bash: npm test\. They said what to do differently:\nrun npm run test:unit instead\n/),
     });
     const plain = await createToolGate({ policy, ask: async () => ({ decline: 'stop' }) }).before(call(bashTool, { command: 'npm test' }));

@@ -32,7 +32,7 @@ export function reasoningLines(item: AssistantItem, options: ItemViewOptions): L
 /** The answer's Markdown as rendered rows (one string, rows joined by newlines). A reopened code
  * block (see `reopenedFence`) leaves out the language label its fence would show again. */
 export function answerMarkdown(item: AssistantItem, options: ItemViewOptions): string {
-  const markdown = renderMarkdown(item.text, { width: Math.max(1, options.width), color: options.color });
+  const markdown = renderMarkdown(item.text, { width: Math.max(1, options.width), color: options.color, ...(options.keepLongLines ? { keepLongLines: true } : {}) });
   if (item.reopenedFence === undefined || !/^[`~]{3,}\s*\S/.test(item.reopenedFence)) return markdown;
   const firstBreak = markdown.indexOf('\n');
   return firstBreak === -1 ? '' : markdown.slice(firstBreak + 1);

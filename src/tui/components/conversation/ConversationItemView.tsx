@@ -35,7 +35,8 @@ function sameView(before: ConversationItemViewProps, after: ConversationItemView
     sameAgents(before.agents, after.agents) &&
     before.options.width === after.options.width &&
     before.options.detail === after.options.detail &&
-    before.options.color === after.options.color
+    before.options.color === after.options.color &&
+    before.options.keepLongLines === after.options.keepLongLines
   );
 }
 

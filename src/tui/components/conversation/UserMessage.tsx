@@ -12,7 +12,7 @@ const QUEUED_TAG: Style = { fg: 'yellow', dim: true };
 /** The user's text after `› `, wrapped with a hanging indent. Newlines and indentation are kept
  * as typed (it may be pasted code); a queued message is dim and tagged "queued". */
 export function userMessageLines(item: UserItem, options: ItemViewOptions): Line[] {
-  const text = sanitizeTerminalText(item.text).replace(/\s+$/, '');
+  const text = sanitizeTerminalText(options.detail && item.full !== undefined ? item.full : item.text).replace(/\s+$/, '');
   const segments = [{ text, style: item.queued === true ? QUEUED_TEXT : undefined }];
   if (item.queued === true) segments.push({ text: ' ', style: undefined }, { text: '(queued)', style: QUEUED_TAG });
   const body = wrapSegments(segments, Math.max(1, options.width - 2));

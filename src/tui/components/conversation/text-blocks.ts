@@ -1,5 +1,5 @@
 import { sanitizeTerminalText, type Line, type Style } from '../../markdown/ansi.js';
-import { truncateLine } from '../../markdown/width.js';
+import { hardWrapLine, truncateLine } from '../../markdown/width.js';
 
 /** Small helpers shared by the conversation rows: capped blocks of output, durations. */
 
@@ -22,8 +22,10 @@ export function textLines(text: string): string[] {
   return clean === '' ? [] : clean.split('\n');
 }
 
-/** Output shown as-is, one terminal row per line (cut at `width`, never wrapped), capped. */
-export function outputLines(text: string, width: number, style?: Style, max = DETAIL_MAX_LINES): Line[] {
+/** Output shown as-is, one terminal row per line (cut at `width`, never wrapped), capped; or, with
+ * `whole` (Ctrl+T's view of everything), every line, long ones continued on the next rows. */
+export function outputLines(text: string, width: number, style?: Style, max: number | undefined = DETAIL_MAX_LINES, whole = false): Line[] {
+  if (whole) return textLines(text).flatMap((line) => (line === '' ? [[]] : hardWrapLine([{ text: line, style }], Math.max(1, width))));
   const lines = textLines(text).map((line) => truncateLine(line === '' ? [] : [{ text: line, style }], width));
   return capLines(lines, max);
 }

@@ -188,24 +188,25 @@ const TODO_GLYPHS = {
 } as const satisfies Record<string, { text: string; style: Style | undefined }>;
 
 /** The full result for detail mode (Ctrl+O), at `width` columns, at most ~200 lines. */
-export function detailBody(item: ToolItem, width: number): Line[] {
+export function detailBody(item: ToolItem, width: number, whole = false): Line[] {
   const display = item.display;
   const output = item.output ?? '';
-  if (display === undefined) return outputLines(output, width, item.status === 'error' ? RED : undefined);
+  const max = whole ? undefined : DETAIL_MAX_LINES;
+  if (display === undefined) return outputLines(output, width, item.status === 'error' ? RED : undefined, max, whole);
   switch (display.kind) {
     case 'diff':
-      return [diffCounts(display), ...diffLines(display.diff, { width, maxLines: DETAIL_MAX_LINES, lineNumbers: true, words: true })];
+      return [diffCounts(display), ...diffLines(display.diff, { width, ...(whole ? { wrap: true } : { maxLines: DETAIL_MAX_LINES }), lineNumbers: true, words: true })];
     case 'command': {
-      const body = outputLines(display.output, width);
+      const body = outputLines(display.output, width, undefined, max, whole);
       const failed = display.exitCode !== 0;
       return failed ? [...body, exitHint(display.exitCode)] : body;
     }
     case 'file':
-      return [[{ text: count(display.lines, 'line') + (display.truncated ? ' (partial)' : ''), style: DIM }], ...outputLines(output, width)];
+      return [[{ text: count(display.lines, 'line') + (display.truncated ? ' (partial)' : ''), style: DIM }], ...outputLines(output, width, undefined, max, whole)];
     case 'list': {
       const items = display.items.map((entry) => truncateLine([{ text: sanitizeTerminalText(entry) }], width));
       const more: Line[] = display.truncated ? [[{ text: '… more not shown', style: DIM }]] : [];
-      return [...capLines(items, DETAIL_MAX_LINES), ...more];
+      return [...capLines(items, max), ...more];
     }
     case 'todos':
       return display.items.map((todo) => {
@@ -214,7 +215,7 @@ export function detailBody(item: ToolItem, width: number): Line[] {
         return truncateLine([glyph, { text: ' ' }, text], width);
       });
     case 'text':
-      return outputLines(display.text, width);
+      return outputLines(display.text, width, undefined, max, whole);
   }
 }
 

@@ -35,7 +35,7 @@ function renderApp() {
   } as unknown as AgentSession;
   const bridge: PermissionBridge = {};
   const view = render(
-    <App session={fake} openSession={async () => fake} bridge={bridge} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+    <App session={fake} openSession={async () => fake} bridge={bridge} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
   );
   return { view, bridge, frame: () => stripAnsi(view.lastFrame() ?? '') };
 }

@@ -48,7 +48,7 @@ afterEach(() => {
 
 function renderApp(session: AgentSession) {
   const view = render(
-    <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+    <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
   );
   mounted.push(view);
   return { ...view, frame: () => stripAnsi(view.lastFrame() ?? '') };

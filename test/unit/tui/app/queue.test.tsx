@@ -52,7 +52,6 @@ function renderApp(session: AgentSession) {
       fileSearch={() => []}
       color={false}
       onSessionChange={() => {}}
-      clearScreen={() => {}}
     />,
   );
   mounted.push(view);

@@ -45,7 +45,7 @@ describe('Ctrl+T: the whole output of a tool row', () => {
   it('opens on the last row with all of its output, steps to the row before with ←, scrolls, and closes with Ctrl+T again', async () => {
     const { session, emit } = fakeSession();
     const view = render(
-      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
     );
     const frame = () => stripAnsi(view.lastFrame() ?? '');
     await flush();
@@ -75,7 +75,7 @@ describe('Ctrl+T: the whole output of a tool row', () => {
   it('scrolls output taller than the box and says how much is above and below', async () => {
     const { session, emit } = fakeSession();
     const view = render(
-      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
     );
     const frame = () => stripAnsi(view.lastFrame() ?? '');
     await flush();

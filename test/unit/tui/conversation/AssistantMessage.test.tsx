@@ -37,14 +37,14 @@ describe('AssistantMessage', () => {
 
   it('renders the answer as Markdown', () => {
     const out = frame(assistant({ text: '# Result\n\n- **fast**\n\n```ts\nconst x = 1;\n```' }));
-    expect(stripAnsi(out)).toBe('Result\n\n• fast\n\nts\n│ const x = 1;');
+    expect(stripAnsi(out)).toBe('Result\n\n• fast\n\nts\nconst x = 1;');
     expect(out).toContain('\u001b[35mResult');
     expect(out).toContain('\u001b[35mconst');
   });
 
   it('renders an incomplete streaming answer without breaking', () => {
     const out = stripAnsi(frame(assistant({ text: 'Look:\n\n```py\ndef f(', streaming: true })));
-    expect(out).toBe('Look:\n\npy\n│ def f(');
+    expect(out).toBe('Look:\n\npy\ndef f(');
   });
 
   it('fits the width at 80 and 200 columns and has no escape codes without colour', () => {

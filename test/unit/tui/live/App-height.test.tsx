@@ -37,7 +37,7 @@ function fakeSession(todos: TodoItem[] = []) {
 
 function renderApp(session: AgentSession, bridge: PermissionBridge = {}) {
   const view = render(
-    <App session={session} openSession={async () => session} bridge={bridge} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+    <App session={session} openSession={async () => session} bridge={bridge} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
   );
   const frame = () => stripAnsi(view.lastFrame() ?? '');
   /** The live area: ink-testing-library's frame is the printed (static) part, then the live part;

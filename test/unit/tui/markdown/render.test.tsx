@@ -132,33 +132,34 @@ describe('renderMarkdown', () => {
     expect(line).toContain('\u001b[3;90m// comment\u001b[0m'); // comment
     const bare = plain(code);
     expect(bare).not.toMatch(HAS_ANSI);
-    expect(bare).toBe('ts\n│ const answer: number = 42; // comment');
+    expect(bare).toBe('ts\nconst answer: number = 42; // comment');
   });
 
   it('shows unknown languages plain, still in a code block', () => {
     const out = colored('```nosuchlang\nlet x = 1\n```');
-    expect(out.split('\n')[1]).toBe('\u001b[2m│ \u001b[0mlet x = 1');
+    expect(out.split('\n')[1]).toBe('let x = 1');
   });
 
-  it('wraps a long code line at the width, each continuation row starting with ↪, no character lost', () => {
+  it('cuts a long code line at the width over rows, with no gutter or marker, no character lost; keeps it whole for the scrollback', () => {
     const longLine = `const value = ${'"x".repeat(3) + '.repeat(30)}"end";`;
     for (const width of [40, 80, 200]) {
       const out = colored(`\`\`\`js\n${longLine}\nshort();\n\`\`\``, width);
       const lines = out.split('\n').map(stripAnsi);
       expect(Math.max(...lines.map(textWidth))).toBeLessThanOrEqual(width);
-      expect(lines.at(-1)).toBe('│ short();');
+      expect(lines.at(-1)).toBe('short();');
       const rows = lines.slice(1, -1);
-      expect(rows[0]!.startsWith('│ const value')).toBe(true);
-      for (const row of rows.slice(1)) expect(row.startsWith('│ ↪ ')).toBe(true);
-      expect(textWidth(rows[0]!)).toBe(width);
-      expect(rows.map((row, index) => row.slice(index === 0 ? 2 : 4)).join('')).toBe(longLine);
+      expect(rows[0]!.startsWith('const value')).toBe(true);
+      expect(textWidth(rows[0]!)).toBe(Math.min(width, textWidth(longLine)));
+      expect(rows.join('')).toBe(longLine);
       expect(out).not.toContain('…');
+      const kept = stripAnsi(renderMarkdown(`\`\`\`js\n${longLine}\n\`\`\``, { width, color: true, keepLongLines: true }));
+      expect(kept.split('\n')[1]).toBe(longLine);
     }
   });
 
   it('renders an unclosed fence while streaming as a code block in progress', () => {
-    expect(plain('Here:\n\n```ts\nconst a = 1;\nconst b')).toBe('Here:\n\nts\n│ const a = 1;\n│ const b');
-    expect(plain('```py')).toBe('py\n│ ');
+    expect(plain('Here:\n\n```ts\nconst a = 1;\nconst b')).toBe('Here:\n\nts\nconst a = 1;\nconst b');
+    expect(plain('```py')).toBe('py\n');
     expect(colored('```ts\nconst a = 1;\nconst b')).toContain('\u001b[35mconst\u001b[0m');
   });
 

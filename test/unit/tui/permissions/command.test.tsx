@@ -47,7 +47,7 @@ function session() {
 
 function renderApp(target: AgentSession, bridge: PermissionBridge = {}) {
   const view = render(
-    <App session={target} openSession={async () => target} bridge={bridge} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+    <App session={target} openSession={async () => target} bridge={bridge} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
   );
   return { view, frame: () => stripAnsi(view.lastFrame() ?? '') };
 }

@@ -51,7 +51,6 @@ function renderApp(session: AgentSession, bridge: PermissionBridge = {}) {
       fileSearch={() => []}
       color={false}
       onSessionChange={() => {}}
-      clearScreen={() => {}}
     />,
   );
 }

@@ -76,7 +76,7 @@ describe('/worktrees', () => {
       async close() {},
     } as unknown as AgentSession;
     const view = render(
-      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} clearScreen={() => {}} />,
+      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
     );
     const frame = () => stripAnsi(view.lastFrame() ?? '');
     await flush();
