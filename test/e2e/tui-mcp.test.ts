@@ -19,14 +19,14 @@ describe.skipIf(!hasTmux)('/mcp in the terminal UI (tmux)', () => {
     await t.waitFor('ask seek');
     t.type('/mcp');
     t.keys('Enter');
-    await t.waitFor(/everything \(user\) connected · 14 tool\(s\)\n\s+echo, /); // waits for the server to finish starting (14: with trigger-elicitation-request, offered to a client that declares elicitation)
+    await t.waitFor(/everything \(user\) connected · 16 tool\(s\)\n\s+echo, /); // waits for the server to finish starting (16: with trigger-elicitation-request, get-roots-list and trigger-sampling-request, offered to a client that declares elicitation, roots and sampling)
     await t.waitFor('repo (project) not started: not approved — seek mcp approve repo');
     t.type('/mcp reconnect everything');
     t.keys('Enter');
     await t.waitFor('reconnecting MCP server everything');
     t.type('/mcp');
     t.keys('Enter');
-    await t.waitFor(/reconnecting MCP server everything[\s\S]*everything \(user\) connected · 14 tool\(s\)/);
+    await t.waitFor(/reconnecting MCP server everything[\s\S]*everything \(user\) connected · 16 tool\(s\)/);
   });
 
   it("runs a server's prompt as /mcp__server__prompt ARGS: its text goes to the model as the prompt", async () => {
