@@ -68,8 +68,13 @@ describe.skipIf(!hasRedis)('fleet under Redis outages', () => {
     expect(() => execFileSync('git', ['cat-file', '-e', blob], { cwd: bare, stdio: 'ignore' }), 'attempt 1 was pushed').toThrow();
     await owner.waitFor(/job \S+ attempt 1 lost its lock/);
     const task = JSON.parse(done.stdout).orchestrations[0].tasks[0];
-    // Four model calls billed: both of attempt 1 (the second one counted once Redis was back), both of attempt 2.
-    expect(task).toMatchObject({ id: 'e', status: 'completed', model_calls: 4, usage: { input_tokens: 4000, output_tokens: 400 } });
+    // Both attempts billed: attempt 2's two calls and attempt 1's first, which ended before the
+    // outage. Attempt 1's second call is billed too (4 calls) when its worker read the answer before
+    // the lost lock aborted the attempt; under load the abort can cut that stream first, and a cut
+    // response's usage is never known (3 calls). Every counted call is whole: 1000/100 tokens each.
+    expect(task).toMatchObject({ id: 'e', status: 'completed' });
+    expect(task.model_calls).toBeGreaterThanOrEqual(3);
+    expect(task.usage).toMatchObject({ input_tokens: 1000 * task.model_calls, output_tokens: 100 * task.model_calls });
     expect(readFileSync(join(root, 'fixed.txt'), 'utf8')).toBe('attempt 2\n');
     const branches = execFileSync('git', ['for-each-ref', '--format=%(refname)', 'refs/heads/seek/'], { cwd: bare, encoding: 'utf8' }).trim().split('\n');
     expect(branches).toHaveLength(1);
