@@ -1,20 +1,7 @@
 import { diffArrays } from 'diff';
 import type { LineIndex, OldLines, WindowMatch } from './line-match.js';
 import { indentOf } from './normalize.js';
-import { spaceUnitOf } from './reindent.js';
-
-/** Columns a tab counts for (as in reindent.ts). */
-const TAB_COLUMNS = 4;
-
-function columns(indent: string): number {
-  let total = 0;
-  for (const char of indent) total += char === '\t' ? TAB_COLUMNS : 1;
-  return total;
-}
-
-function gcd(a: number, b: number): number {
-  return b === 0 ? a : gcd(b, a % b);
-}
+import { columns, gcd, spaceUnitOf, TAB_COLUMNS } from './reindent.js';
 
 /** One line of the match: old_string's indentation of it and the file's. */
 interface Anchor {

@@ -7,7 +7,7 @@
  */
 
 /** Columns a tab counts for when comparing indentation. */
-const TAB_COLUMNS = 4;
+export const TAB_COLUMNS = 4;
 
 export interface IndentPair {
   /** old_string's indentation of a line. */
@@ -25,13 +25,14 @@ export interface BlockShift {
   apply(indent: string): string;
 }
 
-function columns(indent: string): number {
+/** An indentation's width in columns (a tab counts TAB_COLUMNS). */
+export function columns(indent: string): number {
   let total = 0;
   for (const char of indent) total += char === '\t' ? TAB_COLUMNS : 1;
   return total;
 }
 
-function gcd(a: number, b: number): number {
+export function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
 
