@@ -1,35 +1,10 @@
-// Lint: type-aware basics plus the layer rule.
-// Layers run one way: providers -> agent (the loop) -> services -> front ends -> cli.
-// A folder may import only from its own layer and the layers before it; src/util is a shared leaf,
-// and src/launch (the code-cache launcher) imports nothing of seek's.
+// Lint: type-aware basics, plus the architecture: the layer order and no import circles
+// (eslint.architecture.js).
 import tseslint from 'typescript-eslint';
-
-const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions', 'fleet'];
-const FRONTENDS = ['frontends', 'tui', 'acp'];
-const CLI = ['cli'];
-
-/** Import patterns that reach into the given folders from anywhere under src/. */
-const into = (folders) => folders.flatMap((f) => [`**/${f}/*`, `**/${f}/**`, `../${f}`, `./${f}`]);
-
-const layerRule = (forbidden, layer) => ({
-  files: layer.map((f) => `src/${f}/**/*.{ts,tsx}`),
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          {
-            group: into(forbidden),
-            message: 'Layer rule: providers -> agent -> services -> front ends -> cli. This import points the wrong way.',
-          },
-        ],
-      },
-    ],
-  },
-});
+import { architectureConfig } from './eslint.architecture.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'bench/**/*.mjs', 'bench/**/*.cjs'] },
+  { ignores: ['test/fixtures/**', 'dist/**', 'node_modules/**', 'coverage/**', 'bin/**', 'bench/**/*.mjs', 'bench/**/*.cjs'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -37,13 +12,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  layerRule(['agent', ...SERVICES, ...FRONTENDS, ...CLI], ['providers']),
-  layerRule([...SERVICES, ...FRONTENDS, ...CLI], ['agent']),
-  layerRule([...FRONTENDS, ...CLI], SERVICES),
-  layerRule([...CLI], FRONTENDS),
-  layerRule(['agent', 'providers', ...SERVICES, ...FRONTENDS, ...CLI], ['util']),
-  // The launcher (bin/seek.js -> dist/launch.js) runs before the CLI bundle and is built on its own.
-  layerRule(['agent', 'providers', 'util', ...SERVICES, ...FRONTENDS, ...CLI], ['launch']),
+  architectureConfig('src'),
   // zod's values come from src/util/zod.ts, which the CLI bundle loads at first use: a value import
   // of 'zod' would put its ~95 modules back on the start path. Types are free. Modules loaded only
   // on demand (hooks files, plans, MCP servers, the fleet) may import it.

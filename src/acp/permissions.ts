@@ -1,7 +1,7 @@
 import type { AgentContext, PermissionOption, RequestPermissionRequest, ToolCallContent } from '@agentclientprotocol/sdk';
 import { approvalView } from '../frontends/approval.js';
 import { describePlan, specsOf, type ReviewPlanFn } from '../orchestrator/review.js';
-import type { AskAnswer, AskFn, PermissionPrompt } from '../runtime/tool-gate.js';
+import type { AskAnswer, AskFn, PermissionPrompt } from '../policy/tool-gate.js';
 import { diffContent, textContent, toolKind } from './tool-calls.js';
 import { childCallId } from './updates.js';
 

@@ -5,7 +5,7 @@ import { formatCost } from '../cost/format.js';
 import { readDreamState, writeDreamState } from '../memory/auto-dream.js';
 import { dream, DreamError, describeDream, writeDream } from '../memory/dream.js';
 import { openSideModel } from '../runtime/side-model.js';
-import type { RootOptions } from './root.js';
+import type { RootOptions } from './root-options.js';
 
 /**
  * `seek -dream [--write]`: distils user traits from every project's memory and the newest sessions

@@ -1,6 +1,6 @@
 import { createRenderer } from '../frontends/renderer.js';
 import { openSession } from '../runtime/session.js';
-import type { RootOptions } from './root.js';
+import type { RootOptions } from './root-options.js';
 import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 import { onWriteFailure } from './standard-output.js';

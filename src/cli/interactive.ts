@@ -1,6 +1,6 @@
 import { PlainInteractive } from '../frontends/plain-interactive.js';
 import { openSession } from '../runtime/session.js';
-import type { RootOptions } from './root.js';
+import type { RootOptions } from './root-options.js';
 import { closeSession } from './close-session.js';
 import { noteRunKind } from './run-kind.js';
 import { sessionOptionsFrom } from './session-options.js';

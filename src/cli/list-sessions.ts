@@ -1,7 +1,7 @@
 import { resolveProject, seekHome } from '../config/paths.js';
 import { formatCost, formatTokens } from '../cost/format.js';
 import { listSessions, type SessionSummary } from '../session/list.js';
-import type { RootOptions } from './root.js';
+import type { RootOptions } from './root-options.js';
 
 /** `seek --list [--include-subagents]`: this project's sessions, newest first. */
 export async function listSessionsCommand(options: RootOptions): Promise<number> {

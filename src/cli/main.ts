@@ -2,6 +2,7 @@ import { SEEK_VERSION } from '../util/version.js';
 import { redact } from '../util/redact.js';
 import { HooksConfigError } from '../hooks/problems.js';
 import { CommanderError, type Command } from 'commander';
+import { configureExits } from './exits.js';
 import { nearMissCommand } from './near-miss.js';
 import { StandardOutput } from './standard-output.js';
 import type { SubcommandName } from '../launch/route.js';
@@ -84,13 +85,6 @@ function helpWords(argv: string[]): string[] {
   const topic = argv[1];
   if (topic === undefined) return ['--help'];
   return topic in SUBCOMMANDS ? [topic, '--help'] : argv;
-}
-
-/** Commander stops by throwing (never `process.exit`, which would cut the output short); main
- * turns that into the exit status. */
-export function configureExits(command: Command): void {
-  command.exitOverride();
-  for (const sub of command.commands) configureExits(sub);
 }
 
 /** Usage errors exit 2 (CONTRACT), help and version exit 0. */

@@ -1,30 +1,10 @@
 import { Command } from 'commander';
 import { readPipedInput } from './piped-input.js';
 import { noteRunKind } from './run-kind.js';
-import { configureExits, version } from './main.js';
+import { configureExits } from './exits.js';
+import { SEEK_VERSION } from '../util/version.js';
+import type { RootOptions } from './root-options.js';
 import { addSessionFlags } from './session-options.js';
-
-export interface RootOptions {
-  print?: boolean;
-  outputFormat: 'text' | 'json' | 'stream-json';
-  yolo?: boolean;
-  auto?: boolean;
-  plan?: boolean;
-  model?: string;
-  provider?: 'deepseek' | 'openai' | 'anthropic' | 'openai-compatible';
-  baseUrl?: string;
-  maxTurns: number;
-  resume?: string;
-  continue?: boolean;
-  list?: boolean;
-  includeSubagents?: boolean;
-  save: boolean;
-  verbose?: boolean;
-  dream?: boolean;
-  write?: boolean;
-  worktree?: boolean;
-  worktreeBranch?: string;
-}
 
 const SUBCOMMAND_HELP = `
 Subcommands:
@@ -57,7 +37,7 @@ export function createRootCommand(): Command {
     .option('--include-subagents', 'with --list: show subagent sessions under their parent')
     .option('--dream', 'distil cross-project user traits into ~/.seek/soul.md (a preview unless --write)')
     .option('--write', 'with --dream: save the result')
-    .version(version(), '-v, --version')
+    .version(SEEK_VERSION, '-v, --version')
     .addHelpText('after', SUBCOMMAND_HELP)
     .showHelpAfterError('(run seek --help for usage)');
 }

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { OpenSessionOptions } from '../runtime/session.js';
-import type { RootOptions } from './root.js';
+import type { RootOptions } from './root-options.js';
 
 /** Maps parsed root flags to the runtime's session options. */
 export function sessionOptionsFrom(options: RootOptions & { auto?: boolean }, extra: Pick<OpenSessionOptions, 'interactive'> & Partial<OpenSessionOptions>): OpenSessionOptions {

@@ -12,7 +12,7 @@
  *    is trusted: the user's own files always, a project's once `seek permissions trust` covered
  *    them. Otherwise the listed tools are asked (denied headless) as usual, and the user is told.
  */
-import { canonicalToolName, MCP_TOOL_PREFIX } from '../hooks/tool-names.js';
+import { canonicalToolName, MCP_TOOL_PREFIX } from '../tools/tool-names.js';
 import type { PolicyRule } from '../policy/types.js';
 import type { ExtensionSource } from './discovery.js';
 import { grantRules, isProjectSource } from './grants.js';

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { relative, sep } from 'node:path';
-import { seekToolNames } from '../hooks/tool-names.js';
+import { seekToolNames } from '../tools/tool-names.js';
 import { trustRecord } from '../hooks/trust.js';
 import { parseRuleText, RuleSyntaxError } from '../policy/rule-syntax.js';
 import type { PolicyRule } from '../policy/types.js';

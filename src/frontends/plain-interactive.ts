@@ -2,7 +2,7 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ActionRequest } from '../agent/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
-import type { AskAnswer } from '../runtime/tool-gate.js';
+import type { AskAnswer } from '../policy/tool-gate.js';
 import { configFile } from '../config/paths.js';
 import { localConfigFile, projectConfigFile } from '../policy/config-rules.js';
 import { approvalView, formatApprovalLines, visible, type ApprovalRequest } from './approval.js';

@@ -16,6 +16,6 @@ export { isTrusted, trustProject, resetTrust, updateTrustRecord, trustedHash, tr
 export { appendAudit, auditFile, parseDuration, readAudit, type AuditFilter } from './audit.js';
 export { checkSyntax, runShell, type ShellOptions, type ShellResult, type SyntaxCheck } from './exec.js';
 export { describeMatcher, parseMatcher, type MatcherParse, type ToolMatcher } from './matcher.js';
-export { CLAUDE_CODE_TOOL_ALIASES, MCP_TOOL_PREFIX, canonicalToolName, seekToolNames } from './tool-names.js';
+export { CLAUDE_CODE_TOOL_ALIASES, MCP_TOOL_PREFIX, canonicalToolName, seekToolNames } from '../tools/tool-names.js';
 export { fatalProblems, formatProblem, hooksStartupError, HooksConfigError, HOOKS_CONFIG_EXIT_STATUS } from './problems.js';
 export { commandFiles, commandPaths } from './scripts.js';

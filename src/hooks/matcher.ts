@@ -1,4 +1,4 @@
-import { CLAUDE_CODE_TOOL_ALIASES, MCP_TOOL_PREFIX, canonicalToolName, seekToolNames } from './tool-names.js';
+import { CLAUDE_CODE_TOOL_ALIASES, MCP_TOOL_PREFIX, canonicalToolName, seekToolNames } from '../tools/tool-names.js';
 
 /**
  * `match = { tool = "..." }` for pre_tool / post_tool hooks. Grammar (the contract):

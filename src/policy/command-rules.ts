@@ -257,8 +257,8 @@ export function noteRules(rules: readonly PolicyRule[]): void {
 /**
  * Resolves once a command can be judged by the rules this process has: at once when no rule
  * judges commands, else when the grammar has loaded (or failed to: then every command is
- * unreadable, so deny and ask rules match it and allow rules do not). Called by the bash tool's
- * `describe`, before the policy decides.
+ * unreadable, so deny and ask rules match it and allow rules do not). Called by the tool gate
+ * (tool-gate.ts) for a bash action, before the policy decides.
  */
 export async function commandRulesReady(): Promise<void> {
   if (!wanted) return;

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { lazySchema } from '../util/zod.js';
 import { readConfigFileSync } from '../util/trusted-read.js';
 import { trustRecord } from '../hooks/trust.js';
-import { seekToolNames } from '../hooks/tool-names.js';
+import { seekToolNames } from '../tools/tool-names.js';
 import { parseRuleText, RuleSyntaxError } from './rule-syntax.js';
 import type { PolicyRule, Preference, RuleDecision } from './types.js';
 

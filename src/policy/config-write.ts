@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../config/atomic-file.js';
 import { excludeFromGit } from '../util/git-exclude.js';
 import { configFile } from '../config/paths.js';
 import { trustRecord, updateTrustRecord } from '../hooks/trust.js';
-import { seekToolNames } from '../hooks/tool-names.js';
+import { seekToolNames } from '../tools/tool-names.js';
 import { currentProjectPermissionsHash, localConfigFile, projectConfigFile, type ConfigRuleSource } from './config-rules.js';
 import { parseRuleText } from './rule-syntax.js';
 import type { RuleDecision } from './types.js';

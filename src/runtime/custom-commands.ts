@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
-import type { ToolGate } from './tool-gate.js';
+import type { ToolGate } from '../policy/tool-gate.js';
 import { expandCommandText, type Outcome } from '../extensions/command-text.js';
 import { readCommandBody, type CustomCommand, type UnloadedCommand } from '../extensions/commands.js';
 import type { ToolLimit } from '../extensions/allowed-tools.js';

@@ -9,7 +9,7 @@
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CostTracker } from '../cost/tracker.js';
 import type { Message, StreamFn } from '../providers/types.js';
-import type { AskFn } from './tool-gate.js';
+import type { AskFn } from '../policy/tool-gate.js';
 
 export type SamplingMode = 'ask' | 'allow' | 'deny';
 export type Sampler = (server: string, params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;

@@ -9,7 +9,7 @@ import { createPolicy, type PermissionPolicy } from '../policy/policy.js';
 import { loadPermissionRules, type LoadedPermissions } from '../policy/config-rules.js';
 import { addConfigRule } from '../policy/config-write.js';
 import { formatRule } from '../policy/rules.js';
-import type { SavedRuleScope } from './tool-gate.js';
+import type { SavedRuleScope } from '../policy/tool-gate.js';
 import type { PolicyRule, SandboxAvailability } from '../policy/types.js';
 import { detectSandboxAsync, SandboxLauncher, sandboxSettingsFrom, type SandboxStatus } from '../sandbox/index.js';
 

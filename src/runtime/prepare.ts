@@ -19,7 +19,7 @@ import { checkpointSettingsFrom } from '../checkpoints/settings.js';
 import { createCoreTools, createTodoStore } from '../tools/index.js';
 import { buildSystemPrompt, readProjectInstructions } from './system-prompt.js';
 import { createSampler } from './mcp-sampling.js';
-import { createToolGate, serializeAsk } from './tool-gate.js';
+import { createToolGate, serializeAsk } from '../policy/tool-gate.js';
 import { createWorktreeTools, recordMove, recordMoves, restoreWorkspace, savedWorktree, Workspace } from './workspace.js';
 import { continueInWorktree, startInWorktree } from './session-worktree.js';
 import { WorktreeManager } from '../worktree/manager.js';
@@ -44,7 +44,7 @@ import { loadCommands } from '../extensions/commands.js';
 import { grantingFiles, projectGrantsTrusted } from '../extensions/grants.js';
 import { slashInvocable } from '../extensions/invocable.js';
 import { loadSkills } from '../extensions/skills.js';
-import { createSkillTool } from '../tools/skill.js';
+import { createSkillTool } from '../extensions/skill-tool.js';
 
 export type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
 import type { Notice, OpenSessionOptions, PreparedSession, TranscriptEntry } from './session-types.js';

@@ -11,7 +11,7 @@ import type { SessionWriter } from '../session/writer.js';
 import type { CheckpointRecord } from '../checkpoints/record.js';
 import type { CheckpointSettings } from '../checkpoints/settings.js';
 import type { TextFileOverlay, TodoStore } from '../tools/index.js';
-import type { AskFn, ToolGate } from './tool-gate.js';
+import type { AskFn, ToolGate } from '../policy/tool-gate.js';
 import type { Workspace } from './workspace.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import type { Compactor } from './compaction.js';

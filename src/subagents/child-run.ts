@@ -8,7 +8,7 @@ import type { AgentEvent, CompactIfNeeded, Tool } from '../agent/types.js';
 import type { Message, StreamFn, ToolSchema, UserMessage } from '../providers/types.js';
 import type { CostTracker } from '../cost/tracker.js';
 import type { SessionWriter } from '../session/writer.js';
-import type { ToolGate } from '../runtime/tool-gate.js';
+import type { ToolGate } from '../policy/tool-gate.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import type { SharedLimit, SubagentFailureReason, SubagentTokens } from './types.js';
 

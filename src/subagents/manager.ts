@@ -15,7 +15,7 @@ import type { HookRunner } from '../hooks/runner.js';
 import { SessionWriter } from '../session/writer.js';
 import { newSessionId, toolsHash } from '../session/format.js';
 import { subagentKillRequestFile, subagentTranscriptFile } from '../config/paths.js';
-import { createToolGate, type AskFn, type ToolGateOptions } from '../runtime/tool-gate.js';
+import { createToolGate, type AskFn, type ToolGateOptions } from '../policy/tool-gate.js';
 import { createAgentTool } from '../tools/agent.js';
 import { declareTools, type ToolSet } from '../tools/on-demand.js';
 import { SEEK_VERSION } from '../util/version.js';

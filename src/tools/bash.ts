@@ -4,7 +4,6 @@ import { StringDecoder } from 'node:string_decoder';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import { commandRulesReady } from '../policy/command-rules.js';
 import { startBackgroundJob } from './background-jobs.js';
 import { openInheritedFiles } from '../util/inherited-files.js';
 import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
@@ -61,7 +60,6 @@ export function createBashTool(): Tool<BashArgs> {
     },
     readOnly: false,
     async describe(args, ctx) {
-      await commandRulesReady(); // permission rules judge the command with the bash grammar
       return {
         kind: 'bash',
         paths: [ctx.cwd],

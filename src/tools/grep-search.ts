@@ -4,7 +4,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { IgnoreRules, walkFiles } from './gitignore.js';
 import { looksBinary } from './text-files.js';
-import { PatternTimeoutError, RegexWorker } from './grep-worker.js';
+import { PatternTimeoutError, RegexWorker, type GrepLine } from './grep-worker.js';
 
 /**
  * The two search engines behind the grep tool. Both report per-file results in path order, with
@@ -14,11 +14,7 @@ import { PatternTimeoutError, RegexWorker } from './grep-worker.js';
 /** Files larger than this are skipped (matches `--max-filesize 2M` for ripgrep). */
 export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
 
-export interface GrepLine {
-  lineNumber: number;
-  text: string;
-  isMatch: boolean;
-}
+export type { GrepLine } from './grep-worker.js';
 
 export interface GrepFileResult {
   /** Absolute path of the file. */

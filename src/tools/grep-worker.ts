@@ -13,8 +13,14 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { workerThreadsModule } from '../util/builtins.js';
-import type { GrepLine } from './grep-search.js';
 import { monotonicMs } from '../util/clock.js';
+
+/** One line of a file in a result: a match or context around one. */
+export interface GrepLine {
+  lineNumber: number;
+  text: string;
+  isMatch: boolean;
+}
 
 /** Matching lines of `text` with `contextLines` of context around each, overlapping windows merged.
  * Runs inside the worker: keep it self-contained (see the file comment). */

@@ -20,7 +20,7 @@ import { memoryArchiveSchema } from './memory-archive.js';
 import { entryArgsSchema } from './memory-args.js';
 import { memoryRecallSchema } from './memory-recall.js';
 import { readFileSchema } from './read-file.js';
-import { skillSchema } from './skill.js';
+import { skillSchema } from './skill-schema.js';
 import { todoWriteSchema } from './todo-write.js';
 import { toolSearchSchema } from './tool-search.js';
 import { writeFileSchema } from './write-file.js';

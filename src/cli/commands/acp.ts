@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import type { RootOptions } from '../root.js';
+import type { RootOptions } from '../root-options.js';
 
 interface AcpOptions {
   model?: string;

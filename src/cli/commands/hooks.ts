@@ -6,7 +6,7 @@ import { loadHooks } from '../../hooks/config.js';
 import { checkSyntax } from '../../hooks/exec.js';
 import { describeMatcher, parseMatcher } from '../../hooks/matcher.js';
 import { fatalProblems, formatProblem, HOOKS_CONFIG_EXIT_STATUS } from '../../hooks/problems.js';
-import { canonicalToolName } from '../../hooks/tool-names.js';
+import { canonicalToolName } from '../../tools/tool-names.js';
 import { resetTrust, trustProject } from '../../hooks/trust.js';
 import { HOOK_EVENTS, matchesTool, type HookEntry, type LoadedHooks } from '../../hooks/types.js';
 import { processIO, type CommandIO } from '../command-io.js';

@@ -4,7 +4,7 @@ import type { ActionRequest } from '../../agent/types.js';
 import { readConfig } from '../../config/config.js';
 import { configFile, findProjectRoot, seekHome } from '../../config/paths.js';
 import { updateTrustRecord } from '../../hooks/trust.js';
-import { CLAUDE_CODE_TOOL_ALIASES, seekToolNames } from '../../hooks/tool-names.js';
+import { CLAUDE_CODE_TOOL_ALIASES, seekToolNames } from '../../tools/tool-names.js';
 import { explainCommand } from '../../policy/command-rules.js';
 import { currentProjectPermissionsHash } from '../../policy/config-rules.js';
 import { formatRule } from '../../policy/rules.js';

@@ -13,7 +13,7 @@ import type { Plan } from '../../orchestrator/types.js';
 import type { FleetDispatcher } from '../../fleet/dispatcher.js';
 import { openSession, type AgentSession } from '../../runtime/session.js';
 import { loadSubagentTypes } from '../../subagents/definitions.js';
-import type { RootOptions } from '../root.js';
+import type { RootOptions } from '../root-options.js';
 import { addSessionFlags, sessionOptionsFrom } from '../session-options.js';
 import { onWriteFailure } from '../standard-output.js';
 

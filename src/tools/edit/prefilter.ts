@@ -13,7 +13,7 @@
  * verifies every candidate with the level's real comparison (at the unicode level a non-ASCII file
  * character ends the comparison with "maybe").
  */
-import type { LineIndex, OldLines } from './line-match.js';
+import type { LineIndex, OldLines } from './line-index.js';
 import { normalizedText, type Tolerance } from './normalize.js';
 
 const ASCII_ONLY = /^[\x00-\x7F]*$/;

@@ -3,7 +3,7 @@ import { Box, Text, useInput } from 'ink';
 import { useTerminalRows } from '../state/use-terminal-rows.js';
 import { useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
-import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../policy/tool-gate.js';
 import { lineToString, sanitizeTerminalText, type Line } from '../markdown/ansi.js';
 import { diffLines } from './conversation/diff-lines.js';
 import { textRows } from '../state/live-layout.js';

@@ -2,7 +2,7 @@ import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { visible } from '../../frontends/approval.js';
-import { seekToolNames } from '../../hooks/tool-names.js';
+import { seekToolNames } from '../../tools/tool-names.js';
 import { parseRuleText } from '../../policy/rule-syntax.js';
 import type { PolicyRule, RuleDecision } from '../../policy/types.js';
 import { permissionEntries, type PermissionEntry, type PermissionsPanelSource } from '../state/permissions.js';

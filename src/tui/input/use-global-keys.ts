@@ -1,6 +1,6 @@
 import { useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import type { AskAnswer } from '../../runtime/tool-gate.js';
+import type { AskAnswer } from '../../policy/tool-gate.js';
 
 /** How long a first Ctrl+C on an empty prompt stays armed (and its hint shown). */
 export const EXIT_ARM_MS = 2000;

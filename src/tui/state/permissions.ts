@@ -7,7 +7,7 @@
  */
 import { readConfig } from '../../config/config.js';
 import { configFile } from '../../config/paths.js';
-import { seekToolNames } from '../../hooks/tool-names.js';
+import { seekToolNames } from '../../tools/tool-names.js';
 import { loadPermissionRules } from '../../policy/config-rules.js';
 import { addConfigRule, fileFor, removeConfigRule, type RuleLocation } from '../../policy/config-write.js';
 import type { PermissionMode, PermissionPolicy } from '../../policy/policy.js';

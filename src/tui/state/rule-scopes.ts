@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { configFile } from '../../config/paths.js';
 import { localConfigFile, projectConfigFile } from '../../policy/config-rules.js';
-import type { AskAnswer } from '../../runtime/tool-gate.js';
+import type { AskAnswer } from '../../policy/tool-gate.js';
 
 /**
  * Where a permission rule can go: this session only, or one of the three config files

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ElicitationAnswer, ElicitationRequest } from '../../mcp/elicitation.js';
 import type { McpManager } from '../../mcp/manager.js';
 import type { PlanDecision, PlanReviewRequest } from '../../orchestrator/review.js';
-import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../policy/tool-gate.js';
 
 /** Lets the session's permission gate reach the UI: the App installs `ask` while mounted. */
 export interface PermissionBridge {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRootCommand, type RootOptions } from '../../../src/cli/root.js';
+import { createRootCommand } from '../../../src/cli/root.js';
+import type { RootOptions } from '../../../src/cli/root-options.js';
 import { sessionOptionsFrom } from '../../../src/cli/session-options.js';
 
 /** The session options `seek ARGS` would open its session with. */

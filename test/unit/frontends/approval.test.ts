@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../../src/agent/types.js';
 import { approvalView, commandRows, formatApprovalLines, ruleText, visible, wrapColumns, type ApprovalRequest } from '../../../src/frontends/approval.js';
 import { PlainInteractive, type InteractiveSession } from '../../../src/frontends/plain-interactive.js';
-import type { PermissionPrompt } from '../../../src/runtime/tool-gate.js';
+import type { PermissionPrompt } from '../../../src/policy/tool-gate.js';
 import { makeDiffDisplay } from '../../../src/tools/diff-display.js';
 
 /** Any raw control character, escape or invisible/reordering character a display must not emit. */

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PlainInteractive, SAVE_QUESTION, type InteractiveSession } from '../../../src/frontends/plain-interactive.js';
-import type { AskAnswer, PermissionPrompt } from '../../../src/runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt } from '../../../src/policy/tool-gate.js';
 
 const REQUEST: PermissionPrompt = {
   tool: 'bash',

@@ -6,7 +6,7 @@ import type { Tool, ToolContext } from '../../../src/agent/types.js';
 import { createHookRunner, type HookDef } from '../../../src/hooks/index.js';
 import { PermissionPolicy } from '../../../src/policy/index.js';
 import { SandboxLauncher, detectSandbox, DEFAULT_SANDBOX_SETTINGS } from '../../../src/sandbox/index.js';
-import { createToolGate, type AskAnswer, type PermissionPrompt } from '../../../src/runtime/tool-gate.js';
+import { createToolGate, type AskAnswer, type PermissionPrompt } from '../../../src/policy/tool-gate.js';
 import { RUNNER_ENV, hookFixture, type HookFixture } from './fixture.js';
 import { hasSandbox } from '../../support/sandbox.js';
 

@@ -8,7 +8,7 @@ import { loadShellParser } from '../../../src/policy/shell-parser.js';
 import { coverCommand, denyMatch } from '../../../src/policy/command-rules.js';
 import { evaluatePolicy, PermissionPolicy, type PolicyRule, type Preference } from '../../../src/policy/index.js';
 import { parseRuleText } from '../../../src/policy/rule-syntax.js';
-import { seekToolNames } from '../../../src/hooks/tool-names.js';
+import { seekToolNames } from '../../../src/tools/tool-names.js';
 
 /**
  * Permission rules on bash commands judge what the command runs, with the real bash grammar

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '../../../src/agent/types.js';
 import { updateTrustRecord } from '../../../src/hooks/trust.js';
-import { seekToolNames } from '../../../src/hooks/tool-names.js';
+import { seekToolNames } from '../../../src/tools/tool-names.js';
 import { currentProjectPermissionsHash, loadPermissionRules, PermissionsConfigError } from '../../../src/policy/config-rules.js';
 import { PermissionPolicy } from '../../../src/policy/policy.js';
 import { commandMatches } from '../../../src/policy/rules.js';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Tool, ToolContext } from '../../../src/agent/types.js';
 import { setUpPermissions } from '../../../src/runtime/permissions.js';
-import { createToolGate } from '../../../src/runtime/tool-gate.js';
+import { createToolGate } from '../../../src/policy/tool-gate.js';
 import { fakeBwrap } from '../../support/fake-bwrap.js';
 import { tempDir } from '../../support/temp-dirs.js';
 

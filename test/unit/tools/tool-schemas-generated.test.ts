@@ -7,7 +7,7 @@ import type { SessionMemory } from '../../../src/memory/session-memory.js';
 import { createCallTool } from '../../../src/tools/call-tool.js';
 import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from '../../../src/tools/index.js';
 import { createMemoryTools } from '../../../src/tools/memory-tools.js';
-import { createSkillTool } from '../../../src/tools/skill.js';
+import { createSkillTool } from '../../../src/extensions/skill-tool.js';
 import { STATIC_TOOL_SCHEMAS } from '../../../src/tools/tool-schema-sources.js';
 import { createToolSearchTool } from '../../../src/tools/tool-search.js';
 import { GENERATED_FILE, generatedToolSchemas } from '../../../scripts/gen-tool-schemas.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/policy/tool-gate.js';
 import { PermissionPrompt } from '../../../../src/tui/components/PermissionPrompt.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { widestLine } from '../conversation/ink-at-width.js';

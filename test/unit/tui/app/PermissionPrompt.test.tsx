@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { PermissionPrompt } from '../../../../src/tui/components/PermissionPrompt.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
-import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/policy/tool-gate.js';
 import { makeDiffDisplay } from '../../../../src/tools/diff-display.js';
 import { widestLine } from '../conversation/ink-at-width.js';
 import { ATTACH_TICKS, flush, KEYS, renderAttached, tick } from '../input/helpers.js';

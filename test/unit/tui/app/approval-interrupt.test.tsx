@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CostTracker } from '../../../../src/cost/tracker.js';
 import { PermissionPolicy } from '../../../../src/policy/policy.js';
 import type { AgentSession } from '../../../../src/runtime/session.js';
-import type { AskAnswer, PermissionPrompt } from '../../../../src/runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt } from '../../../../src/policy/tool-gate.js';
 import { App, type PermissionBridge } from '../../../../src/tui/App.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { tempDir } from '../../../support/temp-dirs.js';

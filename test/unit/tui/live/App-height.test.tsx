@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CostTracker } from '../../../../src/cost/tracker.js';
 import type { SessionEvent, SessionListener } from '../../../../src/runtime/events.js';
 import type { AgentSession } from '../../../../src/runtime/session.js';
-import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/runtime/tool-gate.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/policy/tool-gate.js';
 import { App, type PermissionBridge } from '../../../../src/tui/App.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { makeDiffDisplay } from '../../../../src/tools/diff-display.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CostTracker } from '../../../../src/cost/tracker.js';
 import { PermissionPolicy } from '../../../../src/policy/policy.js';
 import type { AgentSession } from '../../../../src/runtime/session.js';
-import type { AskAnswer } from '../../../../src/runtime/tool-gate.js';
+import type { AskAnswer } from '../../../../src/policy/tool-gate.js';
 import { App, type PermissionBridge } from '../../../../src/tui/App.js';
 import { parseSlashCommand, SLASH_COMMANDS, type CommandContext, type PanelSpec } from '../../../../src/tui/commands/index.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';

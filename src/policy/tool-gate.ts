@@ -1,8 +1,9 @@
 import type { ActionRequest, AfterToolCall, BeforeToolCall, ToolContext } from '../agent/types.js';
 import type { HookRunner } from '../hooks/runner.js';
-import type { PermissionPolicy } from '../policy/policy.js';
-import type { PolicyDecision, PolicyRule } from '../policy/types.js';
+import type { PermissionPolicy } from './policy.js';
+import type { PolicyDecision, PolicyRule } from './types.js';
 import type { SandboxLauncher } from '../sandbox/launcher.js';
+import { commandRulesReady } from './command-rules.js';
 
 /** `always` keeps the suggested rule for this session; `always-local`, `always-project` and
  * `always-user` also save it to that config file (`.seek/config.local.json`, `.seek/config.json`,
@@ -239,6 +240,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         return { allow: false, reason: `${action.summary}: not run, the OS sandbox could not be detected (${(error as Error).message}).` };
       }
     }
+    // Rules that judge commands need the bash grammar, loaded at the first command (not at start).
+    if (action.kind === 'bash') await commandRulesReady();
     let outcome: PolicyDecision | AskAnswer | 'aborted';
     try {
       outcome = await decideWithPrompt(name, action, ctx);

@@ -1,9 +1,10 @@
 import type { ToolResult } from '../agent/types.js';
-import { createAgentTool } from '../tools/agent.js';
-import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
-import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from '../tools/index.js';
+import { createAgentTool } from './agent.js';
+import { createDelegateTasksTool } from './delegate-tasks.js';
+import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from './index.js';
 import { TOOL_SEARCH } from '../agent/tool-proxy.js';
-import { MEMORY_TOOL_NAMES } from '../tools/memory-tools.js';
+import { MEMORY_TOOL_NAMES } from './memory-tools.js';
+import { SKILL_TOOL_NAME } from './skill-schema.js';
 
 /**
  * The tool names a hook matcher may name. They come from the tool definitions themselves (the
@@ -24,8 +25,7 @@ export function seekToolNames(): readonly string[] {
     ...MEMORY_TOOL_NAMES,
     createAgentTool({ types: [], maxConcurrent: 1, spawn: unused }).name,
     createDelegateTasksTool({ roles: [], maxConcurrent: 1, run: unused }).name,
-    // tools/skill.ts's name, written out: that module's imports lead back here.
-    'skill',
+    SKILL_TOOL_NAME,
     // Loading definitions is a call of its own; call_tool is not here: a call through it runs,
     // and is matched, as the tool it calls (agent/tool-proxy.ts).
     TOOL_SEARCH,

@@ -10,22 +10,19 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { z } from 'zod';
-import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolResult } from '../agent/types.js';
-import type { ToolScope } from '../extensions/allowed-tools.js';
-import { readSkillBody, SKILL_FILE, type Skill } from '../extensions/skills.js';
-import { skillCatalog } from '../extensions/skill-catalog.js';
-import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
+import type { ToolScope } from './allowed-tools.js';
+import { readSkillBody, SKILL_FILE, type Skill } from './skills.js';
+import { skillCatalog } from './skill-catalog.js';
+import { TOOL_PARAMETERS } from '../tools/tool-schemas.generated.js';
+import { SKILL_TOOL_NAME, skillSchema, type SkillArgs } from '../tools/skill-schema.js';
 
-export const SKILL_TOOL_NAME = 'skill';
+export { SKILL_TOOL_NAME, skillSchema, type SkillArgs };
+
 /** Files listed per skill folder, and how deep the listing goes. */
 const MAX_LISTED_FILES = 100;
 const MAX_LIST_DEPTH = 4;
 
-// No property description: every byte of this tool is in every request (the catalog says it all).
-export const skillSchema = lazySchema((z) => z.object({ name: z.string() }).strict());
-export type SkillArgs = z.infer<ReturnType<typeof skillSchema>>;
 
 export interface SkillToolDeps {
   skills: readonly Skill[];

@@ -1,0 +1,22 @@
+/** The root command's parsed flags (`seek [prompt]`), shared by the modules that run a session. */
+export interface RootOptions {
+  print?: boolean;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  yolo?: boolean;
+  auto?: boolean;
+  plan?: boolean;
+  model?: string;
+  provider?: 'deepseek' | 'openai' | 'anthropic' | 'openai-compatible';
+  baseUrl?: string;
+  maxTurns: number;
+  resume?: string;
+  continue?: boolean;
+  list?: boolean;
+  includeSubagents?: boolean;
+  save: boolean;
+  verbose?: boolean;
+  dream?: boolean;
+  write?: boolean;
+  worktree?: boolean;
+  worktreeBranch?: string;
+}
