@@ -1,5 +1,6 @@
 import type { ZodError } from 'zod';
 import type { ToolCall, ToolCallView, ToolResultMessage } from '../providers/types.js';
+import { keptDisplay } from './tool-view.js';
 import { repairArguments } from './argument-repair.js';
 import { toToolSchema } from './tool-schema.js';
 import { unwrapProxyCall } from './tool-proxy.js';
@@ -233,6 +234,6 @@ function callView(action: ActionRequest | undefined, result: ToolResult, duratio
     ...(action && !command && action.paths.length > 0 ? { paths: action.paths } : {}),
     ...(diff && result.content.startsWith('Created ') ? { created: true } : {}),
     durationMs,
-    ...(result.display ? { display: result.display } : {}),
+    ...(result.display ? { display: keptDisplay(result.display, result.content) } : {}),
   };
 }

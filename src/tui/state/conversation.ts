@@ -1,7 +1,7 @@
 import type { Message } from '../../providers/types.js';
 import type { SessionEvent } from '../../runtime/events.js';
 import type { ConversationItem } from '../types.js';
-import type { ToolDisplay } from '../../agent/types.js';
+import { displayFromView } from '../../agent/tool-view.js';
 import type { TranscriptEntry } from '../../runtime/session-types.js';
 import { keyArgument } from './key-argument.js';
 import { unwrapProxyCall } from '../../agent/tool-proxy.js';
@@ -213,7 +213,7 @@ export function itemsFromTranscript(entries: readonly TranscriptEntry[]): Conver
           status: !result ? 'error' : result.isError ? (DENIAL.test(result.content) ? 'denied' : 'error') : 'done',
           ...(result ? { output: result.content } : {}),
           ...(view?.durationMs !== undefined ? { durationMs: view.durationMs } : {}),
-          ...(view?.display ? { display: view.display as ToolDisplay } : {}),
+          ...(view?.display && result ? { display: displayFromView(view.display, result.content)! } : {}),
         });
       }
     }
