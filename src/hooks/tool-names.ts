@@ -4,6 +4,7 @@ import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
 import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from '../tools/index.js';
 import { TOOL_SEARCH } from '../agent/tool-proxy.js';
 import { MEMORY_TOOL_NAMES } from '../tools/memory-tools.js';
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from '../policy/web-rules.js';
 
 /**
  * The tool names a hook matcher may name. They come from the tool definitions themselves (the
@@ -26,6 +27,9 @@ export function seekToolNames(): readonly string[] {
     createDelegateTasksTool({ roles: [], maxConcurrent: 1, run: unused }).name,
     // tools/skill.ts's name, written out: that module's imports lead back here.
     'skill',
+    // tools/web-fetch.ts and web-search.ts (policy/web-rules.ts names them).
+    WEB_FETCH_TOOL,
+    WEB_SEARCH_TOOL,
     // Loading definitions is a call of its own; call_tool is not here: a call through it runs,
     // and is matched, as the tool it calls (agent/tool-proxy.ts).
     TOOL_SEARCH,
@@ -51,6 +55,8 @@ export const CLAUDE_CODE_TOOL_ALIASES: ReadonlyMap<string, string> = new Map(
     Task: 'agent',
     Agent: 'agent',
     TodoWrite: 'todo_write',
+    WebFetch: WEB_FETCH_TOOL,
+    WebSearch: WEB_SEARCH_TOOL,
   }),
 );
 

@@ -45,6 +45,7 @@ import { grantingFiles, projectGrantsTrusted } from '../extensions/grants.js';
 import { slashInvocable } from '../extensions/invocable.js';
 import { loadSkills } from '../extensions/skills.js';
 import { createSkillTool } from '../tools/skill.js';
+import { createWebTools } from '../tools/web-tools.js';
 
 export type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
 import type { Notice, OpenSessionOptions, PreparedSession, TranscriptEntry } from './session-types.js';
@@ -196,6 +197,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
 
   // Tools: the nine core tools, then `agent`, whose children get fresh instances of their own.
   const todos = createTodoStore();
+  const webTools = (): Tool[] => createWebTools({ rules: () => policy.rules, config: config as Record<string, unknown>, configFile: configFile(home), env: options.env });
   const subagentConfig = subagentSettings(config);
   for (const text of subagentConfig.notices) notices.push({ level: 'warn', text });
   // Subagent types, skills and commands: one discovery rule (extensions/discovery.ts), read once.
@@ -226,7 +228,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     sandbox,
     sandboxReady,
     saveRule,
-    createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...webTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
     declareTools: declare,
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
@@ -240,6 +242,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const tools = createCoreTools({ todoStore: todos, files: options.files });
   if (worktrees) tools.push(...createWorktreeTools(worktrees, workspace, problemInfo));
   tools.push(...memory.createTools());
+  tools.push(...webTools());
   // The session as the parent of its children (agent and delegate_tasks), read at spawn time.
   const sessionParent = (): SpawnParent => ({
     depth: 0,

@@ -190,6 +190,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         ...(workspace?.worktree ? { worktree: { path: workspace.worktree.path, ...(workspace.worktree.branch ? { branch: workspace.worktree.branch } : {}) } } : {}),
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
+      // A fetch is asked once per host: a yes holds for the session (the suggested rule names the
+      // host); an ask rule's question is asked every time.
+      if (answer === 'yes' && action.host !== undefined && now.code === 'dangerous') policy.addRule(now.suggestedRule);
       if (isAlways(answer)) {
         policy.addRule(now.suggestedRule);
         const scope = savedScopeOf(answer);

@@ -1,0 +1,21 @@
+import type { Tool } from '../agent/types.js';
+import type { PolicyRule } from '../policy/types.js';
+import { createWebFetchTool } from './web-fetch.js';
+import { createWebSearchTool } from './web-search.js';
+
+export interface WebToolsDeps {
+  /** The session's permission rules (a private address needs one naming its host). */
+  rules: () => readonly PolicyRule[];
+  /** The user's config (~/.seek/config.json), for its `webSearch` setting, and its path. */
+  config: Record<string, unknown>;
+  configFile: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** web_fetch and web_search, offered on demand (behind tool_search): see docs/web.md. */
+export function createWebTools(deps: WebToolsDeps): Tool[] {
+  return [
+    createWebFetchTool({ rules: deps.rules }) as Tool,
+    createWebSearchTool({ setting: () => deps.config.webSearch, configFile: deps.configFile, env: deps.env }) as Tool,
+  ];
+}
