@@ -216,3 +216,17 @@ describe('web_search', () => {
     expect(searches()).toBe(before);
   });
 });
+
+describe('seek permissions check', () => {
+  it('explains a fetch by its host and a search', async () => {
+    const { root, home } = setup({ permissions: { allow: ['WebFetch(domain:*.example.com)'], deny: ['WebSearch'] } });
+    const allowed = await runSeek(['permissions', 'check', 'WebFetch', 'https://docs.example.com/guide'], { cwd: root, env: suite.env(home) });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toMatch(/decision: allow\nrule: WebFetch\(domain:\*\.example\.com\) from user/);
+    const other = await runSeek(['permissions', 'check', 'WebFetch(https://example.net/)'], { cwd: root, env: suite.env(home) });
+    expect(other.stdout).toMatch(/decision: deny/);
+    expect(other.stdout).not.toMatch(/rule: WebFetch/);
+    const searched = await runSeek(['permissions', 'check', 'WebSearch', 'cats'], { cwd: root, env: suite.env(home) });
+    expect(searched.stdout).toMatch(/decision: deny\nrule: WebSearch from user/);
+  });
+});
