@@ -131,6 +131,25 @@ describe('web_fetch', () => {
     expect(web.hits.filter((hit) => hit.host.startsWith('localhost'))).toHaveLength(1);
   });
 
+  it('interactively, the fetch of the other host a redirect names is asked, once for that host', async () => {
+    const project = setup({ permissions: { allow: [ALLOW_LOOPBACK] } });
+    const other = `http://localhost:${web.port}`;
+    suite.server.enqueue(
+      { toolCalls: [{ name: 'web_fetch', arguments: { url: `${web.base}/redirect-other` } }] },
+      { toolCalls: [{ name: 'web_fetch', arguments: { url: `${other}/page.html` } }] },
+      { toolCalls: [{ name: 'web_fetch', arguments: { url: `${other}/data.json` } }] },
+      { text: 'read both' },
+    );
+    const run = await runSeek([], { cwd: project.root, env: suite.env(project.home), input: 'read it\ny\n/exit\n', timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.match(/Allow fetch http:\/\/localhost/g)).toHaveLength(1);
+    expect(run.stdout).toContain('read both');
+    const [redirect, page, data] = toolResults(suite.server.requests.at(-1)!);
+    expect(redirect).toContain(`to another host: ${other}/page.html`);
+    expect(page).toContain('Installing seek');
+    expect(data).toContain('"versions":["0.1.0","0.2.0"]');
+  });
+
   it('refuses loopback, private and metadata addresses unless a rule names the host, under --yolo and a bare WebFetch rule too', async () => {
     const before = web.hits.length;
     const project = setup({ permissions: { allow: ['WebFetch'] } });
