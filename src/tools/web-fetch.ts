@@ -88,7 +88,7 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool<WebFetchArgs> {
   const cache = new PageCache();
   return {
     name: WEB_FETCH_TOOL,
-    summary: 'the web: read a URL, search',
+    summary: 'the web',
     description:
       'Fetch an http(s) URL: HTML comes back as Markdown, JSON and text as they are, paged by offset/max_bytes. Redirects to another host are reported, not followed. Loopback and private addresses are refused unless a rule names the host.',
     parameters: TOOL_PARAMETERS.web_fetch,
