@@ -111,6 +111,8 @@ function requestOnce(url: URL, options: GuardedGetOptions): Promise<http.Incomin
       url,
       {
         lookup: guardedLookup(url.hostname, options),
+        // A connection of its own: a pooled socket may have been opened by code that checked nothing.
+        agent: false,
         signal: options.signal,
         timeout: options.timeoutMs,
         headers: {
