@@ -34,7 +34,7 @@ export function createWebSearchTool(deps: WebSearchDeps): Tool<WebSearchArgs> {
   return {
     name: WEB_SEARCH_TOOL,
     summary: 'the web',
-    description: 'Search the web through the configured backend (SearXNG, Brave, Tavily): results as title, URL and snippet. Read a result with web_fetch.',
+    description: 'Search the web through the configured backend (SearXNG, Brave, Tavily, Exa): results as title, URL and snippet. Read a result with web_fetch.',
     parameters: TOOL_PARAMETERS.web_search,
     get schema() {
       return webSearchSchema();

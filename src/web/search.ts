@@ -3,10 +3,11 @@
  *   {"provider": "searxng", "baseUrl": "http://localhost:8888"}     a SearXNG instance's JSON API
  *   {"provider": "brave", "apiKeyEnv": "BRAVE_API_KEY"}            the Brave Search API
  *   {"provider": "tavily", "apiKeyEnv": "TAVILY_API_KEY"}          Tavily's search API
- * `baseUrl` replaces Brave's and Tavily's address too (a proxy, or a test server). The backend is
+ *   {"provider": "exa", "apiKeyEnv": "EXA_API_KEY"}                Exa's search API
+ * `baseUrl` replaces Brave's, Tavily's and Exa's address too (a proxy, or a test server). The backend is
  * the user's own choice, so it may be on this machine: these requests are not address-guarded.
  */
-export const SEARCH_PROVIDERS = ['searxng', 'brave', 'tavily'] as const;
+export const SEARCH_PROVIDERS = ['searxng', 'brave', 'tavily', 'exa'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 
 export interface SearchSettings {
@@ -25,9 +26,10 @@ const DEFAULT_BASE: Readonly<Record<SearchProvider, string | undefined>> = {
   searxng: undefined,
   brave: 'https://api.search.brave.com',
   tavily: 'https://api.tavily.com',
+  exa: 'https://api.exa.ai',
 };
 
-const DEFAULT_KEY_ENV: Readonly<Record<SearchProvider, string | undefined>> = { searxng: undefined, brave: 'BRAVE_API_KEY', tavily: 'TAVILY_API_KEY' };
+const DEFAULT_KEY_ENV: Readonly<Record<SearchProvider, string | undefined>> = { searxng: undefined, brave: 'BRAVE_API_KEY', tavily: 'TAVILY_API_KEY', exa: 'EXA_API_KEY' };
 
 export const SEARCH_CONFIG_EXAMPLE =
   '"webSearch": {"provider": "searxng", "baseUrl": "http://localhost:8888"} (a SearXNG instance with the json format enabled) or "webSearch": {"provider": "brave", "apiKeyEnv": "BRAVE_API_KEY"}';
@@ -110,6 +112,16 @@ export async function search(settings: SearchSettings, query: string, count: num
     const body = (await answer(response, settings)) as { web?: { results?: unknown } };
     return results(body.web?.results, (item) => ({ title: plainSnippet(item.title), url: String(item.url), snippet: plainSnippet(item.description) })).slice(0, count);
   }
+  if (provider === 'exa') {
+    const response = await fetch(`${baseUrl}/search`, {
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey ?? '' },
+      body: JSON.stringify({ query, numResults: count, contents: { text: { maxCharacters: 400 } } }),
+    });
+    const body = (await answer(response, settings)) as { results?: unknown };
+    return results(body.results, (item) => ({ title: plainSnippet(item.title), url: String(item.url), snippet: exaSnippet(item) })).slice(0, count);
+  }
   const response = await fetch(`${baseUrl}/search`, {
     method: 'POST',
     signal,
@@ -118,4 +130,10 @@ export async function search(settings: SearchSettings, query: string, count: num
   });
   const body = (await answer(response, settings)) as { results?: unknown };
   return results(body.results, (item) => ({ title: plainSnippet(item.title), url: String(item.url), snippet: plainSnippet(item.content) })).slice(0, count);
+}
+
+/** Exa sends highlights when asked for them, else the start of the page's text. */
+function exaSnippet(item: Record<string, unknown>): string {
+  const highlights = Array.isArray(item.highlights) ? item.highlights.filter((h): h is string => typeof h === 'string') : [];
+  return plainSnippet(highlights.length > 0 ? highlights.join(' … ') : item.text).slice(0, 400);
 }

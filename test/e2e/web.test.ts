@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../support/scripted-server/index.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
-import { BRAVE_KEY, startFakeWeb, type FakeWeb } from '../support/fake-web.js';
+import { BRAVE_KEY, EXA_KEY, posted, startFakeWeb, TAVILY_KEY, type FakeWeb } from '../support/fake-web.js';
 
 const suite = useScriptedServer();
 let web: FakeWeb;
@@ -214,6 +214,19 @@ describe('web_search', () => {
     suite.server.reset();
     await callOnce('web_search', { query: 'seek agent' }, project);
     expect(lastResult()).toMatch(/needs an API key in the environment variable MY_BRAVE_KEY/);
+  });
+
+  it('searches through Tavily and Exa, each with its own key header', async () => {
+    const tavily = setup({ webSearch: { provider: 'tavily', baseUrl: web.base }, permissions: { allow: ['WebSearch'] } });
+    await callOnce('web_search', { query: 'seek agent', max_results: 2 }, tavily, [], { TAVILY_API_KEY: TAVILY_KEY });
+    expect(lastResult()).toContain('1. seek (Tavily)\n   https://example.com/tavily\n   A terminal coding agent.');
+    expect(JSON.parse(posted.at(-1)!.body)).toEqual({ query: 'seek agent', max_results: 2 });
+
+    suite.server.reset();
+    const exa = setup({ webSearch: { provider: 'exa', baseUrl: web.base }, permissions: { allow: ['WebSearch'] } });
+    await callOnce('web_search', { query: 'seek agent' }, exa, [], { EXA_API_KEY: EXA_KEY });
+    expect(lastResult()).toContain('1. seek (Exa)\n   https://example.com/exa\n   seek is a terminal coding agent written in TypeScript');
+    expect(JSON.parse(posted.at(-1)!.body)).toMatchObject({ query: 'seek agent', numResults: 8 });
   });
 
   it('says how to configure it when nothing is; WebSearch rules allow and deny it', async () => {

@@ -81,6 +81,37 @@ export const BRAVE_ANSWER = {
 };
 
 export const BRAVE_KEY = 'brave-test-key';
+export const TAVILY_KEY = 'tvly-test-key';
+export const EXA_KEY = 'exa-test-key';
+
+export const TAVILY_ANSWER = {
+  query: 'seek agent',
+  follow_up_questions: null,
+  answer: null,
+  images: [],
+  results: [{ title: 'seek (Tavily)', url: 'https://example.com/tavily', content: 'A terminal coding agent.', score: 0.93, raw_content: null }],
+  response_time: 0.84,
+};
+
+export const EXA_ANSWER = {
+  requestId: 'b5947044c4b78efa9552a7c89b306d95',
+  resolvedSearchType: 'neural',
+  results: [
+    {
+      id: 'https://example.com/exa',
+      title: 'seek (Exa)',
+      url: 'https://example.com/exa',
+      publishedDate: '2026-01-01T00:00:00.000Z',
+      author: null,
+      score: 0.41,
+      text: 'seek is a terminal coding agent written in TypeScript, with subagents and worktrees.',
+    },
+  ],
+  costDollars: { total: 0.005 },
+};
+
+/** Bodies of POST requests, by path. */
+export const posted: Array<{ path: string; body: string }> = [];
 
 export interface FakeWeb {
   readonly port: number;
@@ -88,6 +119,20 @@ export interface FakeWeb {
   readonly base: string;
   readonly hits: WebHit[];
   close(): Promise<void>;
+}
+
+type Send = (status: number, type: string, body: string) => void;
+
+/** Tavily (Bearer key) and Exa (x-api-key) both POST /search. */
+function postedSearch(req: IncomingMessage, send: Send): void {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  req.on('end', () => {
+    posted.push({ path: req.url ?? '', body });
+    if (req.headers.authorization === `Bearer ${TAVILY_KEY}`) return send(200, 'application/json', JSON.stringify(TAVILY_ANSWER));
+    if (req.headers['x-api-key'] === EXA_KEY) return send(200, 'application/json', JSON.stringify(EXA_ANSWER));
+    send(401, 'application/json', JSON.stringify({ error: 'Unauthorized' }));
+  });
 }
 
 export async function startFakeWeb(): Promise<FakeWeb> {
@@ -114,6 +159,7 @@ export async function startFakeWeb(): Promise<FakeWeb> {
       case '/redirect-other':
         return send(302, 'text/plain', '', { location: `http://localhost:${port}/page.html` });
       case '/search':
+        if (req.method === 'POST') return postedSearch(req, send);
         if (url.searchParams.get('format') !== 'json') return send(403, 'text/html', 'Forbidden');
         return send(200, 'application/json', JSON.stringify({ ...SEARXNG_ANSWER, query: url.searchParams.get('q') }));
       case '/res/v1/web/search':
