@@ -144,6 +144,11 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
   });
 }
 
+/** How to let a fetch of `host` through without `--yolo`: a rule naming the host. */
+function hostRuleHint(host: string): string {
+  return `To allow this host alone, add "WebFetch(domain:${host})" to "permissions.allow" in ~/.seek/config.json.`;
+}
+
 /**
  * The gate the loop calls around every validated tool call, in this order:
  *  0. the active skill's or command's allowed-tools: a tool outside them is refused;
@@ -263,7 +268,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       if (!sandbox?.available) return { allow: false, reason: `${action.summary}: not run, it must run in the OS sandbox and none is available (see \`seek sandbox check\`).` };
       return { allow: true, sandbox: sandbox.forCall(outcome.sandbox, policy.root) };
     }
-    if (outcome.decision === 'deny') return { allow: false, reason: outcome.message };
+    if (outcome.decision === 'deny') return { allow: false, reason: outcome.code === 'dangerous' && action.host !== undefined ? `${outcome.message} ${hostRuleHint(action.host)}` : outcome.message };
     // Unreachable: an ask decision without an ask function is already a denial.
     return { allow: false, reason: `${action.summary}: needs approval and nobody can be asked.` };
   };

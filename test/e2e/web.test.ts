@@ -121,6 +121,7 @@ describe('web_fetch', () => {
     const [redirect, denied] = toolResults(suite.server.requests.at(-1)!);
     expect(redirect).toContain(`redirects (HTTP 302) to another host: ${other}`);
     expect(denied).toMatch(/web_fetch is not allowed in this mode/);
+    expect(denied).toContain('To allow this host alone, add "WebFetch(domain:localhost)" to "permissions.allow"');
     expect(web.hits.filter((hit) => hit.host.startsWith('localhost'))).toHaveLength(0);
 
     // A rule naming the other host lets it through (localhost is loopback: the rule names it).
