@@ -112,6 +112,9 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool<WebFetchArgs> {
         const page = cached ?? (await download(url, deps, ctx));
         if (!('bytes' in page)) return page;
         if (!cached && page.status < 400) cache.set(url.href, page);
+        if ((args.offset ?? 0) > 0 && (args.offset ?? 0) >= page.bytes.length) {
+          return { content: `offset ${args.offset} is past the end of ${page.url}: its text is ${page.bytes.length} bytes.`, isError: true };
+        }
         const result = framed(page, args);
         return { content: result, ...(page.status >= 400 ? { isError: true } : {}), display: { kind: 'text', text: `${page.url}: ${formatBytes(page.bytes.length)} (${page.form})` } };
       } catch (error) {

@@ -16,13 +16,19 @@ function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim().toLowerCase();
 }
 
-function charset(contentType: string): string {
-  return /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1] ?? 'utf-8';
+const CHARSET = /charset\s*=\s*["']?([\w.:-]+)/i;
+
+/** The header's charset, else (HTML) a `<meta charset>` near the top, else UTF-8. */
+function charset(contentType: string, body: Buffer, html: boolean): string {
+  const declared = CHARSET.exec(contentType)?.[1];
+  if (declared) return declared;
+  const meta = html ? /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1] : undefined;
+  return meta ?? 'utf-8';
 }
 
-function decode(body: Buffer, contentType: string): string {
+function decode(body: Buffer, contentType: string, html = false): string {
   try {
-    return new TextDecoder(charset(contentType)).decode(body);
+    return new TextDecoder(charset(contentType, body, html)).decode(body);
   } catch {
     return new TextDecoder('utf-8').decode(body);
   }
@@ -44,7 +50,7 @@ export async function pageText(body: Buffer, contentType: string, url: string): 
   let type = mediaType(contentType);
   if (type === '' || type === 'application/octet-stream') type = sniff(body) ?? type;
   if (type === 'text/html' || type === 'application/xhtml+xml') {
-    const page = await htmlToMarkdown(decode(body, contentType), url);
+    const page = await htmlToMarkdown(decode(body, contentType, true), url);
     return { form: `${type}, as Markdown`, ...(page.title ? { title: page.title } : {}), text: page.markdown };
   }
   if (TEXT_TYPES.test(type)) return { form: type, text: decode(body, contentType) };
