@@ -21,6 +21,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Built in this order: a chunk may use the packages of the chunks after it, never before it. */
 export const VENDOR_CHUNKS = [
+  // web_fetch's HTML to Markdown (src/web/html-markdown.ts): loaded at the first page converted.
+  { name: 'web', packages: ['@mozilla/readability', 'linkedom', 'turndown'] },
   { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
   { name: 'mcp', packages: ['@modelcontextprotocol/sdk'] },
   { name: 'yaml', packages: ['yaml'] },

@@ -45,6 +45,8 @@ export interface ActionRequest {
   paths: string[];
   /** The shell command, for bash. */
   command?: string;
+  /** The host a web action reaches (web_fetch), for `WebFetch(domain:…)` rules (policy/web-rules.ts). */
+  host?: string;
   /** Render-only preview for a permission prompt (e.g. a unified diff of a write). */
   preview?: ToolDisplay;
   /** One-line summary: "write src/a.ts", "bash: npm test". */

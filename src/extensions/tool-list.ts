@@ -9,6 +9,7 @@
 export const CLAUDE_TOOL_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({
   Read: 'read_file', Write: 'write_file', Edit: 'edit_file', MultiEdit: 'edit_file', Bash: 'bash', Glob: 'glob',
   Grep: 'grep', LS: 'list_dir', Task: 'agent', Agent: 'agent', TodoWrite: 'todo_write', Skill: 'skill',
+  WebFetch: 'web_fetch', WebSearch: 'web_search',
 }));
 
 export interface MappedTools {

@@ -1,5 +1,6 @@
 import type { ActionKind } from '../agent/types.js';
 import type { PolicyRule, RuleDecision, RuleSource } from './types.js';
+import { CLAUDE_WEB_TOOLS, WEB_FETCH_TOOL, WEB_SEARCH_TOOL, webSpecifierError } from './web-rules.js';
 
 /**
  * Permission rules as people write them in config files: Claude Code's syntax, with seek's tool
@@ -7,6 +8,7 @@ import type { PolicyRule, RuleDecision, RuleSource } from './types.js';
  *   `Bash`, `Bash(npm test)`, `Bash(npm test:*)` (prefix: `npm test` and `npm test …`),
  *   `Bash(git diff *)` (`*`: any run of characters, never across `;`, `&&`, `|`… in allow rules),
  *   `Read(./.env)`, `Edit(src/**)`, `Write(//tmp/x)`, `Read(~/.ssh/**)`,
+ *   `WebFetch(domain:example.com)`, `WebSearch` (policy/web-rules.ts),
  *   `mcp__github` or `mcp__github__*` (every tool of that MCP server), `mcp__github__create_issue`,
  *   `bash(npm test)`, `write_file(src/**)`, `write_file(/tmp/x/**)`, `memory_remember` (seek's
  *   names take seek's own path form, as `formatRule` prints it).
@@ -35,7 +37,7 @@ const CLAUDE_TOOLS: ReadonlyMap<string, { tools?: string[]; kinds?: ActionKind[]
 );
 
 /** Claude Code tools seek does not have: rules naming them are kept but can never match. */
-const CLAUDE_TOOLS_SEEK_LACKS = new Set(['WebFetch', 'WebSearch', 'BashOutput', 'KillShell', 'ExitPlanMode', 'SlashCommand']);
+const CLAUDE_TOOLS_SEEK_LACKS = new Set(['BashOutput', 'KillShell', 'ExitPlanMode', 'SlashCommand']);
 
 export interface ParsedRuleText {
   /** The policy rules the text stands for (one text may cover several tools or kinds). */
@@ -68,6 +70,12 @@ export function parseRuleText(text: string, decision: RuleDecision, source: Rule
   if (name.startsWith('mcp__')) {
     if (specifier !== undefined) throw new RuleSyntaxError(`"${text}": MCP rules take no specifier`);
     return { rules: [{ ...base, tool: name }] };
+  }
+  const webTool = CLAUDE_WEB_TOOLS.get(name) ?? (name === WEB_FETCH_TOOL || name === WEB_SEARCH_TOOL ? name : undefined);
+  if (webTool) {
+    const problem = webSpecifierError(webTool, specifier);
+    if (problem) throw new RuleSyntaxError(`"${text}": ${problem}`);
+    return { rules: [{ ...base, tool: webTool, ...(specifier === undefined ? {} : { pattern: specifier.trim() }) }] };
   }
   if (CLAUDE_TOOLS_SEEK_LACKS.has(name)) return { rules: [{ ...base, tool: name }], inert: `${name} is a Claude Code tool seek does not have` };
 

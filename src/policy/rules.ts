@@ -4,6 +4,7 @@ import type { ActionRequest } from '../agent/types.js';
 import { coverCommand, denyMatch } from './command-rules.js';
 import { expandHome, isInsideResolved, resolveReal } from './paths.js';
 import type { PolicyRule, RuleSource } from './types.js';
+import { domainMatches, domainPattern } from './web-rules.js';
 
 /**
  * The built-in classification, as data: which kinds are dangerous (`ask`) and which are safe
@@ -107,6 +108,8 @@ export function ruleAppliesTo(rule: PolicyRule, request: ActionRequest, tool: st
 export function ruleMatches(rule: PolicyRule, request: ActionRequest, tool: string | undefined, root: string, cwd = root): boolean {
   if (!ruleAppliesTo(rule, request, tool)) return false;
   if (rule.pattern === undefined) return true;
+  // A fetch is judged on its host (web-rules.ts): `domain:example.com`.
+  if (request.host !== undefined) return domainMatches(rule.pattern, request.host);
   const loose = rule.decision !== 'allow';
   if (request.kind === 'bash') {
     if (request.command === undefined) return false;
@@ -130,6 +133,7 @@ function commonDir(paths: string[]): string {
 /**
  * The session rule an "always" answer adds, for the UI to show before the user picks it:
  * - bash: the exact command (`{ tool: 'bash', pattern: 'npm test' }`);
+ * - a fetch: its host (`{ tool: 'web_fetch', pattern: 'domain:example.com' }`);
  * - path actions: the directory of the path(s) — `src/**` inside the root (relative, so it follows
  *   a worktree child), `*` for files directly in the root, an absolute `<dir>/**` outside it;
  * - anything else: the tool (`{ tool: 'memory_remember' }`), or the kind when no tool is known.
@@ -139,6 +143,7 @@ export function suggestRule(request: ActionRequest, tool: string | undefined, ro
   if (tool !== undefined) base.tool = tool;
   else base.kind = request.kind;
   if (request.kind === 'bash' && request.command !== undefined) return { ...base, pattern: request.command.trim() };
+  if (request.host !== undefined) return { ...base, pattern: domainPattern(request.host) };
   if (request.paths.length === 0) return tool !== undefined ? base : { ...base, kind: request.kind };
   const realRoot = resolveReal(root);
   const dir = commonDir(request.paths.map((p) => resolveReal(p)));

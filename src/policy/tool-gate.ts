@@ -145,6 +145,11 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | 'ab
   });
 }
 
+/** How to let a fetch of `host` through without `--yolo`: a rule naming the host. */
+function hostRuleHint(host: string): string {
+  return `To allow this host alone, add "WebFetch(domain:${host})" to "permissions.allow" in ~/.seek/config.json.`;
+}
+
 /**
  * The gate the loop calls around every validated tool call, in this order:
  *  0. the active skill's or command's allowed-tools: a tool outside them is refused;
@@ -191,6 +196,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         ...(workspace?.worktree ? { worktree: { path: workspace.worktree.path, ...(workspace.worktree.branch ? { branch: workspace.worktree.branch } : {}) } } : {}),
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
+      // A fetch is asked once per host: a yes holds for the session (the suggested rule names the
+      // host); an ask rule's question is asked every time.
+      if (answer === 'yes' && action.host !== undefined && now.code === 'dangerous') policy.addRule(now.suggestedRule);
       if (isAlways(answer)) {
         policy.addRule(now.suggestedRule);
         const scope = savedScopeOf(answer);
@@ -263,7 +271,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       if (!sandbox?.available) return { allow: false, reason: `${action.summary}: not run, it must run in the OS sandbox and none is available (see \`seek sandbox check\`).` };
       return { allow: true, sandbox: sandbox.forCall(outcome.sandbox, policy.root) };
     }
-    if (outcome.decision === 'deny') return { allow: false, reason: outcome.message };
+    if (outcome.decision === 'deny') return { allow: false, reason: outcome.code === 'dangerous' && action.host !== undefined ? `${outcome.message} ${hostRuleHint(action.host)}` : outcome.message };
     // Unreachable: an ask decision without an ask function is already a denial.
     return { allow: false, reason: `${action.summary}: needs approval and nobody can be asked.` };
   };

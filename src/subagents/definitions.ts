@@ -21,7 +21,7 @@ const MAX_DESCRIPTION_CHARS = 200;
 const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** Every seek tool in the parent's order: what `disallowedTools` subtracts from when `tools` is absent. */
-const SEEK_TOOL_NAMES: readonly string[] = ['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'todo_write', 'agent'];
+const SEEK_TOOL_NAMES: readonly string[] = ['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'todo_write', 'agent', 'web_fetch', 'web_search'];
 const SEEK_TOOLS = new Set(SEEK_TOOL_NAMES);
 
 /** seek's name for a tool a definition names (its own or Claude Code's); subagents get no `skill`. */

@@ -5,6 +5,7 @@ import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from
 import { TOOL_SEARCH } from '../agent/tool-proxy.js';
 import { MEMORY_TOOL_NAMES } from './memory-tools.js';
 import { SKILL_TOOL_NAME } from './skill-schema.js';
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from './web-names.js';
 
 /**
  * The tool names a hook matcher may name. They come from the tool definitions themselves (the
@@ -26,6 +27,8 @@ export function seekToolNames(): readonly string[] {
     createAgentTool({ types: [], maxConcurrent: 1, spawn: unused }).name,
     createDelegateTasksTool({ roles: [], maxConcurrent: 1, run: unused }).name,
     SKILL_TOOL_NAME,
+    WEB_FETCH_TOOL,
+    WEB_SEARCH_TOOL,
     // Loading definitions is a call of its own; call_tool is not here: a call through it runs,
     // and is matched, as the tool it calls (agent/tool-proxy.ts).
     TOOL_SEARCH,
@@ -51,6 +54,8 @@ export const CLAUDE_CODE_TOOL_ALIASES: ReadonlyMap<string, string> = new Map(
     Task: 'agent',
     Agent: 'agent',
     TodoWrite: 'todo_write',
+    WebFetch: WEB_FETCH_TOOL,
+    WebSearch: WEB_SEARCH_TOOL,
   }),
 );
 

@@ -23,6 +23,8 @@ import { readFileSchema } from './read-file.js';
 import { skillSchema } from './skill-schema.js';
 import { todoWriteSchema } from './todo-write.js';
 import { toolSearchSchema } from './tool-search.js';
+import { webFetchSchema } from './web-fetch.js';
+import { webSearchSchema } from './web-search.js';
 import { writeFileSchema } from './write-file.js';
 
 export const STATIC_TOOL_SCHEMAS: Readonly<Record<string, () => ZodType>> = {
@@ -45,4 +47,6 @@ export const STATIC_TOOL_SCHEMAS: Readonly<Record<string, () => ZodType>> = {
   memory_archive: memoryArchiveSchema,
   memory_recall: memoryRecallSchema,
   skill: skillSchema,
+  web_fetch: webFetchSchema,
+  web_search: webSearchSchema,
 };

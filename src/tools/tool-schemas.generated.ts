@@ -22,4 +22,6 @@ export const TOOL_PARAMETERS = {
   memory_archive: {"type":"object","properties":{"name":{"type":"string"},"reason":{"type":"string"}},"required":["name","reason"]},
   memory_recall: {"type":"object","properties":{"name":{"description":"an entry name from the memory index: returns its full content","type":"string"},"query":{"description":"words to search for in names, taglines, tags and content","type":"string"}}},
   skill: {"type":"object","properties":{"name":{"type":"string"}},"required":["name"]},
+  web_fetch: {"type":"object","properties":{"url":{"type":"string","description":"http(s) URL"},"offset":{"description":"Byte offset in the converted text (paging)","type":"integer","minimum":0},"max_bytes":{"description":"Bytes to return (default 40000, max 200000)","type":"integer","minimum":1}},"required":["url"]},
+  web_search: {"type":"object","properties":{"query":{"type":"string","minLength":1},"max_results":{"description":"Default 8, max 20","type":"integer","minimum":1}},"required":["query"]},
 } satisfies Record<string, Record<string, unknown>>;

@@ -25,6 +25,9 @@ function actionFor(tool: string, arg: string, cwd: string): ActionRequest {
   if (tool === 'edit_file') return { kind: 'edit', paths: [target], summary: `edit ${arg}` };
   if (['read_file', 'glob', 'grep', 'list_dir'].includes(tool)) return { kind: 'read', paths: [target], summary: `${tool} ${arg}` };
   if (tool === 'git') return { kind: 'git', paths: [cwd], command: `git ${arg}`, summary: `git ${arg}` };
+  // web_fetch takes a URL or a host (`domain:example.com` too); web_search any query.
+  if (tool === 'web_fetch') return { kind: 'other', paths: [], host: URL.canParse(arg) ? new URL(arg).hostname : arg.replace(/^domain:/, ''), readOnlyHint: true, summary: `fetch ${arg}` };
+  if (tool === 'web_search') return { kind: 'other', paths: [], readOnlyHint: true, summary: `search the web: ${arg}` };
   return { kind: 'other', paths: [], command: arg, summary: `${tool} ${arg}` };
 }
 

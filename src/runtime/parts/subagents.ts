@@ -3,6 +3,7 @@
  * fresh instances of the session's tools, its sandbox and hooks, its question queue and its memory
  * context, and never more than the parent may do.
  */
+import type { Tool } from '../../agent/types.js';
 import type { TextFileOverlay } from '../../tools/index.js';
 import { createCoreTools } from '../../tools/index.js';
 import type { HookRunner } from '../../hooks/runner.js';
@@ -35,6 +36,7 @@ export interface SubagentNeeds {
   hooks: HookRunner | undefined;
   guard: Guard;
   memory: MemoryWiring;
+  webTools: () => Tool[];
   mcp: McpPart;
   extensions: Extensions;
   worktrees: WorktreeManager | undefined;
@@ -60,7 +62,7 @@ export function createSubagents(base: SessionBase, options: OpenSessionOptions, 
     sandbox: needs.permissions.sandbox,
     sandboxReady: needs.permissions.sandboxReady,
     saveRule: needs.guard.saveRule,
-    createTools: ({ readOnly }) => [...createCoreTools({ files }), ...needs.memory.createTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    createTools: ({ readOnly }) => [...createCoreTools({ files }), ...needs.memory.createTools(), ...needs.webTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
     declareTools: declare,
     contextMessages: () => needs.memory.memory?.context.messages ?? [],
     ...(needs.worktrees ? { worktrees: needs.worktrees } : {}),

@@ -1,6 +1,6 @@
 /**
  * The session's tools, in the order every request declares them (the order is part of the
- * prompt prefix): the core tools, worktree tools (git only), memory's, `agent`, delegate_tasks,
+ * prompt prefix): the core tools, worktree tools (git only), memory's, the web's, `agent`, delegate_tasks,
  * `skill` (only with skills installed: a session without them pays nothing for it) and MCP's two;
  * then tools on demand decide which are declared and which wait behind tool_search.
  */
@@ -13,6 +13,8 @@ import { createCoreTools, createTodoStore, type TodoStore } from '../../tools/in
 import type { ToolSet } from '../../tools/on-demand.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
 import { createSkillTool } from '../../extensions/skill-tool.js';
+import { createWebTools } from '../../tools/web-tools.js';
+import { namesHostExplicitly } from '../../policy/web-rules.js';
 import type { MemoryWiring } from '../memory.js';
 import { createWorktreeTools, type Workspace } from '../workspace.js';
 import type { OpenSessionOptions } from '../session-types.js';
@@ -36,6 +38,17 @@ export function sessionParent(needs: { model: () => string; systemPrompt: string
   });
 }
 
+/** web_fetch and web_search (on demand) for the session and each child, fresh instances each time. */
+export function webToolsFor(base: SessionBase, options: OpenSessionOptions, policy: PermissionPolicy): () => Tool[] {
+  return () =>
+    createWebTools({
+      mayReachPrivate: (host) => namesHostExplicitly(policy.rules, host),
+      config: base.config as Record<string, unknown>,
+      configFile: base.configFile,
+      env: options.env,
+    });
+}
+
 export interface ToolNeeds {
   /** Filled here; `sessionParent` reads the names from it. */
   into: Tool[];
@@ -43,6 +56,7 @@ export interface ToolNeeds {
   guard: Guard;
   worktrees: WorktreeManager | undefined;
   memory: MemoryWiring;
+  webTools: () => Tool[];
   extensions: Extensions;
   mcp: McpPart;
   agentTool: Tool;
@@ -59,7 +73,7 @@ export function assembleTools(base: SessionBase, options: OpenSessionOptions, ne
   const tools = needs.into;
   tools.push(...createCoreTools({ todoStore: todos, files: options.files }));
   if (needs.worktrees) tools.push(...createWorktreeTools(needs.worktrees, needs.guard.workspace, base.board.info));
-  tools.push(...needs.memory.createTools(), needs.agentTool, needs.delegateTasksTool);
+  tools.push(...needs.memory.createTools(), ...needs.webTools(), needs.agentTool, needs.delegateTasksTool);
   if (needs.extensions.skills.length > 0) tools.push(createSkillTool({ skills: needs.extensions.skills, scope: needs.guard.scope }));
   const { mcpTools, mcp } = needs.mcp;
   if (mcpTools) tools.push(...mcpTools.createMcpTools(mcp));

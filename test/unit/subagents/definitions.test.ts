@@ -138,8 +138,8 @@ describe('parseSubagentDefinition', () => {
   it('drops unknown tools with one notice, maps and deduplicates the rest in first-seen order', async () => {
     const text = '---\nname: a\ndescription: d\ntools: [Grep, WebFetch, read_file, Read, mcp__github__search, LS, Task]\n---\n';
     const { type, notices } = await parseSubagentDefinition(text, '/a.md', 'user');
-    expect(type?.tools).toEqual(['grep', 'read_file', 'list_dir', 'agent']);
-    expect(notices).toEqual(['subagent definition /a.md: tools: dropped unknown tool(s) WebFetch, mcp__github__search']);
+    expect(type?.tools).toEqual(['grep', 'web_fetch', 'read_file', 'list_dir', 'agent']);
+    expect(notices).toEqual(['subagent definition /a.md: tools: dropped unknown tool(s) mcp__github__search']);
   });
 
   it('strips argument patterns to the base tool, with a notice', async () => {
@@ -154,7 +154,7 @@ describe('parseSubagentDefinition', () => {
   it('disallowedTools without tools removes from every seek tool', async () => {
     const text = '---\nname: a\ndescription: d\ndisallowedTools: Write, Edit, MultiEdit, WebSearch\n---\n';
     const { type, notices } = await parseSubagentDefinition(text, '/a.md', 'user');
-    expect(type?.tools).toEqual(['read_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'todo_write', 'agent']);
+    expect(type?.tools).toEqual(['read_file', 'bash', 'glob', 'grep', 'list_dir', 'git', 'todo_write', 'agent', 'web_fetch']);
     expect(notices).toEqual([]);
   });
 
@@ -266,10 +266,10 @@ describe('loadSubagentTypes', () => {
   });
 
   it('passes on notices about dropped tools', async () => {
-    const file = put(claudeAgents(), 'web.md', '---\nname: web\ndescription: d\ntools: Read, WebFetch, WebSearch\n---\n');
+    const file = put(claudeAgents(), 'web.md', '---\nname: web\ndescription: d\ntools: Read, WebFetch, WebSearch, NotebookRead\n---\n');
     const result = await load();
-    expect(result.types.find((type) => type.name === 'web')?.tools).toEqual(['read_file']);
-    expect(result.notices).toEqual([`subagent definition ${file}: tools: dropped unknown tool(s) WebFetch, WebSearch`]);
+    expect(result.types.find((type) => type.name === 'web')?.tools).toEqual(['read_file', 'web_fetch', 'web_search']);
+    expect(result.notices).toEqual([`subagent definition ${file}: tools: dropped unknown tool(s) NotebookRead`]);
   });
 
   it('skips files over 64 KiB', async () => {

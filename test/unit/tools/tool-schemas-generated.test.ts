@@ -10,6 +10,7 @@ import { createMemoryTools } from '../../../src/tools/memory-tools.js';
 import { createSkillTool } from '../../../src/extensions/skill-tool.js';
 import { STATIC_TOOL_SCHEMAS } from '../../../src/tools/tool-schema-sources.js';
 import { createToolSearchTool } from '../../../src/tools/tool-search.js';
+import { createWebTools } from '../../../src/tools/web-tools.js';
 import { GENERATED_FILE, generatedToolSchemas } from '../../../scripts/gen-tool-schemas.js';
 
 const STALE = 'src/tools/tool-schemas.generated.ts is stale: run `npm run gen:tool-schemas` and commit the result';
@@ -27,6 +28,7 @@ function builtInTools(): Tool[] {
     createExitWorktreeTool({ exit: unused, projectRoot: () => '/' }) as Tool,
     ...createMemoryTools(unusedMemory),
     createSkillTool({ skills: [] }) as Tool,
+    ...createWebTools({ mayReachPrivate: () => false, config: {}, configFile: '/config.json', env: {} }),
   ];
 }
 

@@ -1,0 +1,58 @@
+import { htmlToMarkdown } from './html-markdown.js';
+
+/** What web_fetch makes of a response body: Markdown from HTML, JSON and text as they are. */
+export interface PageText {
+  /** How the text was made, for the model: "text/html, as Markdown". */
+  form: string;
+  title?: string;
+  text: string;
+}
+
+export class UnreadableContentError extends Error {
+  override readonly name = 'UnreadableContentError';
+}
+
+function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+const CHARSET = /charset\s*=\s*["']?([\w.:-]+)/i;
+
+/** The header's charset, else (HTML) a `<meta charset>` near the top, else UTF-8. */
+function charset(contentType: string, body: Buffer, html: boolean): string {
+  const declared = CHARSET.exec(contentType)?.[1];
+  if (declared) return declared;
+  const meta = html ? /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 4096).toString('latin1'))?.[1] : undefined;
+  return meta ?? 'utf-8';
+}
+
+function decode(body: Buffer, contentType: string, html = false): string {
+  try {
+    return new TextDecoder(charset(contentType, body, html)).decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|ld\+json)$)/;
+
+/** Sniffs a body served without a type (or as octet-stream): HTML, JSON or text, else binary. */
+function sniff(body: Buffer): string | undefined {
+  const head = body.subarray(0, 2048);
+  if (head.includes(0)) return undefined;
+  const text = head.toString('utf8').trimStart().toLowerCase();
+  if (text.startsWith('<!doctype html') || text.startsWith('<html')) return 'text/html';
+  if (text.startsWith('{') || text.startsWith('[')) return 'application/json';
+  return 'text/plain';
+}
+
+export async function pageText(body: Buffer, contentType: string, url: string): Promise<PageText> {
+  let type = mediaType(contentType);
+  if (type === '' || type === 'application/octet-stream') type = sniff(body) ?? type;
+  if (type === 'text/html' || type === 'application/xhtml+xml') {
+    const page = await htmlToMarkdown(decode(body, contentType, true), url);
+    return { form: `${type}, as Markdown`, ...(page.title ? { title: page.title } : {}), text: page.markdown };
+  }
+  if (TEXT_TYPES.test(type)) return { form: type, text: decode(body, contentType) };
+  throw new UnreadableContentError(`${url} is ${type || 'of an unknown type'} (${body.length} bytes), not text: web_fetch reads HTML, JSON and text.`);
+}
