@@ -27,7 +27,6 @@ import { WorktreeError } from './errors.js';
 import { errorText, GitClient, runGit, type Env, type GitRunner } from './git.js';
 import {
   ANCHOR_PREFIX,
-  createdAt,
   DISCARDED_MAX_AGE_MS,
   findWorktree,
   housekeep,
@@ -41,12 +40,15 @@ import {
 import { copyIncluded, includedFiles, linkFolders } from './include.js';
 import { pruneDiscarded, workingStateTree } from './rescue.js';
 import { diffTrees } from './diff.js';
+import { collectStale, type StaleCollection } from './stale.js';
 import { liveOtherOwner, readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
-import type { CleanupOutcome, IfDirty, WorktreeInfo, WorktreeListing } from './types.js';
+import type { CleanupOutcome, CreateOptions, IfDirty, MergeTarget, WorktreeInfo, WorktreeListing } from './types.js';
 import { mapLimit } from '../util/map-limit.js';
 
 export { WorktreeError, type WorktreeErrorCode } from './errors.js';
 export { DISCARDED_MAX_AGE_MS, problemNotice, type HousekeepingReport } from './housekeeping.js';
+export type { StaleCollection } from './stale.js';
+export type { CreateOptions, MergeTarget } from './types.js';
 
 const GC_TIMEOUT_MS = 30_000;
 
@@ -62,30 +64,6 @@ export interface WorktreeManagerOptions {
   env?: Env;
   /** The clock for ids and rescue ref names (tests). */
   clock?: () => Date;
-}
-
-/** What `collectStale` did, by worktree id. */
-export interface StaleCollection {
-  removed: string[];
-  /** Old enough, but with uncommitted changes (or an unreadable status): kept. */
-  dirty: string[];
-  /** Old enough, but the seek process that made it (or resumed work in it) still runs. */
-  inUse: string[];
-}
-
-export interface MergeTarget {
-  /** The working tree a merge goes into; default the main working tree. */
-  into?: string;
-  /** Skip the owner check (`seek worktree merge`: the user's own command). */
-  anyOwner?: boolean;
-}
-
-export interface CreateOptions {
-  branch?: string;
-  base?: string;
-  /** Where `base` (default HEAD) is resolved: the project (default) or a worktree of it. */
-  baseDir?: string;
-  ownerSubSid?: string;
 }
 
 export class WorktreeManager {
@@ -326,23 +304,7 @@ export class WorktreeManager {
   async collectStale(options: { olderThanMs?: number } = {}): Promise<StaleCollection> {
     const olderThanMs = options.olderThanMs ?? DISCARDED_MAX_AGE_MS;
     const cutoff = this.clock().getTime() - olderThanMs;
-    const collection: StaleCollection = { removed: [], dirty: [], inUse: [] };
-    for (const found of await scanWorktrees(this.git, this.projectRoot, this.dirs)) {
-      if (problemOf(found) || (olderThanMs > 0 && Date.parse(createdAt(found)) >= cutoff)) continue;
-      const meta = found.meta;
-      if ((meta?.owner_pid === process.pid && meta.owner_host === hostname()) || liveOtherOwner(meta) !== undefined) {
-        collection.inUse.push(found.id);
-        continue;
-      }
-      const status = await worktreeStatus(this.wtGit(), found.path).catch(() => undefined);
-      if (!status || status.changes > 0) {
-        collection.dirty.push(found.id);
-        continue;
-      }
-      const outcome = await removeClean(this.context(), { id: found.id, path: found.path, meta });
-      if (outcome.kind === 'cleaned') collection.removed.push(found.id);
-    }
-    return collection;
+    return collectStale(this.context(), await scanWorktrees(this.git, this.projectRoot, this.dirs), olderThanMs, cutoff);
   }
 
   /**

@@ -46,3 +46,18 @@ export interface WorktreeListing {
   /** Directory gone, or git no longer knows it: reported, never removed automatically. */
   problem?: 'missing_directory' | 'not_registered';
 }
+
+export interface MergeTarget {
+  /** The working tree a merge goes into; default the main working tree. */
+  into?: string;
+  /** Skip the owner check (`seek worktree merge`: the user's own command). */
+  anyOwner?: boolean;
+}
+
+export interface CreateOptions {
+  branch?: string;
+  base?: string;
+  /** Where `base` (default HEAD) is resolved: the project (default) or a worktree of it. */
+  baseDir?: string;
+  ownerSubSid?: string;
+}
