@@ -24,6 +24,8 @@ export interface RootOptions {
   write?: boolean;
   worktree?: boolean;
   worktreeBranch?: string;
+  /** `-i/--image PATH`, repeatable: images attached to the prompt. */
+  image?: string[];
 }
 
 const SUBCOMMAND_HELP = `
@@ -51,6 +53,7 @@ export function createRootCommand(): Command {
     .argument('[prompt...]', 'the prompt (interactive: the first message)')
     .option('-p, --print', 'headless: run to completion, print the final answer, exit');
   return addSessionFlags(command)
+    .option('-i, --image <path>', 'attach an image (PNG, JPEG, GIF, WebP) to the prompt; repeatable', (path: string, previous: string[] = []) => [...previous, path])
     .option('--plan', 'plan-analyze: read-only, investigate and propose')
     .option('-c, --continue', 'continue the newest session of this project')
     .option('--list', 'list this project\'s sessions')
