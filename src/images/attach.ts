@@ -4,10 +4,14 @@
  * OpenAI's `{type: "image_url", image_url: {url: "data:…"}}`). Each becomes the message image the
  * providers send, prepared for the session's provider (prepare.ts).
  */
+import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readClipboardImage } from './clipboard.js';
 import type { ToolImage } from '../providers/types.js';
-import { base64Size, formatImageBytes } from './formats.js';
+import { base64Size, formatImageBytes, looksLikeImagePath, sniffImageType } from './formats.js';
 import { imageLimitsFor, MAX_IMAGE_FILE_BYTES } from './limits.js';
 import { ImageError, prepareImage, type PreparedImage } from './prepare.js';
 
@@ -29,6 +33,39 @@ export async function loadImageFile(path: string, cwd: string, provider: string 
     throw new ImageError(code === 'ENOENT' ? `No image file at ${path}.` : `${path} could not be read: ${(error as Error).message}`);
   }
   return prepareImage(bytes, basename(absolute), imageLimitsFor(provider));
+}
+
+/**
+ * The image file a paste or a drop names, as an absolute path: one path alone (quoted, with
+ * backslash-escaped spaces, or a file:// URL, as terminals and file managers drop them) of an
+ * existing file whose name says image. Undefined for anything else (text is pasted as text).
+ */
+export function pastedImagePath(text: string, cwd: string): string | undefined {
+  let candidate = text.trim();
+  if (candidate === '' || candidate.includes('\n')) return undefined;
+  if (/^(['"]).*\1$/.test(candidate)) candidate = candidate.slice(1, -1);
+  else candidate = candidate.replace(/\\(.)/g, '$1');
+  if (candidate.startsWith('file://')) {
+    try {
+      candidate = fileURLToPath(candidate);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!looksLikeImagePath(candidate)) return undefined;
+  const absolute = resolve(cwd, candidate.startsWith('~/') ? join(homedir(), candidate.slice(2)) : candidate);
+  try {
+    return statSync(absolute).isFile() ? absolute : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The clipboard's image prepared for `provider` (named clipboard.png and so on). */
+export async function clipboardImage(provider: string | undefined): Promise<PreparedImage> {
+  const bytes = await readClipboardImage();
+  const extension = (sniffImageType(bytes) ?? 'image/png').slice('image/'.length).replace('jpeg', 'jpg');
+  return prepareImage(bytes, `clipboard.${extension}`, imageLimitsFor(provider));
 }
 
 /** An image content block as stream-json input may carry it. */
@@ -69,4 +106,5 @@ export function scaledNote(prepared: PreparedImage): string | undefined {
 
 export { ImageError, describeImage, type PreparedImage } from './prepare.js';
 export { looksLikeImagePath, sniffImageType } from './formats.js';
+export { ClipboardError } from './clipboard.js';
 export { imageLimitsFor } from './limits.js';
