@@ -168,4 +168,25 @@ describe('sessions keep images by content hash', () => {
     expect(text).toMatch(/"sha256":"[0-9a-f]{64}"/);
     expect(readdirSync(join(projects, pid!, 'images'))).toHaveLength(1);
   });
+
+  it('a conversation rewound to before the second turn still sends the first turn image, byte for byte', async () => {
+    const { root, home } = makeProject();
+    const bytes = await png(root, 'shot.png', 30, 30);
+    suite.server.enqueue({ text: 'first answer' }, { text: 'second answer' }, { text: 'third answer' });
+    const env = anthropicEnv(home);
+    expect((await runSeek(['-p', '-i', 'shot.png', 'look'], { cwd: root, env, timeoutMs: 60_000 })).code).toBe(0);
+    expect((await runSeek(['-p', '-c', 'second'], { cwd: root, env, timeoutMs: 60_000 })).code).toBe(0);
+    const rewind = await runSeek(['rewind', '2', '--conversation'], { cwd: root, env, timeoutMs: 60_000 });
+    expect(rewind.code).toBe(0);
+    const forkId = /new session (\S+)/.exec(rewind.stdout)?.[1];
+    expect(forkId).toBeDefined();
+    const resumed = await runSeek(['--resume', forkId!, '-p', 'third'], { cwd: root, env, timeoutMs: 60_000 });
+    expect(resumed.stdout).toBe('third answer\n');
+    const [first, , third] = suite.server.requests;
+    expect(third!.body.messages[0].content[0]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') } });
+    // The first message's bytes (the image block) are what the first request sent.
+    const imageBlock = JSON.stringify(first!.body.messages[0].content[0]);
+    expect(third!.raw).toContain(imageBlock);
+    expect(JSON.stringify(third!.body.messages.map((m: { content: Array<{ text?: string }> }) => m.content.map((b) => b.text ?? '')))).not.toContain('second');
+  });
 });
