@@ -225,8 +225,9 @@ const common = {
   logLevel: 'warning',
   // Another use of import.meta would be empty in main.cjs: fail the build, not the run.
   logOverride: { 'empty-import-meta': 'error' },
-  // Ink loads React DevTools support only when DEV=true; it is not a dependency of ours.
-  external: ['react-devtools-core'],
+  // Ink loads React DevTools support only when DEV=true; it is not a dependency of ours. sharp loads
+  // its platform's native binary from node_modules (@img/sharp-*), so it is required from there.
+  external: ['react-devtools-core', 'sharp'],
 };
 
 /** What the CLI bundles and the vendor chunks share: one CommonJS function expression each (see the

@@ -5,6 +5,7 @@ import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 import { onWriteFailure } from './standard-output.js';
 import { runSlashPrompt } from './headless-slash.js';
+import { attachImageFiles } from './attached-images.js';
 import type { RunSummary } from '../runtime/events.js';
 import type { AgentSession } from '../runtime/session.js';
 import type { CostTotals } from '../cost/tracker.js';
@@ -33,7 +34,13 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
       return 2;
     }
     if (slash.kind === 'local') return renderer.finish(localSummary(session, slash.text, monotonicMs() - started, before));
-    const summary = await session.prompt(slash.text, controller.signal);
+    const attached = await attachImageFiles(options.image ?? [], process.cwd(), session.provider, session.model);
+    if ('error' in attached) {
+      process.stderr.write(`seek: ${attached.error}\n`);
+      return 2;
+    }
+    for (const note of attached.notes) process.stderr.write(`seek: ${note}\n`);
+    const summary = await session.prompt(slash.text, controller.signal, { images: attached.images });
     return renderer.finish(summary);
   } finally {
     process.off('SIGINT', onSignal);

@@ -19,4 +19,6 @@ export interface RootOptions {
   write?: boolean;
   worktree?: boolean;
   worktreeBranch?: string;
+  /** `-i/--image PATH`, repeatable: images attached to the prompt. */
+  image?: string[];
 }

@@ -31,6 +31,7 @@ export function createRootCommand(): Command {
     .argument('[prompt...]', 'the prompt (interactive: the first message)')
     .option('-p, --print', 'headless: run to completion, print the final answer, exit');
   return addSessionFlags(command)
+    .option('-i, --image <path>', 'attach an image (PNG, JPEG, GIF, WebP) to the prompt; repeatable', (path: string, previous: string[] = []) => [...previous, path])
     .option('--plan', 'plan-analyze: read-only, investigate and propose')
     .option('-c, --continue', 'continue the newest session of this project')
     .option('--list', 'list this project\'s sessions')

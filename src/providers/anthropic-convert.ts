@@ -5,6 +5,7 @@
  */
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   TextBlockParam,
@@ -13,7 +14,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { lookupModel } from './catalog.js';
 import { jsonObjectBytes, jsonPiece, JsonPieces, LastStringPiece, type JsonField, type JsonPiece } from './request-bytes.js';
-import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
+import type { AssistantMessage, Message, ModelRequest, ToolImage, ToolSchema } from './types.js';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -122,17 +123,11 @@ function anthropicMessageGroups(messages: readonly Message[]): { wire: MessagePa
 
   function place(message: Message): void {
     if (message.role === 'tool') {
-      const images = (message.images ?? []).filter((image) => ANTHROPIC_IMAGE_TYPES.has(image.mimeType));
+      const images = imageBlocks(message.images);
       const content: ToolResultBlockParam['content'] =
         images.length === 0
           ? message.content || undefined
-          : [
-              ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
-              ...images.map((image) => ({
-                type: 'image' as const,
-                source: { type: 'base64' as const, media_type: image.mimeType as AnthropicImageType, data: image.data },
-              })),
-            ];
+          : [...(message.content ? [{ type: 'text' as const, text: message.content }] : []), ...images];
       const block: ToolResultBlockParam = {
         type: 'tool_result',
         tool_use_id: message.toolCallId,
@@ -149,16 +144,25 @@ function anthropicMessageGroups(messages: readonly Message[]): { wire: MessagePa
     }
     openResults = undefined;
     if (message.role === 'user') {
-      const text: TextBlockParam = { type: 'text', text: message.content || EMPTY_USER_TEXT };
+      // Images first, then the text that speaks of them (Anthropic's advice).
+      const blocks: ContentBlockParam[] = [...imageBlocks(message.images), { type: 'text', text: message.content || EMPTY_USER_TEXT }];
       const previous = wire.at(-1);
       // Text after tool_result blocks is allowed; tool results never follow user text (they answer
       // an assistant message), so a merged message never has content before its tool_result blocks.
-      if (previous?.role === 'user' && Array.isArray(previous.content)) previous.content.push(text);
-      else wire.push({ role: 'user', content: [text] });
+      if (previous?.role === 'user' && Array.isArray(previous.content)) previous.content.push(...blocks);
+      else wire.push({ role: 'user', content: blocks });
     } else {
       wire.push({ role: 'assistant', content: assistantBlocks(message) });
     }
   }
+}
+
+/** The image blocks of a message's images, in order; types Anthropic does not take stay named in
+ * the text only. Only the type and the data go on the wire. */
+function imageBlocks(images: readonly ToolImage[] | undefined): ImageBlockParam[] {
+  return (images ?? [])
+    .filter((image) => ANTHROPIC_IMAGE_TYPES.has(image.mimeType))
+    .map((image) => ({ type: 'image', source: { type: 'base64', media_type: image.mimeType as AnthropicImageType, data: image.data } }));
 }
 
 function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {

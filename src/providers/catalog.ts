@@ -20,6 +20,9 @@ export interface ModelInfo {
   pricing: ModelPricing;
   /** Emits reasoning text (DeepSeek thinking models, reasoning models). */
   reasoning?: boolean;
+  /** `false`: the model takes text only (DeepSeek's chat models); an image is refused before any
+   * request is sent. Absent: it takes images (every Claude, GPT-4o and later model listed here). */
+  images?: false;
 }
 
 const M = 1_000_000;
@@ -55,6 +58,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     contextWindow: 1_000_000,
     maxOutputTokens: 16_384,
     pricing: { inputMiss: 0.14, inputHit: 0.0028, output: 0.28 },
+    images: false,
   },
   {
     id: 'deepseek-v4-pro',
@@ -63,6 +67,7 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     maxOutputTokens: 16_384,
     pricing: { inputMiss: 0.435, inputHit: 0.003625, output: 0.87 },
     reasoning: true,
+    images: false,
   },
   ...anthropicModels([
     ['claude-opus-5', 5, 25],
@@ -131,11 +136,12 @@ export const MODEL_CATALOG: readonly ModelInfo[] = [
     maxOutputTokens: 16_384,
     pricing: { inputMiss: 0.2, inputHit: 0.02, output: 1.5 },
     reasoning: true,
+    images: false,
   },
   // Groq-hosted, prices: https://groq.com/pricing; windows: https://console.groq.com/docs/models.
   // No cache discount is assumed (cache hits priced as misses).
-  { id: 'llama-3.3-70b-versatile', provider: 'groq', contextWindow: 131_072, maxOutputTokens: 8_192, pricing: { inputMiss: 0.59, inputHit: 0.59, output: 0.79 } },
-  { id: 'llama-3.1-8b-instant', provider: 'groq', contextWindow: 131_072, maxOutputTokens: 8_192, pricing: { inputMiss: 0.05, inputHit: 0.05, output: 0.08 } },
+  { id: 'llama-3.3-70b-versatile', provider: 'groq', contextWindow: 131_072, maxOutputTokens: 8_192, pricing: { inputMiss: 0.59, inputHit: 0.59, output: 0.79 }, images: false },
+  { id: 'llama-3.1-8b-instant', provider: 'groq', contextWindow: 131_072, maxOutputTokens: 8_192, pricing: { inputMiss: 0.05, inputHit: 0.05, output: 0.08 }, images: false },
   // Left unknown on purpose (cost shown as "—" unless set in config `models`): Mistral, Qwen and
   // other hosted or local models, whose published prices we could not confirm.
 ];
@@ -218,6 +224,17 @@ export function lookupModel(id: string): ModelInfo {
     pricing: configuredPricing(configured) ?? base.pricing,
     ...(configured.context_window !== undefined ? { contextWindow: configured.context_window } : {}),
   };
+}
+
+/** Whether `id` takes images: true or false for a model the catalog knows (DeepSeek's chat
+ * models, and any `deepseek-*` name, do not), undefined for one it does not (it is tried, and a
+ * 400 about images is explained). */
+export function takesImages(id: string): boolean | undefined {
+  const entry = catalogEntry(id);
+  if (entry) return entry.images !== false;
+  // DeepSeek serves no model that sees; its other names (deepseek-chat, deepseek-reasoner) too.
+  if (/^deepseek-/i.test(id)) return false;
+  return undefined;
 }
 
 /** Dollar cost of one response. Cache hits, cache writes and misses are priced separately. */

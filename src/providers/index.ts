@@ -7,6 +7,7 @@ import { createOpenAICompatibleProvider } from './openai-compatible.js';
 import { withAdvice } from './errors.js';
 import { withRetries, type RetryOptions } from './retry.js';
 import { withRequestGate } from './gated.js';
+import { imageAdvice, withImageGuard } from './image-guard.js';
 import type { ModelRequest, Provider, ProviderError, RequestGate, StreamEvent, StreamFn } from './types.js';
 import { redact, rememberSecret, rememberUrlSecrets } from '../util/redact.js';
 
@@ -57,7 +58,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
       : missingBaseUrlProvider(options.provider);
   }
   const advised = withErrorAdvice((request, signal) => inner.stream(request, signal), options, baseUrl);
-  const stream = withRedactedErrors(withRetries(options.gate ? withRequestGate(advised, options.gate) : advised, options.retry));
+  const stream = withImageGuard(withRedactedErrors(withRetries(options.gate ? withRequestGate(advised, options.gate) : advised, options.retry)));
   return { name: inner.name, stream };
 }
 
@@ -114,7 +115,7 @@ function adviceFor(error: ProviderError, request: ModelRequest, options: CreateP
         : `curl ${joinUrl(baseUrl, 'models')} -H "Authorization: Bearer <your key>"`;
     return `Model "${request.model}" may not exist there, or the base URL is wrong. List the models it serves with: ${list}; then pick one with --model or SEEK_MODEL`;
   }
-  return undefined;
+  return imageAdvice(error, request);
 }
 
 /** `base` with `path` appended to its path (a query or fragment stays after it). */
@@ -151,6 +152,7 @@ export {
 } from './openai-compatible.js';
 export { withRetries, MAX_RETRY_AFTER_MS, type RetryOptions } from './retry.js';
 export { isContextOverflow, parseRetryAfter } from './errors.js';
+export { imageRefusal, userImagesIn } from './image-guard.js';
 export { DEFAULT_IDLE_TIMEOUT_MS } from './stream-support.js';
 export * from './types.js';
 export * from './catalog.js';

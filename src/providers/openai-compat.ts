@@ -4,13 +4,14 @@
  */
 import type {
   ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPartImage,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { lookupModel } from './catalog.js';
+import { lookupModel, takesImages } from './catalog.js';
 import { jsonObjectBytes, jsonPiece, JsonPieces, LastStringPiece, type JsonField, type JsonPiece } from './request-bytes.js';
-import type { AssistantMessage, Message, ModelRequest, ToolSchema } from './types.js';
+import type { AssistantMessage, Message, ModelRequest, ToolImage, ToolResultMessage, ToolSchema } from './types.js';
 
 export interface OpenAICompat {
   /** How errors name the server: "DeepSeek API". */
@@ -96,7 +97,7 @@ export function buildChatRequest(request: ModelRequest, compat: OpenAICompat): C
   const { tools, rest } = chatRequestFields(request, compat);
   return {
     model: request.model,
-    messages: toOpenAIMessages(request.system, request.messages, compat),
+    messages: toOpenAIMessages(request.system, request.messages, compat, takesImages(request.model) !== false),
     ...(tools.length > 0 ? { tools } : {}),
     ...rest,
   } as ChatRequestBody;
@@ -138,7 +139,13 @@ export function encodeChatRequest(request: ModelRequest, compat: OpenAICompat, p
   const { tools, rest } = chatRequestFields(request, compat);
   const messages: JsonPiece[] = [];
   if (request.system) messages.push(pieces.system.of(request.system, (content) => ({ role: 'system', content })));
-  for (const message of request.messages) messages.push(pieces.messages.of(message, () => toOpenAIMessage(message, compat)));
+  const images = takesImages(request.model) !== false;
+  request.messages.forEach((message, i) => {
+    // A tool result that ends a run carries the run's images in a user message after it: its
+    // piece is both wire messages. The run is complete whenever it is first sent (a request goes
+    // out after every result of a turn), so the piece never changes afterwards.
+    messages.push(pieces.messages.ofText(message, () => wireMessagesAt(request.messages, i, compat, images).map((wire) => JSON.stringify(wire)).join(',')));
+  });
   const fields: JsonField[] = [
     ['model', jsonPiece(request.model)],
     ['messages', { array: messages }],
@@ -151,16 +158,42 @@ export function toOpenAIMessages(
   system: string,
   messages: readonly Message[],
   compat: OpenAICompat,
+  images = true,
 ): ChatCompletionMessageParam[] {
   const wire: ChatCompletionMessageParam[] = [];
   if (system) wire.push({ role: 'system', content: system });
-  for (const message of messages) wire.push(toOpenAIMessage(message, compat));
+  messages.forEach((_message, i) => wire.push(...wireMessagesAt(messages, i, compat, images)));
   return wire;
+}
+
+/**
+ * The wire messages of history message `i`: its own, and after a tool result that ends a run of
+ * them, a user message with the run's images (Chat Completions takes images only from the user,
+ * and every tool message must directly follow its call). `images` false (a model that takes none):
+ * the tool's text, which names the images, is all that goes.
+ */
+function wireMessagesAt(messages: readonly Message[], i: number, compat: OpenAICompat, images: boolean): ChatCompletionMessageParam[] {
+  const message = messages[i]!;
+  const own = toOpenAIMessage(message, compat);
+  if (message.role !== 'tool' || !images || messages[i + 1]?.role === 'tool') return [own];
+  const runImages: ToolImage[] = [];
+  for (let j = i; j >= 0 && messages[j]!.role === 'tool'; j--) runImages.unshift(...((messages[j] as ToolResultMessage).images ?? []));
+  if (runImages.length === 0) return [own];
+  const text = runImages.length === 1 ? 'The image the tool result above returned.' : `The ${runImages.length} images the tool results above returned.`;
+  return [own, { role: 'user', content: [{ type: 'text', text }, ...imageParts(runImages)] }];
+}
+
+/** Images as `image_url` parts with data URLs. */
+function imageParts(images: readonly ToolImage[]): ChatCompletionContentPartImage[] {
+  return images.map((image) => ({ type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } }));
 }
 
 /** One history message on the wire; it depends on the message alone (and the server's row). */
 function toOpenAIMessage(message: Message, compat: OpenAICompat): ChatCompletionMessageParam {
-  if (message.role === 'user') return { role: 'user', content: message.content };
+  if (message.role === 'user') {
+    if (!message.images?.length) return { role: 'user', content: message.content };
+    return { role: 'user', content: [{ type: 'text', text: message.content }, ...imageParts(message.images)] };
+  }
   if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
   const hasCalls = message.toolCalls.length > 0;
   const assistant: AssistantParam = {

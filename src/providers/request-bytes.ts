@@ -43,6 +43,16 @@ export class JsonPieces<K extends object> {
     }
     return found;
   }
+
+  /** Like `of`, given the JSON text itself (several array items joined by commas, say). */
+  ofText(key: K, text: () => string): JsonPiece {
+    let found = this.pieces.get(key);
+    if (!found) {
+      found = piece(text());
+      this.pieces.set(key, found);
+    }
+    return found;
+  }
 }
 
 /** The JSON of one string, the last one asked for kept (a session's system prompt never changes). */

@@ -15,6 +15,9 @@ export interface ToolCall {
 export interface UserMessage {
   role: 'user';
   content: string;
+  /** Images the user attached (`-i`, a paste, `@shot.png`), sent with the text in the provider's
+   * own format. In the session file each is kept by its content hash (session/images.ts). */
+  images?: ToolImage[];
 }
 
 /** Why a response ended. 'refusal': the model or the provider's safety system declined to answer
@@ -49,11 +52,17 @@ export interface AssistantMessage {
   errorMessage?: string;
 }
 
-/** An image a tool returned (an MCP tool's image content), base64, for providers that take images
- * in tool results (Anthropic); the others get only the tool's text, which names the image. */
+/** An image in a message: one a tool returned (an MCP tool's image content, `read_file` of an
+ * image) or one the user attached. `data` is base64; only `mimeType` and `data` go on the wire, the
+ * rest describes it for people (`[Image #1: name, 1280x720, 210 KB]`). A model that takes no
+ * images gets only the tool's text, which names the image. */
 export interface ToolImage {
   mimeType: string;
   data: string;
+  /** The file name it came from ("shot.png"; "clipboard.png" for a paste). */
+  name?: string;
+  width?: number;
+  height?: number;
 }
 
 export interface ToolResultMessage {

@@ -1,7 +1,7 @@
 import { runLoop } from '../agent/loop.js';
 import type { AgentEvent, BeforeToolCall, ToolResult } from '../agent/types.js';
 import { randomBytes } from 'node:crypto';
-import type { Message, StreamFn, ToolCall } from '../providers/types.js';
+import type { Message, StreamFn, ToolCall, ToolImage } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
 import type { Orchestration, SingleTask } from './orchestration.js';
 import type { ChildReport } from '../subagents/child-report.js';
@@ -219,7 +219,7 @@ export class AgentSession {
    * naming a custom command (`/name args`) is expanded first; when that fails (a refused
    * `` !`cmd` ``) nothing is sent and the summary says why (`commandFailed`).
    */
-  async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<RunSummary> {
+  async prompt(text: string, signal: AbortSignal = new AbortController().signal, attached: { images?: ToolImage[] } = {}): Promise<RunSummary> {
     this.announceStart();
     const mark = this.mark();
     // Allowed-tools limits last one turn: each prompt starts without any.
@@ -241,7 +241,7 @@ export class AgentSession {
     const sessionModel = this.model;
     if (run?.model) this.setModel(run.model);
     try {
-      return await this.runPrompt(run?.text ?? text, signal, mark);
+      return await this.runPrompt(run?.text ?? text, signal, mark, attached.images);
     } finally {
       if (run?.model) this.setModel(sessionModel);
       this.prepared.scope.reset();
@@ -249,7 +249,7 @@ export class AgentSession {
   }
 
   /** Runs the turn of `text` (a custom command already expanded) after its checkpoint was started. */
-  private async runPrompt(text: string, signal: AbortSignal, mark: RunMark): Promise<RunSummary> {
+  private async runPrompt(text: string, signal: AbortSignal, mark: RunMark, images: ToolImage[] | undefined): Promise<RunSummary> {
     if (this.hooks) await this.checkpoints?.beforeTool();
     await this.hooks?.prePrompt(text);
     if (this.delegateCalls.pending) await this.beforeAction();
@@ -274,7 +274,7 @@ export class AgentSession {
       toolSchemas: this.prepared.toolSchemas,
       ...(this.prepared.resolveTool ? { resolveTool: this.prepared.resolveTool } : {}),
       history: this.history,
-      input: { role: 'user', content: text + modeReminder(this.policy.workflow) },
+      input: { role: 'user', content: text + modeReminder(this.policy.workflow), ...(images?.length ? { images } : {}) },
       maxTurns: this.prepared.maxTurns,
       signal,
       emit: (event) => this.onLoopEvent(event),

@@ -139,9 +139,15 @@ const usageSchema = lazySchema((z) =>
   }),
 );
 
+/** A message's images: inline base64 (`data`), or a reference to the project's image store by
+ * content hash (`sha256`, session/images.ts), which reading the file resolves. */
+const imagesSchema = lazySchema((z) =>
+  z.array(z.looseObject({ mimeType: z.string(), data: z.string().optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })),
+);
+
 const messageSchema = lazySchema((z) =>
   z.discriminatedUnion('role', [
-    z.looseObject({ role: z.literal('user'), content: z.string() }),
+    z.looseObject({ role: z.literal('user'), content: z.string(), images: imagesSchema().optional() }),
     z.looseObject({
       role: z.literal('assistant'),
       content: z.string(),
@@ -160,7 +166,7 @@ const messageSchema = lazySchema((z) =>
       toolName: z.string(),
       content: z.string(),
       isError: z.boolean(),
-      images: z.array(z.looseObject({ mimeType: z.string(), data: z.string() })).optional(),
+      images: imagesSchema().optional(),
     }),
   ]),
 );

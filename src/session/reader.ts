@@ -24,6 +24,7 @@ import {
 } from './format.js';
 import { unwrapProxyCall } from '../agent/tool-proxy.js';
 import { repairHistory, type RepairReport } from './repair.js';
+import { restoreMessageImages } from './images.js';
 
 /** An entry with its index (see format.ts: index = file line - 1, corrupt lines included). */
 export interface IndexedEntry {
@@ -91,6 +92,7 @@ export function parseSessionText(text: string, path: string, options: ReadOption
     const line = lines[lineNo] ?? '';
     if (line.trim() === '') continue;
     const entry = parseEntry(tryParseJson(line));
+    if (entry?.type === 'message') entry.message = restoreMessageImages(entry.message, path);
     if (entry) entries.push({ index: lineNo - 1, entry });
     else skippedLines += 1;
   }

@@ -27,6 +27,7 @@ import {
   type SessionHeader,
 } from './format.js';
 import { isInjectedContext } from './context.js';
+import { storeMessageImages } from './images.js';
 import { claimNewSession, type SessionLock } from './lock.js';
 import { parseHeaderLine } from './reader.js';
 
@@ -82,7 +83,7 @@ export class SessionWriter {
       created_at: createdAt ?? new Date().toISOString(),
       ...rest,
     };
-    const preamble = (options.preamble ?? []).map(entryLine);
+    const preamble = (options.preamble ?? []).map((entry) => entryLine(entry, path));
     const writer = new SessionWriter(path, full, undefined, preamble.length, undefined, [`${JSON.stringify(full)}\n`, ...preamble]);
     writer.preambleEntries = preamble.length;
     return writer;
@@ -126,7 +127,7 @@ export class SessionWriter {
    * A user's prompt is made durable (fdatasync) before this returns. */
   append(entry: SessionEntryInput): number {
     if (this.closed) throw new Error(`Session ${this.header.id} is closed; cannot append.`);
-    this.write(entryLine(entry), startsConversation(entry), isPrompt(entry));
+    this.write(entryLine(entry, this.path), startsConversation(entry), isPrompt(entry));
     return this.nextIndex++;
   }
 
@@ -212,9 +213,10 @@ export class SessionWriter {
 
 /** One entry as a line. Canonical key order (type, ts, then the rest; a message's role first):
  * listing recognises lines from their first bytes without parsing them. */
-function entryLine(entry: SessionEntryInput): string {
+function entryLine(entry: SessionEntryInput, path: string): string {
   const { type, ts, ...rest } = entry;
-  const body = entry.type === 'message' ? { ...rest, message: Object.assign({ role: entry.message.role }, entry.message) } : rest;
+  // A message's images go to the project's image store; the line keeps their hashes (images.ts).
+  const body = entry.type === 'message' ? { ...rest, message: Object.assign({ role: entry.message.role }, storeMessageImages(entry.message, path)) } : rest;
   return `${JSON.stringify({ type, ts: ts ?? new Date().toISOString(), ...body })}\n`;
 }
 

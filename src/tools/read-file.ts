@@ -12,6 +12,7 @@ import { LineBudget } from './truncate.js';
 import { integerAtLeast } from './schema.js';
 import { OVERLAY_MAX_BYTES, type TextFileOverlay } from './file-overlay.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
+import { isImageHead, readImageFile } from './image-file.js';
 
 /** Files up to this size are read whole, synchronously; larger ones are streamed. */
 const SMALL_FILE_BYTES = 256 * 1024;
@@ -75,7 +76,9 @@ async function readFileTool(args: ReadFileArgs, ctx: ToolContext, files: TextFil
   // Small files (nearly every read) are read in one synchronous call: a few microseconds, where
   // the streaming path costs several thread-pool round trips. Large files stream.
   const whole = overlaid !== undefined ? Buffer.from(overlaid) : size <= SMALL_FILE_BYTES ? readFileSync(absPath) : undefined;
-  if (looksBinary(whole ?? (await readHead(absPath)))) {
+  const head = whole ?? (await readHead(absPath));
+  if (overlaid === undefined && isImageHead(head)) return readImageFile(absPath, shown);
+  if (looksBinary(head)) {
     return {
       content: `${shown} is a binary file (${formatBytes(size)}); read_file only shows text.`,
       isError: true,

@@ -33,14 +33,14 @@ import { worktreePanelSource } from './state/worktrees.js';
 import { Working } from './components/Working.js';
 import { Welcome } from './components/Welcome.js';
 import { welcomeOf } from './state/welcome.js';
+import { useImageInput } from './image-source.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
 
 export type { PermissionBridge } from './state/use-questions.js';
 
 export interface AppProps {
   session: AgentSession;
-  /** Opens another session (a fresh one, or a saved one) with the same settings and bridge. */
-  /** `worktreePath`: an existing seek worktree the new session works in. */
+  /** Opens another session (a fresh one, or a saved one) with the same settings and bridge; `worktreePath`: an existing seek worktree the new session works in. */
   openSession: (options: { resume?: string; worktreePath?: string }) => Promise<AgentSession>;
   bridge: PermissionBridge;
   history: InputHistory;
@@ -99,6 +99,7 @@ export function App(props: AppProps) {
   useEffect(() => session.policy.subscribe(() => setModeVersion((v) => v + 1)), [session]);
 
   const notice = useCallback((text: string, level: 'info' | 'warn' | 'error' = 'info') => dispatch({ type: 'notice', level, text }), [dispatch]);
+  const imageInput = useImageInput(sessionRef, notice);
 
   // A new conversation never clears the terminal: a marker line, then (resumed) its history.
   const startAfter = useCallback(
@@ -111,10 +112,10 @@ export function App(props: AppProps) {
 
   const send = useCallback(async (text: string, shown?: string) => {
     if (shown !== undefined) dispatch({ type: 'show-next', text: shown });
-    const controller = new AbortController();
+    const controller = new AbortController(), images = imageInput.take(text);
     runRef.current = controller;
     try {
-      const summary = await sessionRef.current.prompt(text, controller.signal);
+      const summary = await sessionRef.current.prompt(text, controller.signal, images ? { images } : {});
       if (summary.commandFailed) notice(summary.errorMessage ?? 'the command failed', 'error');
     } catch (error) {
       notice(error instanceof Error ? error.message : String(error), 'error');
@@ -122,7 +123,7 @@ export function App(props: AppProps) {
       runRef.current = undefined;
       setRunsEnded((count) => count + 1);
     }
-  }, [notice, dispatch]);
+  }, [notice, dispatch, imageInput]);
 
   // Messages typed while a turn runs wait, then go one after another.
   useEffect(() => {
@@ -359,7 +360,7 @@ export function App(props: AppProps) {
             <InputEditor
               key={`editor${draft?.key ?? 0}`}
               {...(draft ? { initialText: draft.text } : {})}
-              onSubmit={submit}
+              onSubmit={imageInput.onSubmit(submit)} {...imageInput.editor}
               history={props.history}
               completer={completer}
               active={!pending && !picker && !panel}

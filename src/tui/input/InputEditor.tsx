@@ -12,11 +12,14 @@
  *   Editing: ←/→, Alt/Ctrl+←/→ (Alt+B/F) by word, Home/End and Ctrl+A/E, Backspace, Delete,
  *   Ctrl+D, Ctrl+W and Alt+Backspace (word back), Alt+D (word forward), Ctrl+K, Ctrl+U.
  *   Ctrl+C clears the draft; on an empty prompt it goes to `onInterrupt`.
+ *   Ctrl+V attaches the clipboard's image; a pasted path of an image file attaches the file.
  */
 import { Box, Text, useInput, useStdin, type DOMElement, type Key } from 'ink';
 import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
 import { TerminalCursorContext, type CursorTarget } from '../terminal-cursor.js';
 import type { Completer, InputHistory } from '../types.js';
+import type { ToolImage } from '../../providers/types.js';
+import type { ImageSource } from './image-attachments.js';
 import { EditorController, type CompletionMenu, type EditorControllerOptions } from './editor-controller.js';
 import { layoutRows, rowIndexAt, type VisualRow } from './text-layout.js';
 import { TAB_WIDTH, nextBoundary, textWidth } from './text-width.js';
@@ -24,7 +27,11 @@ import { TAB_WIDTH, nextBoundary, textWidth } from './text-width.js';
 export interface InputEditorProps {
   /** The submitted text: trimmed, non-empty, paste placeholders expanded. The editor does not
    * record it in `history`; the caller does. */
-  onSubmit(text: string, shown?: string): void;
+  onSubmit(text: string, shown?: string, images?: ToolImage[]): void;
+  /** Where attached images come from (Ctrl+V, a pasted path, `@shot.png`). */
+  images?: ImageSource;
+  /** A message for the user (an image that could not be attached). */
+  onNotice?(text: string): void;
   history: InputHistory;
   completer: Completer;
   /** When false the editor is drawn dimmed, without a cursor, and ignores keys. */
@@ -65,6 +72,8 @@ export function InputEditor(props: InputEditorProps): ReactElement {
     ...(props.onEscape ? { onEscape: props.onEscape } : {}),
     ...(props.onInterrupt ? { onInterrupt: props.onInterrupt } : {}),
     ...(props.onChange ? { onChange: props.onChange } : {}),
+    ...(props.images ? { images: props.images } : {}),
+    ...(props.onNotice ? { onNotice: props.onNotice } : {}),
     ...(props.initialText ? { initialText: props.initialText } : {}),
   };
   const controllerRef = useRef<EditorController | null>(null);

@@ -8,6 +8,8 @@
  * the result of the previous one, which closures over React state would not.
  */
 import type { Key } from 'ink';
+import type { ToolImage } from '../../providers/types.js';
+import { ImageAttachments, imageMentions, type ImageSource } from './image-attachments.js';
 import type { Completer, Completion, InputHistory } from '../types.js';
 import { acceptCompletion, completionContext, type CompletionContext } from './completion.js';
 import * as edit from './editor-state.js';
@@ -31,7 +33,11 @@ export interface EditorControllerOptions {
   /** Called with the submitted text: placeholders expanded, trimmed, never empty. The editor only
    * reads `history`; recording the text there is the caller's job (the App does it on submit). */
   /** `shown`: the text as the transcript shows it, when that differs (pastes folded). */
-  onSubmit(text: string, shown?: string): void;
+  onSubmit(text: string, shown?: string, images?: ToolImage[]): void;
+  /** Where attached images come from (image-attachments.ts); without it there are none. */
+  images?: ImageSource;
+  /** A message for the user (an image that could not be attached). */
+  onNotice?(text: string): void;
   /** Esc with no menu open (`empty`: the buffer is empty). Returns true when the parent used it
    * (cancelled a run), or text to put back into the input (prompts that were queued and are now
    * taken back). */
@@ -78,11 +84,13 @@ export class EditorController {
   private view: EditorView | null = null;
   private readonly listeners = new Set<() => void>();
   private readonly paste: PasteCollector;
+  private attachments: ImageAttachments | undefined;
 
   constructor(options: EditorControllerOptions, pasteSettleMs: number = PASTE_SETTLE_MS) {
     this.options = options;
     this.paste = new PasteCollector((text) => this.insertPaste(text), pasteSettleMs);
     if (options.initialText) this.editor = edit.editorStateFrom(edit.normalizeText(options.initialText));
+    if (options.images) this.attachments = new ImageAttachments(options.images);
   }
 
   /** Takes the latest props. Never notifies (it runs during render); the next view reflects them. */
@@ -155,7 +163,10 @@ export class EditorController {
         return this.handBack(this.options.onInterrupt?.());
       case 'insert':
         return this.setEditor(edit.insertText(state, action.text));
+      case 'pasteImage':
+        return this.attachments?.pasteClipboard(this.insertLabel, this.notice);
       case 'paste':
+        if (this.attachments?.attachPasted(action.text, this.insertLabel, this.notice)) return;
         if (action.text.length < DIRECT_INSERT_MAX && !/[\r\n]/.test(action.text)) {
           return this.setEditor(edit.insertText(state, action.text));
         }
@@ -190,7 +201,7 @@ export class EditorController {
         if (!edit.isOnLastRow(state, this.options.textWidth)) return this.setEditor(edit.moveDown(state, this.options.textWidth));
         return this.walkHistory(1);
       case 'backspace': {
-        const tokenStart = placeholderEndingAt(state.value, state.cursor, this.pastes);
+        const tokenStart = placeholderEndingAt(state.value, state.cursor, this.pastes) ?? this.attachments?.labelEndingAt(state.value, state.cursor) ?? null;
         if (tokenStart === null) return this.setEditor(edit.deleteBackward(state));
         return this.setEditor({ value: state.value.slice(0, tokenStart) + state.value.slice(state.cursor), cursor: tokenStart });
       }
@@ -227,7 +238,7 @@ export class EditorController {
 
   private insertPaste(raw: string): void {
     const text = edit.normalizeText(raw);
-    if (text === '') return;
+    if (text === '' || this.attachments?.attachPasted(text, this.insertLabel, this.notice)) return;
     if (!needsPlaceholder(text)) return this.setEditor(edit.insertText(this.editor, text));
     const id = this.nextPasteId++;
     this.pastes.set(id, text);
@@ -264,18 +275,40 @@ export class EditorController {
     this.changed();
   }
 
-  private submit(): void {
+  private submit(mentionsResolved = false): void {
+    const attachments = this.attachments;
+    if (attachments && !mentionsResolved && imageMentions(this.editor.value).length > 0) return this.submitWithMentions(attachments);
     const text = expandPlaceholders(this.editor.value, this.pastes).trim();
     if (text === '') return;
     // What the transcript shows: each paste as `[pasted text: N lines]`, not its whole text.
     const shown = this.pastes.size > 0 ? shownPlaceholders(this.editor.value).trim() : undefined;
+    const images = attachments?.collect(text) ?? [];
+    attachments?.clear();
     this.pastes = new Map();
     this.nextPasteId = 1;
     this.historyIndex = null;
     this.draft = EMPTY_EDITOR_STATE;
     this.setEditor(EMPTY_EDITOR_STATE);
-    this.options.onSubmit(text, shown);
+    this.options.onSubmit(text, shown, ...(images.length > 0 ? [images] : []));
   }
+
+  /** `@image.png` mentions become attachments first; a file that cannot be attached is reported
+   * and the text stays in the input. */
+  private submitWithMentions(attachments: ImageAttachments): void {
+    const value = this.editor.value;
+    attachments.resolve(value).then(
+      (resolved) => {
+        if (this.editor.value !== value) return; // edited meanwhile: the user submits again
+        this.setEditor(edit.editorStateFrom(resolved.text, resolved.text.length));
+        this.submit(true);
+      },
+      (error: unknown) => this.notice(error instanceof Error ? error.message : String(error)),
+    );
+  }
+
+  private readonly insertLabel = (label: string): void => this.setEditor(edit.insertText(this.editor, label));
+
+  private readonly notice = (text: string): void => this.options.onNotice?.(text);
 
   /**
    * Up (-1) from the first row or Down (+1) from the last: older or newer history entries. The
@@ -331,7 +364,7 @@ export class EditorController {
 
 type SimpleEdit = Exclude<
   EditorAction['type'],
-  'ignore' | 'keys' | 'interrupt' | 'insert' | 'paste' | 'pasteStart' | 'pasteEnd' | 'newline' | 'enter' | 'tab' | 'escape' | 'up' | 'down' | 'backspace'
+  'ignore' | 'keys' | 'interrupt' | 'insert' | 'pasteImage' | 'paste' | 'pasteStart' | 'pasteEnd' | 'newline' | 'enter' | 'tab' | 'escape' | 'up' | 'down' | 'backspace'
 >;
 
 const SIMPLE_EDITS: Readonly<Record<SimpleEdit, (state: EditorState) => EditorState>> = {

@@ -47,6 +47,8 @@ export type EditorAction =
   | { type: 'escape' }
   /** Ctrl+C. */
   | { type: 'interrupt' }
+  /** Ctrl+V: attach the clipboard's image (terminals paste text themselves). */
+  | { type: 'pasteImage' }
   | { type: 'up' }
   | { type: 'down' }
   | {
@@ -83,6 +85,7 @@ const CTRL_BINDINGS: Readonly<Record<string, EditorAction>> = {
   h: { type: 'backspace' },
   j: { type: 'newline' },
   c: { type: 'interrupt' },
+  v: { type: 'pasteImage' },
 };
 
 /** Alt+letter bindings (readline): word motions as macOS terminals send Option+←/→. */

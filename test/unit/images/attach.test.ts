@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { ImageError, imageFromContentBlock, imageLabel, pastedImagePath } from '../../../src/images/attach.js';
+import { prepareImage } from '../../../src/images/prepare.js';
+import { tempDir } from '../../support/temp-dirs.js';
+
+const pngOf = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#808080' } }).png().toBuffer();
+
+describe('image attachments', () => {
+  it('an image content block, Anthropic or OpenAI shaped, becomes the same prepared image', async () => {
+    const data = (await pngOf(8, 4)).toString('base64');
+    const anthropic = await imageFromContentBlock({ type: 'image', source: { type: 'base64', media_type: 'image/png', data } }, 'anthropic', 'a.png');
+    const openai = await imageFromContentBlock({ type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } }, 'openai', 'a.png');
+    expect(anthropic.image).toEqual({ mimeType: 'image/png', data, name: 'a.png', width: 8, height: 4 });
+    expect(openai.image).toEqual(anthropic.image);
+    expect(imageLabel(anthropic.image, 2)).toMatch(/^\[Image #2: a\.png, 8x4, 1 KB\]$/);
+    await expect(imageFromContentBlock({ type: 'image_url', image_url: 'https://example.com/x.png' }, 'openai')).rejects.toThrow(/only base64 data URLs/);
+  });
+
+  it('refuses what is not an image, and names the limit when even scaled down it is too large', async () => {
+    await expect(prepareImage(Buffer.from('hello'), 'x.png', { maxEdge: 100, maxBase64Bytes: 1000, owner: 'Test' })).rejects.toThrow(ImageError);
+    // Noise does not compress: 200x200 pixels cannot fit in 1000 bytes of base64 at any quality.
+    const noise = Buffer.alloc(200 * 200 * 3);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+    const bytes = await sharp(noise, { raw: { width: 200, height: 200, channels: 3 } }).png().toBuffer();
+    await expect(prepareImage(bytes, 'noise.png', { maxEdge: 100, maxBase64Bytes: 1000, owner: 'Test' })).rejects.toThrow(/too large for Test, even scaled down to 100 pixels: images are limited to 1 KB/);
+  });
+
+  it('a pasted or dropped path of an image file: plain, quoted, escaped, file:// URL; text stays text', async () => {
+    const dir = tempDir('seek-img-paste-');
+    mkdirSync(join(dir, 'my shots'));
+    const file = join(dir, 'my shots', 'a b.png');
+    writeFileSync(file, await pngOf(2, 2));
+    expect(pastedImagePath(`'${file}'`, '/')).toBe(file);
+    expect(pastedImagePath(file.replaceAll(' ', '\\ '), '/')).toBe(file);
+    expect(pastedImagePath(pathToFileURL(file).href, '/')).toBe(file);
+    expect(pastedImagePath('my shots/a b.png', dir)).toBe(file);
+    expect(pastedImagePath('missing.png', dir)).toBeUndefined();
+    expect(pastedImagePath('some text', dir)).toBeUndefined();
+    expect(pastedImagePath(`${file}\nmore`, dir)).toBeUndefined();
+  });
+});
