@@ -1,0 +1,54 @@
+import { createInterface } from 'node:readline';
+import { createStreamJsonRenderer } from '../frontends/stream-json.js';
+import { PermissionQuestions } from '../frontends/stream-json/control.js';
+import { runConversation } from '../frontends/stream-json/conversation.js';
+import { openSession } from '../runtime/session.js';
+import type { RootOptions } from './root.js';
+import { closeSession } from './close-session.js';
+import { sessionOptionsFrom } from './session-options.js';
+import { onWriteFailure } from './standard-output.js';
+
+/** Checks the flags of a stream-json conversation; a usage error's text, or undefined. */
+export function streamInputUsageError(options: RootOptions, words: string): string | undefined {
+  if (!options.print) return '--input-format stream-json goes with -p: seek -p --input-format stream-json --output-format stream-json';
+  if (options.outputFormat !== 'stream-json') return '--input-format stream-json needs --output-format stream-json';
+  if (words !== '') return 'with --input-format stream-json the prompts come on stdin as user messages, not as arguments';
+  return undefined;
+}
+
+/** `seek -p --input-format stream-json --output-format stream-json [--permission-prompt-tool stdio]`:
+ * a conversation with a program over stdin and stdout (see frontends/stream-json/conversation.ts).
+ * The session is saved after every turn and closed when the conversation ends, however it ends. */
+export async function runStreamInput(options: RootOptions): Promise<number> {
+  const renderer = createStreamJsonRenderer(process.stdout);
+  const write = (line: Record<string, unknown>) => void process.stdout.write(`${JSON.stringify(line)}\n`);
+  const questions = options.permissionPromptTool === 'stdio' ? new PermissionQuestions(write) : undefined;
+  const session = await openSession(sessionOptionsFrom(options, { interactive: false, ...(questions ? { ask: questions.ask } : {}) }));
+  // Headless runs deny what needs approval (nobody to ask); here the program is asked, as a person
+  // is in ask mode. A mode from the flags or the config (auto, yolo, a deny default) is kept.
+  if (questions && session.policy.preference === 'deny' && options.yolo !== true) session.policy.setPreference('ask');
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const stopWatchingOutput = onWriteFailure(process.stdout, onSignal);
+  session.subscribe((event) => renderer.onEvent(event));
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  try {
+    return await runConversation({
+      session: { prompt: (text, signal) => session.prompt(text, signal), setMode: (mode) => session.setMode(mode), setModel: (model) => session.setModel(model) },
+      lines,
+      write,
+      finish: (summary) => renderer.finish(summary),
+      ...(questions ? { questions } : {}),
+      stop: stop.signal,
+    });
+  } finally {
+    lines.close();
+    process.stdin.destroy();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    stopWatchingOutput();
+    await closeSession(session);
+  }
+}
