@@ -13,6 +13,8 @@ export class StreamJsonSeek {
   readonly lines: Line[] = [];
   stderr = '';
   private buffer = '';
+  /** Answers every can_use_tool question as it arrives (see `answerQuestions`). */
+  private answerer: ((question: Line) => Line) | undefined;
   private readonly waiters: Array<() => void> = [];
   readonly exited: Promise<number | null>;
 
@@ -23,7 +25,9 @@ export class StreamJsonSeek {
       while ((at = this.buffer.indexOf('\n')) >= 0) {
         const text = this.buffer.slice(0, at);
         this.buffer = this.buffer.slice(at + 1);
-        this.lines.push(JSON.parse(text) as Line);
+        const line = JSON.parse(text) as Line;
+        this.lines.push(line);
+        if (line.type === 'control_request' && this.answerer) this.send({ type: 'control_response', response: { subtype: 'success', request_id: line.request_id, response: this.answerer(line) } });
       }
       this.notify();
     });
@@ -46,6 +50,11 @@ export class StreamJsonSeek {
 
   user(text: string): void {
     this.send({ type: 'user', message: { role: 'user', content: text } });
+  }
+
+  /** From now on every permission question is answered at once with `answer(question)`. */
+  answerQuestions(answer: (question: Line) => Line): void {
+    this.answerer = answer;
   }
 
   close(): void {
