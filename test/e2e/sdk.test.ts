@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +54,41 @@ for await (const message of q) {
 console.log(JSON.stringify({ asked, results: seen.filter((m) => m.type === 'result'), types: [...new Set(seen.map((m) => m.type))] }));
 `;
 
+/** interrupt() mid-stream, then a second message; then a second query aborted mid-stream. */
+const INTERRUPT_AND_ABORT = `
+import { query, AbortError } from 'seek-agent/sdk';
+let interrupted;
+const afterInterrupt = new Promise((resolve) => (interrupted = resolve));
+async function* conversation() {
+  yield { type: 'user', message: { role: 'user', content: 'talk a lot' } };
+  await afterInterrupt;
+  yield { type: 'user', message: { role: 'user', content: 'short now' } };
+}
+const q = query({ prompt: conversation(), options: { cwd: process.argv[2] } });
+const results = [];
+let asked = false;
+for await (const message of q) {
+  if (message.type === 'text_delta' && !asked) {
+    asked = true;
+    await q.interrupt();
+  }
+  if (message.type === 'result') {
+    results.push({ result: message.result, stop_reason: message.stop_reason });
+    interrupted();
+  }
+}
+const controller = new AbortController();
+let aborted;
+try {
+  for await (const message of query({ prompt: 'again a lot', options: { cwd: process.argv[2], abortController: controller } })) {
+    if (message.type === 'text_delta') controller.abort();
+  }
+} catch (error) {
+  aborted = { name: error.name, isAbort: error instanceof AbortError };
+}
+console.log(JSON.stringify({ results, aborted }));
+`;
+
 const NO_KEY = `
 import { query, NoApiKeyError, SeekError } from 'seek-agent/sdk';
 try {
@@ -95,6 +130,24 @@ describe('seek-agent/sdk from a user project', { timeout: 180_000 }, () => {
     expect(report.types).toEqual(expect.arrayContaining(['system', 'message', 'tool_start', 'tool_end', 'result']));
     expect(report.types).not.toContain('control_request');
     expect(suite.server.requests.map((r) => r.body.model)).toEqual(['deepseek-v4-flash', 'deepseek-v4-flash', 'deepseek-reasoner']);
+  });
+
+  it('interrupt() ends a turn mid-stream and the conversation goes on; abortController stops seek with an AbortError', async () => {
+    const { root, home } = makeProject();
+    const never = new Promise(() => {});
+    suite.server.enqueue({ text: 'A long answer', pauseAfterChunks: { chunks: 2, until: never } }, { text: 'Short.' }, { text: 'Another long one', pauseAfterChunks: { chunks: 2, until: never } });
+    const dir = userProject({ 'interrupt.mjs': INTERRUPT_AND_ABORT });
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...suite.env(home) };
+    const { stdout } = await run(process.execPath, ['interrupt.mjs', root], { cwd: dir, env, timeout: 150_000 });
+    const report = JSON.parse(stdout) as { results: Array<{ result: string; stop_reason: string }>; aborted: { name: string; isAbort: boolean } };
+    expect(report.results).toEqual([{ result: expect.any(String), stop_reason: 'aborted' }, { result: 'Short.', stop_reason: 'completed' }]);
+    expect(report.aborted).toEqual({ name: 'AbortError', isAbort: true });
+    expect(suite.server.requests).toHaveLength(3);
+    // The aborted query's session was saved with its prompt (seek ended its turn on SIGTERM).
+    const sessions = join(home, 'projects', readdirSync(join(home, 'projects'))[0]!, 'sessions');
+    const saved = readdirSync(sessions).filter((name) => name.endsWith('.jsonl')).map((name) => readFileSync(join(sessions, name), 'utf8'));
+    expect(saved).toHaveLength(2);
+    expect(saved.some((text) => text.includes('again a lot'))).toBe(true);
   });
 
   it('throws a typed NoApiKeyError when seek has no key', async () => {
