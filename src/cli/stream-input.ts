@@ -7,6 +7,11 @@ import type { RootOptions } from './root.js';
 import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 import { onWriteFailure } from './standard-output.js';
+import { runSlashPrompt } from './headless-slash.js';
+import { localSummary } from './headless.js';
+import type { AgentSession } from '../runtime/session.js';
+import type { RunSummary } from '../runtime/events.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** Checks the flags of a stream-json conversation; a usage error's text, or undefined. */
 export function streamInputUsageError(options: RootOptions, words: string): string | undefined {
@@ -36,7 +41,7 @@ export async function runStreamInput(options: RootOptions): Promise<number> {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   try {
     return await runConversation({
-      session: { prompt: (text, signal) => session.prompt(text, signal), setMode: (mode) => session.setMode(mode), setModel: (model) => session.setModel(model) },
+      session: { prompt: (text, signal) => promptOrSlash(session, text, signal), setMode: (mode) => session.setMode(mode), setModel: (model) => session.setModel(model) },
       lines,
       write,
       finish: (summary) => renderer.finish(summary),
@@ -51,4 +56,17 @@ export async function runStreamInput(options: RootOptions): Promise<number> {
     stopWatchingOutput();
     await closeSession(session);
   }
+}
+
+/** A user message's turn, as `seek -p` runs a prompt: a built-in slash command (`/cost`, `/compact`)
+ * runs here and its text is the result; one that cannot run headless is an error result; anything
+ * else (custom commands included) is a turn of the session. */
+async function promptOrSlash(session: AgentSession, text: string, signal: AbortSignal): Promise<RunSummary> {
+  if (!text.startsWith('/')) return session.prompt(text, signal);
+  const started = monotonicMs();
+  const before = session.tracker.cumulative();
+  const slash = await runSlashPrompt(text, session, signal);
+  if (slash.kind === 'prompt') return session.prompt(slash.text, signal);
+  if (slash.kind === 'local') return localSummary(session, slash.text, monotonicMs() - started, before);
+  return { ...localSummary(session, '', monotonicMs() - started, before), reason: 'error', errorMessage: slash.message };
 }

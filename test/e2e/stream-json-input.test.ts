@@ -157,6 +157,21 @@ describe('seek -p --input-format stream-json', { timeout: 120_000 }, () => {
     expect(await seek.exited).toBe(0);
   });
 
+  it('runs built-in slash commands as seek -p does: /cost answers locally, an unknown one is an error result', async () => {
+    const { root, home } = makeProject();
+    const seek = start(root, home);
+    seek.user('/cost');
+    seek.user('/no-such-command');
+    seek.close();
+    expect(await seek.exited).toBe(1); // the last turn's status
+    const [cost, unknown] = seek.results();
+    expect(cost).toMatchObject({ is_error: false, num_turns: 0 });
+    expect(cost!.result).toMatch(/in|tokens|\$/);
+    expect(unknown).toMatchObject({ is_error: true, subtype: 'error' });
+    expect(unknown!.error).toContain('unknown command /no-such-command');
+    expect(suite.server.requests).toHaveLength(0);
+  });
+
   it('stdin closing mid-turn: the open question is answered no, the turn ends and the session is saved', async () => {
     const { root, home } = makeProject();
     suite.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'echo late > late.txt' } }] }, { text: 'Nobody answered.' });
