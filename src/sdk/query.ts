@@ -156,6 +156,10 @@ export class Query implements AsyncIterable<SeekMessage> {
     }
     if (value.type === 'control_request') return void this.onQuestion(value);
     if (value.type === 'control_response') return this.onControlResponse(value);
+    if (value.type === 'control_cancel_request') {
+      if (typeof value.request_id === 'string') this.questions.get(value.request_id)?.abort();
+      return;
+    }
     if (value.type === 'result' || (value.type === 'error' && value.kind === 'invalid_input')) {
       this.answered++;
       this.closeWhenDone();

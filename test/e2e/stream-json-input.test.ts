@@ -118,6 +118,24 @@ describe('seek -p --input-format stream-json', { timeout: 120_000 }, () => {
     expect(await seek.exited).toBe(0);
   });
 
+  it('interrupting while a question waits withdraws it (control_cancel_request); a late answer is ignored', async () => {
+    const { root, home } = makeProject();
+    suite.server.enqueue({ toolCalls: [{ name: 'bash', arguments: { command: 'touch never.txt' } }] }, { text: 'Next.' });
+    const seek = start(root, home, ['--permission-prompt-tool', 'stdio']);
+    seek.user('make a file');
+    const question = await seek.waitFor(isCanUseTool);
+    seek.send({ type: 'control_request', request_id: 'int-1', request: { subtype: 'interrupt' } });
+    await seek.waitFor((line) => line.type === 'control_cancel_request' && line.request_id === question.request_id);
+    expect(await seek.waitFor((line) => line.type === 'result')).toMatchObject({ is_error: true, stop_reason: 'aborted' });
+    seek.send(answer(question.request_id, { behavior: 'allow' }));
+    seek.user('go on');
+    await seek.waitFor((line) => line.type === 'result' && line.result === 'Next.');
+    seek.close();
+    expect(await seek.exited).toBe(0);
+    expect(existsSync(join(root, 'never.txt'))).toBe(false);
+    expect(seek.lines.filter((line) => line.type === 'error')).toEqual([]);
+  });
+
   it('set_permission_mode plan refuses a write; set_model changes the next request', async () => {
     const { root, home } = makeProject();
     suite.server.enqueue({ toolCalls: [{ name: 'write_file', arguments: { path: 'plan.txt', content: 'x' } }] }, { text: 'Could not write.' });

@@ -66,7 +66,10 @@ export class PermissionQuestions {
     if (this.closed) return Promise.resolve('no');
     const requestId = `seek-perm-${this.next++}`;
     return new Promise<AskAnswer>((resolve) => {
-      const onAbort = () => this.settle(requestId, { ok: false, error: 'the turn was interrupted' });
+      const onAbort = () => {
+        // Claude Code's way of withdrawing a question: the program may stop asking its user.
+        if (this.settle(requestId, { ok: false, error: 'the turn was interrupted' })) this.write({ type: 'control_cancel_request', request_id: requestId });
+      };
       this.waiting.set(requestId, (answer) => {
         signal?.removeEventListener('abort', onAbort);
         resolve(answerOf(answer, prompt.input));
@@ -83,6 +86,12 @@ export class PermissionQuestions {
     this.waiting.delete(requestId);
     settle(answer);
     return true;
+  }
+
+  /** True for a question asked earlier and already settled (a late answer, ignored). */
+  wasAsked(requestId: string): boolean {
+    const match = /^seek-perm-(\d+)$/.exec(requestId);
+    return match !== null && Number(match[1]) < this.next && !this.waiting.has(requestId);
   }
 
   /** stdin closed: the questions waiting now and later are answered no. */

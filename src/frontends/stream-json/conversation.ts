@@ -87,6 +87,8 @@ export async function runConversation(options: ConversationOptions): Promise<num
   function settleAnswer(message: Extract<ReturnType<typeof parseInputLine>, { ok: true }>['message'] & { type: 'control_response' }, lineNumber: number): void {
     const unknown = () => write({ type: 'error', kind: 'invalid_input', line: lineNumber, message: `stdin line ${lineNumber}: no question ${JSON.stringify(message.requestId)} is waiting for an answer` });
     if (!questions) return unknown();
+    // An answer after the turn that asked was interrupted (its question was withdrawn): nothing to do.
+    if (questions.wasAsked(message.requestId)) return;
     if (message.ok && message.response.behavior !== 'allow' && message.response.behavior !== 'deny') {
       write({ type: 'error', kind: 'invalid_input', line: lineNumber, message: `stdin line ${lineNumber}: a can_use_tool answer needs "behavior": "allow" or "deny"; taken as deny` });
     }
