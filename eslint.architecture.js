@@ -24,8 +24,9 @@ export const LAYER_ORDER = [
   'cli',
 ];
 
-/** Folders outside the order, importing nothing of seek's: the launcher (the CLI may import it). */
-export const ISOLATED = ['launch'];
+/** Folders outside the order, importing nothing of seek's: the launcher (the CLI may import it) and
+ * the SDK (seek-agent/sdk, a client of the seek process, built on its own into dist/sdk/). */
+export const ISOLATED = ['launch', 'sdk'];
 
 function zones(base) {
   const ordered = LAYER_ORDER.map((folder, index) => ({
@@ -35,8 +36,8 @@ function zones(base) {
   }));
   const isolated = ISOLATED.map((folder) => ({
     target: `./${base}/${folder}`,
-    from: LAYER_ORDER.map((other) => `./${base}/${other}`),
-    message: `${folder}/ runs before the CLI bundle is loaded and imports nothing of seek's.`,
+    from: [...LAYER_ORDER, ...ISOLATED.filter((other) => other !== folder)].map((other) => `./${base}/${other}`),
+    message: `${folder}/ is built on its own and imports nothing of seek's.`,
   }));
   return [...ordered.filter((zone) => zone.from.length > 0), ...isolated];
 }

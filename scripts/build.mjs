@@ -20,6 +20,7 @@ import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
 import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { buildVendorChunks, emptyWants, packageOf, vendorChunks } from './vendor-chunks.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -295,6 +296,28 @@ await build({
   outfile: `${staging}/launch.cjs`,
   format: 'cjs',
 });
+// dist/sdk/: the `seek-agent/sdk` subpath export (package.json "exports"): one ES module for
+// Node 20 from src/sdk/ (which imports nothing of seek's internals: it spawns bin/seek.js), and
+// its declarations, emitted by the TypeScript compiler from the same sources (a type error fails
+// the build).
+await build({ ...common, entryPoints: ['src/sdk/index.ts'], outfile: `${staging}/sdk/index.js`, format: 'esm' });
+emitSdkDeclarations(`${staging}/sdk`);
+
+function emitSdkDeclarations(outDir) {
+  const ts = createRequire(import.meta.url)('typescript');
+  const options = {
+    declaration: true, emitDeclarationOnly: true, outDir, rootDir: 'src/sdk', strict: true, skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2023.d.ts'], types: ['node'],
+  };
+  const program = ts.createProgram(['src/sdk/index.ts'], options);
+  const emitted = program.emit();
+  const problems = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
+  if (problems.length > 0 || emitted.emitSkipped) {
+    throw new Error(`build: the SDK's declarations:\n${ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' })}`);
+  }
+  const outside = program.getSourceFiles().map((file) => file.fileName).filter((name) => !name.includes('node_modules') && !/(^|[/\\])src[/\\]sdk[/\\]/.test(name));
+  if (outside.length > 0) throw new Error(`build: src/sdk must import nothing of seek's other sources, but it reaches ${outside.join(', ')}`);
+}
 // The launcher decodes an ASCII script as a one-byte string (a third of the time of UTF-8).
 // esbuild escapes non-ASCII text in strings but not in regular expression literals: write those
 // with \u escapes. A non-ASCII script still runs, only its start is slower.

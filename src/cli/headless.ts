@@ -52,7 +52,7 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
 
 /** The result of a built-in slash command run here (`/help`, `/cost`…): what it billed is what the
  * session's tracker gained since `before` (a `/compact`'s summary; nothing for the others). */
-function localSummary(session: AgentSession, text: string, durationMs: number, before: CostTotals): RunSummary {
+export function localSummary(session: AgentSession, text: string, durationMs: number, before: CostTotals): RunSummary {
   const after = session.tracker.cumulative();
   const usage = {
     inputTokens: after.usage.inputTokens - before.usage.inputTokens,

@@ -21,4 +21,8 @@ export interface RootOptions {
   worktreeBranch?: string;
   /** `-i/--image PATH`, repeatable: images attached to the prompt. */
   image?: string[];
+  /** `-p --input-format stream-json`: a conversation with a program over stdin (docs/headless-and-sdk.md). */
+  inputFormat?: 'text' | 'stream-json';
+  /** `stdio`: permission questions go to that program as can_use_tool control requests. */
+  permissionPromptTool?: 'stdio';
 }

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { readPipedInput } from './piped-input.js';
 import { noteRunKind } from './run-kind.js';
 import { configureExits } from './exits.js';
@@ -38,6 +38,8 @@ export function createRootCommand(): Command {
     .option('--include-subagents', 'with --list: show subagent sessions under their parent')
     .option('--dream', 'distil cross-project user traits into ~/.seek/soul.md (a preview unless --write)')
     .option('--write', 'with --dream: save the result')
+    .addOption(new Option('--input-format <format>', 'headless input: stream-json reads user messages and control requests as JSON lines on stdin').choices(['text', 'stream-json']))
+    .addOption(new Option('--permission-prompt-tool <tool>', 'with --input-format stream-json: ask permission questions of the program on stdio').choices(['stdio']))
     .version(SEEK_VERSION, '-v, --version')
     .addHelpText('after', SUBCOMMAND_HELP)
     .showHelpAfterError('(run seek --help for usage)');
@@ -61,6 +63,14 @@ export async function runRootCommand(argv: string[]): Promise<number> {
     const { listSessionsCommand } = await import('./list-sessions.js');
     return listSessionsCommand(options);
   }
+  if (options.inputFormat === 'stream-json') {
+    const { runStreamInput, streamInputUsageError } = await import('./stream-input.js');
+    const problem = streamInputUsageError(options, program.args.join(' ').trim());
+    if (problem) return usageError(problem);
+    noteRunKind('print');
+    return runStreamInput(options);
+  }
+  if (options.permissionPromptTool) return usageError('--permission-prompt-tool stdio goes with -p --input-format stream-json --output-format stream-json');
   if (options.print) {
     // `-` among the words stands for standard input, read to its end (see piped-input.ts).
     const words = program.args.filter((word) => word !== '-').join(' ').trim();

@@ -8,7 +8,14 @@ import { commandRulesReady } from './command-rules.js';
 /** `always` keeps the suggested rule for this session; `always-local`, `always-project` and
  * `always-user` also save it to that config file (`.seek/config.local.json`, `.seek/config.json`,
  * `~/.seek/config.json`). */
-export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user' | StopAnswer;
+export type AskAnswer = 'yes' | 'no' | 'always' | 'always-local' | 'always-project' | 'always-user' | StopAnswer | EditedAnswer;
+
+/** A "yes" to other arguments (a program's `updatedInput`, stream-json's can_use_tool): the call
+ * runs with `edited` instead, validated again by the tool's schema and judged again by the policy
+ * (a deny rule still denies it; what the policy runs in the OS sandbox runs there). */
+export interface EditedAnswer {
+  edited: unknown;
+}
 
 /** A "no" from the user: the denial becomes the tool result. Without `feedback` the session's turn
  * ends there (the word goes back to the user) instead of the model carrying on by itself. With
@@ -54,6 +61,8 @@ export interface PermissionPrompt {
   subagent?: { id: string; description: string };
   /** Set when the asking agent works in a worktree: the tree the action reads or writes. */
   worktree?: { path: string; branch?: string };
+  /** The call's validated arguments (what a program answering for the user sees as `input`). */
+  input?: unknown;
 }
 
 export type AskFn = (request: PermissionPrompt, signal?: AbortSignal) => Promise<AskAnswer>;
@@ -178,6 +187,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     toolName: string,
     action: ActionRequest,
     ctx: ToolContext,
+    input: unknown,
   ): Promise<PolicyDecision | AskAnswer | 'aborted'> {
     const evaluate = () => policy.evaluate(action, { tool: toolName, cwd: ctx.cwd, canAsk: ask !== undefined });
     const first = evaluate();
@@ -194,6 +204,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         alwaysRule: now.suggestedRule,
         ...(subagent ? { subagent } : {}),
         ...(workspace?.worktree ? { worktree: { path: workspace.worktree.path, ...(workspace.worktree.branch ? { branch: workspace.worktree.branch } : {}) } } : {}),
+        input,
       };
       const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
       // A fetch is asked once per host: a yes holds for the session (the suggested rule names the
@@ -252,10 +263,11 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     if (action.kind === 'bash') await commandRulesReady();
     let outcome: PolicyDecision | AskAnswer | 'aborted';
     try {
-      outcome = await decideWithPrompt(name, action, ctx);
+      outcome = await decideWithPrompt(name, action, ctx, args);
     } catch (error) {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
+    if (typeof outcome === 'object' && 'edited' in outcome) return approveEdited(tool, name, outcome.edited, ctx);
     if (typeof outcome === 'object' && 'decline' in outcome) {
       const reason = declinedMessage(action.summary, outcome.feedback);
       // Words to act on continue the turn; a bare "no" hands the turn back.
@@ -266,15 +278,38 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       if (outcome === 'aborted') return { allow: false, reason: `${action.summary}: canceled before the user answered.` };
       return { allow: false, reason: declinedMessage(action.summary) };
     }
-    if (outcome.decision === 'allow') {
-      if (outcome.sandbox === undefined) return { allow: true };
-      if (!sandbox?.available) return { allow: false, reason: `${action.summary}: not run, it must run in the OS sandbox and none is available (see \`seek sandbox check\`).` };
-      return { allow: true, sandbox: sandbox.forCall(outcome.sandbox, policy.root) };
-    }
+    if (outcome.decision === 'allow') return allowed(outcome, action);
     if (outcome.decision === 'deny') return { allow: false, reason: outcome.code === 'dangerous' && action.host !== undefined ? `${outcome.message} ${hostRuleHint(action.host)}` : outcome.message };
     // Unreachable: an ask decision without an ask function is already a denial.
     return { allow: false, reason: `${action.summary}: needs approval and nobody can be asked.` };
   };
+
+  /** An allow decision: run, in the OS sandbox when it names a profile (refused without one). */
+  function allowed(decision: Extract<PolicyDecision, { decision: 'allow' }>, action: ActionRequest, args?: unknown): Awaited<ReturnType<BeforeToolCall>> {
+    const edited = args === undefined ? {} : { args };
+    if (decision.sandbox === undefined) return { allow: true, ...edited };
+    if (!sandbox?.available) return { allow: false, reason: `${action.summary}: not run, it must run in the OS sandbox and none is available (see \`seek sandbox check\`).` };
+    return { allow: true, ...edited, sandbox: sandbox.forCall(decision.sandbox, policy.root) };
+  }
+
+  /** An approval with other arguments (EditedAnswer): valid for the tool's schema, and judged again
+   * by the policy: denied stays denied, allowed runs as allowed (sandboxed when so), and what it
+   * would ask about runs as a person's yes does, since the answer was about these arguments. */
+  async function approveEdited(tool: Parameters<BeforeToolCall>[0]['tool'], name: string, input: unknown, ctx: ToolContext): Promise<Awaited<ReturnType<BeforeToolCall>>> {
+    const parsed = tool.schema.safeParse(input);
+    if (!parsed.success) return { allow: false, reason: `Not run: the approver's updated input for ${name} is not valid (${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}).` };
+    let action: ActionRequest | undefined;
+    try {
+      action = tool.describe ? await tool.describe(parsed.data, ctx) : undefined;
+    } catch (error) {
+      return { allow: false, reason: `[${tool.name}: failed] ${(error as Error).message}` };
+    }
+    if (action === undefined) return { allow: true, args: parsed.data };
+    const decision = policy.evaluate(action, { tool: name, cwd: ctx.cwd, canAsk: true });
+    if (decision.decision === 'deny') return { allow: false, reason: decision.message };
+    if (decision.decision === 'allow') return allowed(decision, action, parsed.data);
+    return { allow: true, args: parsed.data };
+  }
 
   const after: AfterToolCall = async ({ toolCall, tool, args, result }) => {
     const name = tool.callName?.(args) ?? tool.name;
