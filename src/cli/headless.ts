@@ -9,6 +9,7 @@ import type { RunSummary } from '../runtime/events.js';
 import type { AgentSession } from '../runtime/session.js';
 import type { CostTotals } from '../cost/tracker.js';
 import { monotonicMs } from '../util/clock.js';
+import { promptSettled } from '../runtime/background-turns.js';
 
 /** `seek -p`: one prompt, run to completion, render the result in the chosen format. Actions that
  * need approval are denied (there is nobody to ask) unless --yolo. Ctrl+C cancels cleanly: the
@@ -33,7 +34,8 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
       return 2;
     }
     if (slash.kind === 'local') return renderer.finish(localSummary(session, slash.text, monotonicMs() - started, before));
-    const summary = await session.prompt(slash.text, controller.signal);
+    // The run waits for background children; their results reach the model before it answers.
+    const summary = await promptSettled(session, slash.text, controller.signal, (text) => process.stderr.write(`seek: ${text}\n`));
     return renderer.finish(summary);
   } finally {
     process.off('SIGINT', onSignal);

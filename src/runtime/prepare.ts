@@ -31,6 +31,8 @@ import { loadSubagentTypes } from '../subagents/definitions.js';
 import { recoverOrphans } from '../subagents/index-log.js';
 import { SubagentManager, type SpawnParent } from '../subagents/manager.js';
 import { subagentSettings } from '../subagents/settings.js';
+import type { BackgroundChildren } from '../subagents/background.js';
+import { observingSink, wireBackground } from './background-agents.js';
 import { childrenTotals } from '../subagents/totals.js';
 import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
 import { Orchestration } from './orchestration.js';
@@ -211,6 +213,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   for (const text of clashes) notices.push({ level: 'warn', text });
   scope.projectGrantsTrusted = await projectGrantsTrusted(home, projectRoot, grantingFiles(invocable));
   const subagentSink: PreparedSession['subagentSink'] = {};
+  const observer: { current?: BackgroundChildren } = {};
   const checkpointSettings = checkpointSettingsFrom(config, configFile(home));
   const subagents = new SubagentManager({
     seekHome: home,
@@ -233,7 +236,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     compactorFor: (forModel) => compactorFor(forModel).compactIfNeeded,
     save: options.save !== false,
     checkpoints: checkpointSettings,
-    sink: subagentSink,
+    sink: observingSink(subagentSink, observer),
     onProblem: problem,
   });
   const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
@@ -250,7 +253,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     cwd: workspace.cwd,
     toolNames: tools.map((tool) => tool.name),
   });
-  tools.push(subagents.agentTool(sessionParent));
+  const background = wireBackground({ subagents, parent: sessionParent, seekHome: home, projectId: pid, sessionId: id, notify: problemInfo });
+  observer.current = background.background;
+  tools.push(...background.tools);
   const journalSink: JournalSink = {};
   const journal = new SessionJournal(resumed ? resumed.entries.map(({ entry }) => entry) : [], journalSink);
   const orchestrationSink: PreparedSession['orchestrationSink'] = {};
@@ -378,6 +383,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     noticeSink,
     subagents,
     subagentSink,
+    background: background.background,
     workspace,
     worktrees,
     orchestration,
