@@ -5,9 +5,10 @@
  * own when nothing else runs (a headless run waiting for them, an idle terminal UI).
  */
 import type { Tool } from '../agent/types.js';
-import type { UserMessage } from '../providers/types.js';
+import type { Message, UserMessage } from '../providers/types.js';
 import { BackgroundChildren } from '../subagents/background.js';
 import { backgroundStatus } from '../subagents/background-status.js';
+import { BACKGROUND_SOURCE } from '../subagents/results-inbox.js';
 import type { SpawnParent, SubagentManager } from '../subagents/manager.js';
 import type { SubagentEvent } from '../subagents/types.js';
 import { createAgentStatusTool } from '../tools/agent-status.js';
@@ -44,4 +45,16 @@ export function observingSink(sink: { emit?: (event: SubagentEvent) => void }, o
 /** The results waiting, as the message to append before the next request (undefined: none). */
 export function backgroundResults(background: BackgroundChildren): UserMessage | undefined {
   return background.inbox.take();
+}
+
+/** A resumed session whose last entries are background results the model has not answered yet
+ * (the parent ended before they were taken): one notice saying so, shown at start. */
+export function unansweredBackgroundNotice(history: readonly Message[]): string | undefined {
+  let count = 0;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i]!;
+    if (message.role !== 'user' || !message.content.startsWith(`<context source="${BACKGROUND_SOURCE}">`)) break;
+    count += (message.content.match(/^Background subagent /gm) ?? []).length;
+  }
+  return count > 0 ? `${count} background subagent result(s) from the last run (see /agents or agent_status) go to the model with your next prompt` : undefined;
 }

@@ -32,7 +32,7 @@ import { recoverOrphans } from '../subagents/index-log.js';
 import { SubagentManager, type SpawnParent } from '../subagents/manager.js';
 import { subagentSettings } from '../subagents/settings.js';
 import type { BackgroundChildren } from '../subagents/background.js';
-import { observingSink, wireBackground } from './background-agents.js';
+import { observingSink, unansweredBackgroundNotice, wireBackground } from './background-agents.js';
 import { childrenTotals } from '../subagents/totals.js';
 import { SessionJournal, type JournalSink } from '../orchestrator/journal.js';
 import { Orchestration } from './orchestration.js';
@@ -323,6 +323,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   };
   if (resumed) {
     for (const text of resumed.notices) notices.push({ level: 'warn', text }); // repairs, a fork
+    const unanswered = unansweredBackgroundNotice(history);
+    if (unanswered) notices.push({ level: 'info', text: unanswered });
     // An interrupted run left calls without results: answer them so the history is valid again,
     // except delegate_tasks calls with completed tasks on record, which the session finishes.
     // A call made through call_tool is finished as the delegate_tasks call it stands for.

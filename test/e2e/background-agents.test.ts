@@ -162,8 +162,9 @@ describe('background subagents', () => {
 
     suite.server.reset();
     route(() => ({ text: 'It was killed.' }));
-    const resumed = await runSeek(['-p', 'what became of the sleeper?', '--continue'], { cwd: root, env: suite.env(home), timeoutMs: 60_000 });
+    const resumed = await runSeek(['-p', 'what became of the sleeper?', '--continue', '--verbose'], { cwd: root, env: suite.env(home), timeoutMs: 60_000 });
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('1 background subagent result(s) from the last run');
     const first = view(suite.server.requests[0]!);
     const delivered = backgroundMessages(first);
     expect(delivered).toHaveLength(1);
