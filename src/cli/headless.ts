@@ -10,6 +10,7 @@ import type { RunSummary } from '../runtime/events.js';
 import type { AgentSession } from '../runtime/session.js';
 import type { CostTotals } from '../cost/tracker.js';
 import { monotonicMs } from '../util/clock.js';
+import { promptSettled } from '../runtime/background-turns.js';
 
 /** `seek -p`: one prompt, run to completion, render the result in the chosen format. Actions that
  * need approval are denied (there is nobody to ask) unless --yolo. Ctrl+C cancels cleanly: the
@@ -40,7 +41,8 @@ export async function runHeadless(prompt: string, options: RootOptions): Promise
       return 2;
     }
     for (const note of attached.notes) process.stderr.write(`seek: ${note}\n`);
-    const summary = await session.prompt(slash.text, controller.signal, { images: attached.images });
+    // The run waits for background children; their results reach the model before it answers.
+    const summary = await promptSettled(session, slash.text, controller.signal, (text) => process.stderr.write(`seek: ${text}\n`), { images: attached.images });
     return renderer.finish(summary);
   } finally {
     process.off('SIGINT', onSignal);

@@ -29,6 +29,7 @@ import { assembleTools, sessionParent, webToolsFor } from './parts/tools.js';
 import { startWorkspace } from './parts/workspace-start.js';
 import { openSessionFile } from './parts/session-file.js';
 import { preparedSession } from './parts/prepared.js';
+import { observeBackground, startBackground } from './parts/background.js';
 import type { OpenSessionOptions, PreparedSession } from './session-types.js';
 
 export type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
@@ -50,15 +51,16 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const checkpointSettings = checkpointSettingsFrom(base.config, base.configFile);
   const subagentSink: PreparedSession['subagentSink'] = {};
   const webTools = webToolsFor(base, options, permissions.policy);
-  const subagents = createSubagents(base, options, { settings: subagentSettings, conversation, permissions, hooks, guard, memory, webTools, mcp, extensions, worktrees, compactorFor, checkpoints: checkpointSettings, sink: subagentSink });
+  const watch = observeBackground(subagentSink);
+  const subagents = createSubagents(base, options, { settings: subagentSettings, conversation, permissions, hooks, guard, memory, webTools, mcp, extensions, worktrees, compactorFor, checkpoints: checkpointSettings, sink: watch.sink });
   const tools: Tool[] = [];
   const parent = sessionParent({ ...conversation, model: currentModel, policy: permissions.policy, workspace: guard.workspace, tools });
   const orchestration = createOrchestration(options, { subagents, worktrees, parent, conversation, policy: permissions.policy });
-  const agentTool = subagents.agentTool(parent);
-  const assembled = assembleTools(base, options, { into: tools, conversation, guard, worktrees, memory, webTools, extensions, mcp, agentTool, delegateTasksTool: orchestration.orchestration.tool() });
+  const background = startBackground(base, conversation, subagents, parent, watch);
+  const assembled = assembleTools(base, options, { into: tools, conversation, guard, worktrees, memory, webTools, extensions, mcp, agentTools: background.tools, delegateTasksTool: orchestration.orchestration.tool() });
   const start = await startWorkspace(base, options, conversation, guard.workspace, worktrees);
   const file = await openSessionFile(base, options, { conversation, toolSchemas: assembled.toolSet.toolSchemas, worktrees, workspace: guard.workspace, orchestration, start });
   await hooks?.sessionStart({ resumed: Boolean(conversation.resumed), model: conversation.model });
-  self.prepared = preparedSession(options, { base, conversation, permissions, hooks, guard, worktrees, compactorFor, memory, mcp, extensions, checkpointSettings, subagents, subagentSink, orchestration, tools: assembled, file });
+  self.prepared = preparedSession(options, { base, conversation, permissions, hooks, guard, worktrees, compactorFor, memory, mcp, extensions, checkpointSettings, subagents, subagentSink, background: background.background, orchestration, tools: assembled, file });
   return self.prepared;
 }

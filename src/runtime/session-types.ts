@@ -15,6 +15,7 @@ import type { AskFn, ToolGate } from '../policy/tool-gate.js';
 import type { Workspace } from './workspace.js';
 import type { WorktreeManager } from '../worktree/manager.js';
 import type { Compactor } from './compaction.js';
+import type { BackgroundChildren } from '../subagents/background.js';
 import type { SubagentManager } from '../subagents/manager.js';
 import type { SubagentEvent } from '../subagents/types.js';
 import type { ReviewPlanFn } from '../orchestrator/review.js';
@@ -120,6 +121,8 @@ export interface PreparedSession {
   worktrees: WorktreeManager | undefined;
   /** Where the subagent manager's events go; the session connects it. */
   subagentSink: { emit?: (event: SubagentEvent) => void };
+  /** Background children and the results waiting for the model (runtime/background-agents.ts). */
+  background: BackgroundChildren;
   orchestration: Orchestration;
   /** Project memory and the user profile (undefined when memory is off). */
   memory: MemoryWiring;

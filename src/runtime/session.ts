@@ -38,6 +38,8 @@ import { SessionRewind } from '../checkpoints/session-rewind.js';
 import { monotonicMs } from '../util/clock.js';
 import { redact } from '../util/redact.js';
 import { redactEvent } from './redact-event.js';
+import { backgroundResults } from './background-agents.js';
+import type { BackgroundChildren } from '../subagents/background.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -172,6 +174,11 @@ export class AgentSession {
     return this.prepared.subagents.activeIds();
   }
 
+  /** Children running in the background and their results waiting for the model. */
+  get background(): BackgroundChildren {
+    return this.prepared.background;
+  }
+
   /** Stops a running subagent of this session; false when none with that id runs here. */
   killSubagent(subSid: string): boolean {
     return this.prepared.subagents.kill(subSid);
@@ -265,6 +272,8 @@ export class AgentSession {
     // and the MCP resources the prompt mentions (`@server:uri`).
     for (const message of this.prepared.mcp.takeAnnouncements()) this.record(message);
     for (const message of await this.prepared.mcp.resourcesMentioned(text, signal)) this.record(message);
+    const waiting = backgroundResults(this.background); // background children's results, at the boundary
+    if (waiting) this.record(waiting);
 
     const result = await runLoop({
       stream: this.prepared.stream,
@@ -284,6 +293,7 @@ export class AgentSession {
       beforeToolCall: this.beforeToolCall,
       afterToolCall: this.prepared.gate.after,
       compactIfNeeded: this.prepared.compactor.compactIfNeeded,
+      beforeRequest: () => backgroundResults(this.background),
     });
     // A headless run reports only after the observation checks it started have finished (or timed
     // out): their outcome and their cost belong to this run.
@@ -301,12 +311,12 @@ export class AgentSession {
   }
 
   /** Where a run starts: its bill, children and orchestrations are what comes after. */
-  private mark(): RunMark {
+  mark(): RunMark {
     return { started: monotonicMs(), cost: this.tracker.cumulative(), children: this.prepared.subagents.outcomes().length, orchestrations: this.orchestrations.length };
   }
 
   /** What a run billed and started since `mark` (its subagents and orchestrations). */
-  private summarySince(mark: RunMark): RunFigures {
+  summarySince(mark: RunMark): RunFigures {
     return summarySince(mark, { sessionId: this.id, tracker: this.tracker, children: this.prepared.subagents.outcomes(), orchestrations: this.orchestrations });
   }
 
@@ -403,6 +413,11 @@ export class AgentSession {
   async close(options: { handOver?: boolean; keepBackgroundJobs?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Background children end with their parent (recorded as killed); results the model never
+    // saw go into the history, so a resumed session sees their final state.
+    await this.background.stopAll();
+    const unseen = backgroundResults(this.background);
+    if (unseen && this.writer?.created) this.record(unseen);
     if (!options.keepBackgroundJobs) killBackgroundJobs();
     await this.prepared.mcp.close();
     const { worktrees, workspace } = this.prepared;

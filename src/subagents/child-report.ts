@@ -17,6 +17,9 @@ export interface ChildRunRequest {
   label?: string;
   /** A limit the child shares with other processes: told to wrap up once it is reached. */
   sharedLimit?: SharedLimit;
+  /** Called once the child exists (recorded, announced), before it runs: a background start
+   * answers the model with its id here. Not called when admission fails. */
+  onStarted?: (subSid: string) => void;
 }
 
 /** How a child run went: the `agent` result plus what a caller needs to report and continue. */

@@ -5,10 +5,9 @@
  * ended into the `agent` tool's result. One manager per session serves every level of the tree.
  */
 import { hostname } from 'node:os';
-import type { AgentEvent, CompactIfNeeded, Tool, ToolContext, ToolResult } from '../agent/types.js';
+import type { AgentEvent, CompactIfNeeded, Tool, ToolContext } from '../agent/types.js';
 import type { StreamFn, UserMessage } from '../providers/types.js';
 import type { SandboxLauncher } from '../sandbox/launcher.js';
-import { ZERO_USAGE } from '../providers/types.js';
 import { CostTracker } from '../cost/tracker.js';
 import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
@@ -23,7 +22,8 @@ import { childModel, childPolicy, childSystemPrompt, childToolNames } from './ch
 import { runChild, tokensOf, type ChildEnd } from './child-run.js';
 import { appendSubagentEvent } from './index-log.js';
 import { createKillWatcher } from './kill-requests.js';
-import { capDescription, completedResult, failedResult, MAX_PROMPT_BYTES } from './result-format.js';
+import { capDescription, failedResult, MAX_PROMPT_BYTES } from './result-format.js';
+import { finishChild } from './child-finish.js';
 import type { SubagentSettings } from './settings.js';
 import { isolate, isolationInstructions, releaseIsolation, type Isolation } from './isolation.js';
 import type { WorktreeManager } from '../worktree/manager.js';
@@ -141,23 +141,24 @@ export class SubagentManager {
     return true;
   }
 
-  /** The `agent` tool for an agent at `parent`'s level (the session's, or a child's when depth allows). */
+  /** The `agent` tool for an agent at `parent`'s level (a child's, when depth allows; the session's
+   * own comes from BackgroundChildren, which adds `run_in_background`). */
   agentTool(parent: () => SpawnParent): Tool {
     return createAgentTool({
       types: this.options.types,
       maxConcurrent: this.options.settings.maxConcurrent,
-      spawn: (request, ctx) => this.spawn(request, parent(), ctx),
+      spawn: async (request, ctx) => (await this.spawn(request, parent(), ctx)).result,
     });
   }
 
-  /** Runs one child to its end and returns the `agent` tool result. Never throws. */
-  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext): Promise<ToolResult> {
+  /** Resolves the `agent` tool's request and runs the child to its end (`run`). Never throws. */
+  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'onStarted'> = {}): Promise<ChildReport> {
     const type = this.options.types.find((candidate) => candidate.name === request.subagentType);
     if (!type) {
       const hint = `unknown subagent_type "${request.subagentType}"; use one of: ${this.options.types.map((t) => t.name).join(', ')}`;
-      return { content: failedResult('spawn_error', hint), isError: true };
+      return { result: { content: failedResult('spawn_error', hint), isError: true }, status: 'failed', reason: 'spawn_error', ...NO_FIGURES };
     }
-    return (await this.run({ description: request.description, prompt: request.prompt, type, isolation: request.isolation }, parent, ctx)).result;
+    return this.run({ description: request.description, prompt: request.prompt, type, isolation: request.isolation, ...extra }, parent, ctx);
   }
 
   /**
@@ -297,6 +298,7 @@ export class SubagentManager {
       ...(transcriptPath ? { transcriptPath } : {}),
       ...(request.label ? { label: request.label } : {}),
     });
+    request.onStarted?.(subSid);
 
     // The child's own model responses and tool calls (its children report their own).
     const counts = { modelCalls: 0, toolCalls: 0 };
@@ -334,7 +336,10 @@ export class SubagentManager {
       end = { status: 'failed', reason: 'spawn_error', hint: `internal error: ${(error as Error).message}`, turns: 0, tokens: tokensOf(tracker) };
     }
     const worktreeLine = await releaseAll();
-    const result = await this.finish({ end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId, label: request.label });
+    const result = await finishChild(
+      { end, subSid, type: type.name, description, tracker, writer, transcriptPath, parentCallId: ctx.callId, label: request.label },
+      { index: (event) => this.index(event), emit: (event) => this.emit(event), outcome: (outcome) => this.finished.push(outcome), ...(this.options.onProblem ? { onProblem: this.options.onProblem } : {}) },
+    );
     return {
       result: { ...result, content: result.content + worktreeLine },
       status: end.status,
@@ -351,62 +356,6 @@ export class SubagentManager {
     };
   }
 
-  private async finish(child: {
-    end: ChildEnd;
-    subSid: string;
-    type: string;
-    description: string;
-    tracker: CostTracker;
-    writer: SessionWriter | undefined;
-    transcriptPath: string | undefined;
-    parentCallId: string;
-    label: string | undefined;
-  }): Promise<ToolResult> {
-    const { end, subSid } = child;
-    const ts = new Date().toISOString();
-    const reason = end.status === 'completed' ? undefined : end.reason;
-    // The final marker: a transcript that ends with it was not cut short by a crash.
-    try {
-      child.writer?.append({ type: 'event', name: 'subagent_end', data: { status: end.status, ...(reason ? { reason } : {}), turns: end.turns } });
-      await child.writer?.close();
-    } catch (error) {
-      this.options.onProblem?.(`subagent ${subSid}: could not finish its transcript (${(error as Error).message})`);
-    }
-    if (end.status === 'completed') this.index({ event: 'completed', sub_sid: subSid, ts, tokens: end.tokens, turns: end.turns });
-    else if (end.status === 'killed') this.index({ event: 'killed', sub_sid: subSid, ts, reason: 'killed', tokens: end.tokens, turns: end.turns });
-    else this.index({ event: 'failed', sub_sid: subSid, ts, reason: end.reason, tokens: end.tokens, turns: end.turns });
-
-    const totals = child.tracker.cumulative();
-    const outcome: SubagentOutcome = {
-      subSid,
-      type: child.type,
-      description: child.description,
-      status: end.status,
-      ...(reason ? { reason } : {}),
-      turns: end.turns,
-      usage: totals.usage ?? { ...ZERO_USAGE },
-      costUsd: totals.costUsd,
-      costKnown: totals.costKnown,
-      ...(child.transcriptPath ? { transcriptPath: child.transcriptPath } : {}),
-      ...(child.label ? { label: child.label } : {}),
-    };
-    this.finished.push(outcome);
-    this.emit({ type: 'subagent_end', outcome, parentCallId: child.parentCallId });
-
-    if (end.status === 'completed') {
-      const content = completedResult({
-        summary: end.summary,
-        subSid,
-        turns: end.turns,
-        tokens: end.tokens.prompt + end.tokens.completion,
-        ...(child.transcriptPath ? { transcriptPath: child.transcriptPath } : {}),
-      });
-      return { content };
-    }
-    return { content: failedResult(end.reason, end.hint, subSid), isError: true };
-  }
-
-  /** Fresh core tools filtered to `names` (in order), plus a nested `agent` tool when named. */
   /** Checkpoints of an isolated child's worktree, recorded in its transcript under its own id. */
   private childCheckpoints(subSid: string, writer: SessionWriter): TurnCheckpoints {
     const { seekHome, projectId } = this.options;
@@ -422,6 +371,7 @@ export class SubagentManager {
     });
   }
 
+  /** Fresh core tools filtered to `names` (in order), plus a nested `agent` tool when named. */
   private toolsFor(names: readonly string[], parent: () => SpawnParent, readOnly: boolean): Tool[] {
     const wanted = new Set(names);
     const tools = this.options.createTools({ readOnly }).filter((tool) => wanted.has(tool.name));

@@ -17,6 +17,7 @@ import { InputEditor, MENU_ROWS } from './input/index.js';
 import { sessionSlashCompleter } from './commands/completions.js';
 import { statusInfo } from './state/status-info.js';
 import { useDoubleEscape, useExitArming, useGlobalKeys } from './input/use-global-keys.js';
+import { useBackgroundAgents } from './state/use-background-agents.js';
 import { openRewind } from './commands/rewind.js';
 import { itemsFromTranscript, itemsFromHistory } from './state/conversation.js';
 import { childrenOfCall } from './state/subagents.js';
@@ -35,7 +36,6 @@ import { Welcome } from './components/Welcome.js';
 import { welcomeOf } from './state/welcome.js';
 import { useImageInput } from './image-source.js';
 import type { Completer, ConversationItem, InputHistory } from './types.js';
-
 export type { PermissionBridge } from './state/use-questions.js';
 
 export interface AppProps {
@@ -247,6 +247,7 @@ export function App(props: AppProps) {
     return queued.join('\n');
   }, [cancelRun, setQueue]);
 
+  useBackgroundAgents({ session, idle: !conversation.running && !runRef.current && !busy && queue.length === 0 && !pending, send, notice });
   useGlobalKeys({
     permission,
     closePermission: () => setPermission(undefined),

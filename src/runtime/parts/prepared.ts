@@ -3,6 +3,7 @@ import type { HookRunner } from '../../hooks/runner.js';
 import { checkpointsOf } from '../../checkpoints/record.js';
 import type { CheckpointSettings } from '../../checkpoints/settings.js';
 import type { SubagentManager } from '../../subagents/manager.js';
+import type { BackgroundChildren } from '../../subagents/background.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
 import type { Compactor } from '../compaction.js';
 import type { MemoryWiring } from '../memory.js';
@@ -31,6 +32,7 @@ export interface SessionParts {
   checkpointSettings: CheckpointSettings;
   subagents: SubagentManager;
   subagentSink: PreparedSession['subagentSink'];
+  background: BackgroundChildren;
   orchestration: OrchestrationPart;
   tools: SessionTools;
   file: SessionFile;
@@ -69,6 +71,7 @@ export function preparedSession(options: OpenSessionOptions, p: SessionParts): P
     noticeSink: p.base.board.sink,
     subagents: p.subagents,
     subagentSink: p.subagentSink,
+    background: p.background,
     workspace: p.guard.workspace,
     worktrees: p.worktrees,
     orchestration: p.orchestration.orchestration,

@@ -15,6 +15,7 @@ import type { ToolSchema } from '../../providers/types.js';
 import { recoverOrphans } from '../../subagents/index-log.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
 import { SEEK_VERSION } from '../../util/version.js';
+import { unansweredBackgroundNotice } from '../background-agents.js';
 import { recordMove, recordMoves, restoreWorkspace, type Workspace } from '../workspace.js';
 import type { OpenSessionOptions } from '../session-types.js';
 import type { SessionBase } from './base.js';
@@ -98,6 +99,8 @@ function repairResumed(base: SessionBase, needs: SessionFileNeeds, add: (message
   const resumed = needs.conversation.resumed!;
   const { journal } = needs.orchestration;
   for (const text of resumed.notices) base.board.add('warn', text); // repairs, a fork
+  const unanswered = unansweredBackgroundNotice(needs.conversation.history);
+  if (unanswered) base.board.add('info', unanswered);
   const resumable = (call: ToolCall): boolean => unwrapProxyCall(call).name === 'delegate_tasks' && journal.plansOfCall(call.id).length > 0;
   const pendingCalls = resumed.danglingToolCalls.filter(resumable).map(unwrapProxyCall);
   for (const call of pendingCalls) {

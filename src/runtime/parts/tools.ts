@@ -59,7 +59,8 @@ export interface ToolNeeds {
   webTools: () => Tool[];
   extensions: Extensions;
   mcp: McpPart;
-  agentTool: Tool;
+  /** `agent` (and agent_status, on demand, when children may run in the background). */
+  agentTools: Tool[];
   delegateTasksTool: Tool;
 }
 
@@ -73,7 +74,7 @@ export function assembleTools(base: SessionBase, options: OpenSessionOptions, ne
   const tools = needs.into;
   tools.push(...createCoreTools({ todoStore: todos, files: options.files }));
   if (needs.worktrees) tools.push(...createWorktreeTools(needs.worktrees, needs.guard.workspace, base.board.info));
-  tools.push(...needs.memory.createTools(), ...needs.webTools(), needs.agentTool, needs.delegateTasksTool);
+  tools.push(...needs.memory.createTools(), ...needs.webTools(), ...needs.agentTools, needs.delegateTasksTool);
   if (needs.extensions.skills.length > 0) tools.push(createSkillTool({ skills: needs.extensions.skills, scope: needs.guard.scope }));
   const { mcpTools, mcp } = needs.mcp;
   if (mcpTools) tools.push(...mcpTools.createMcpTools(mcp));

@@ -1,0 +1,37 @@
+import { useInput } from 'ink';
+import { useEffect, useState } from 'react';
+import type { AgentSession } from '../../runtime/session.js';
+
+export interface BackgroundAgentsHook {
+  session: AgentSession;
+  /** Nothing runs, nothing is queued, no question is open: a result may start a turn. */
+  idle: boolean;
+  /** Runs a turn with this text as the prompt (the App's own `send`). */
+  send: (text: string) => Promise<void>;
+  notice: (text: string) => void;
+}
+
+/**
+ * Background subagents in the terminal UI. A result that arrives while the session is idle starts
+ * a turn to take it (said in the transcript); a busy session takes it at its next request
+ * boundary (the session does that). Ctrl+B moves the running foreground child to the background
+ * (the editor also takes Ctrl+B as ←, which is harmless while a turn runs).
+ */
+export function useBackgroundAgents({ session, idle, send, notice }: BackgroundAgentsHook): void {
+  const [version, setVersion] = useState(0);
+  // Absent in sessions that cannot run children (test doubles of the session); nothing to do then.
+  const background = session.background as AgentSession['background'] | undefined;
+  useEffect(() => background?.subscribe(() => setVersion((v) => v + 1)), [background]);
+  useEffect(() => {
+    if (!idle || !background || background.inbox.size === 0) return;
+    const results = background.inbox.take();
+    if (!results) return;
+    notice('a background subagent ended: seek takes its result now');
+    void send(results.content);
+  }, [idle, version, background, send, notice]);
+  useInput((input, key) => {
+    if (!key.ctrl || input !== 'b' || !background?.hasForeground) return;
+    const moved = background.detachForeground();
+    if (moved) notice(`moved "${moved}" to the background; /agents shows it, its result comes back by itself`);
+  });
+}
