@@ -4,7 +4,7 @@
 // and src/launch (the code-cache launcher) imports nothing of seek's.
 import tseslint from 'typescript-eslint';
 
-const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions', 'fleet'];
+const SERVICES = ['tools', 'policy', 'sandbox', 'hooks', 'session', 'cost', 'config', 'runtime', 'subagents', 'worktree', 'memory', 'orchestrator', 'mcp', 'checkpoints', 'extensions', 'fleet', 'lsp'];
 const FRONTENDS = ['frontends', 'tui', 'acp'];
 const CLI = ['cli'];
 

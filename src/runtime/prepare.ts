@@ -45,6 +45,7 @@ import { grantingFiles, projectGrantsTrusted } from '../extensions/grants.js';
 import { slashInvocable } from '../extensions/invocable.js';
 import { loadSkills } from '../extensions/skills.js';
 import { createSkillTool } from '../tools/skill.js';
+import { createLspService } from '../lsp/index.js';
 
 export type { Notice, OpenSessionOptions, PreparedSession } from './session-types.js';
 import type { Notice, OpenSessionOptions, PreparedSession, TranscriptEntry } from './session-types.js';
@@ -120,6 +121,9 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     ...(options.plan ? { plan: true } : {}),
   });
   const { policy, sandbox, sandboxReady } = permissions;
+  // Language servers (src/lsp): started on demand under the commands' sandbox rules, shared with children.
+  const lsp = createLspService({ config: (config as Record<string, unknown>).lsp, env: options.env, policy, sandbox, sandboxReady });
+  for (const text of lsp.problems) notices.push({ level: 'warn', text });
   for (const text of permissions.notices) notices.push({ level: 'warn', text });
   // Memory: the decay pass and the context this session injects are settled before the first prompt.
   const memory = await wireMemory({
@@ -226,7 +230,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     sandbox,
     sandboxReady,
     saveRule,
-    createTools: ({ readOnly }) => [...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    createTools: ({ readOnly }) => lsp.withLsp([...createCoreTools({ files: options.files }), ...memory.createTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])]),
     declareTools: declare,
     contextMessages: () => memory.memory?.context.messages ?? [],
     ...(worktrees ? { worktrees } : {}),
@@ -237,7 +241,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     onProblem: problem,
   });
   const self: { prepared?: PreparedSession } = {}; // the agent tool reads the current model at spawn time
-  const tools = createCoreTools({ todoStore: todos, files: options.files });
+  const tools = lsp.withLsp(createCoreTools({ todoStore: todos, files: options.files }));
   if (worktrees) tools.push(...createWorktreeTools(worktrees, workspace, problemInfo));
   tools.push(...memory.createTools());
   // The session as the parent of its children (agent and delegate_tasks), read at spawn time.
@@ -386,6 +390,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
     interactive: options.interactive,
     flashModel: settings.flashModel,
     mcp,
+    lsp,
     pendingCalls,
     skills: skills.skills,
     commands: invocable,

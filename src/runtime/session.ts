@@ -405,6 +405,7 @@ export class AgentSession {
     this.closed = true;
     if (!options.keepBackgroundJobs) killBackgroundJobs();
     await this.prepared.mcp.close();
+    await this.prepared.lsp.stop();
     const { worktrees, workspace } = this.prepared;
     // A session that never started has no file to resume: its empty worktree goes too.
     const note = worktrees && !options.handOver ? await finishSessionWorktree(workspace, worktrees, this.writer?.created ? this.id : undefined) : undefined;
