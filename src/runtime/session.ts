@@ -134,6 +134,11 @@ export class AgentSession {
     return this.prepared.mcp;
   }
 
+  /** The session's language servers (src/lsp). */
+  get lsp(): PreparedSession['lsp'] {
+    return this.prepared.lsp;
+  }
+
   /** Project memory and the user profile of this session (undefined when memory is off). */
   get memory(): SessionMemory | undefined {
     return this.prepared.memory.memory;
