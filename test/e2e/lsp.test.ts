@@ -143,3 +143,40 @@ describe('servers that fail never fail an edit', () => {
     expect(processesIn(root)).toEqual([]);
   }, RUN_MS);
 });
+
+describe('servers run under the rules of commands', () => {
+  const fake = { command: ['node', 'fake-server.mjs', 'env'], extensions: ['ts'] };
+  const ask = { toolCalls: [{ name: 'lsp', arguments: { operation: 'diagnostics', path: 'main.ts' } }] };
+
+  it('plan mode: the server runs in the read-only sandbox, without the API key; auto mode: workspace-write', async () => {
+    for (const [flag, profile] of [['--plan', 'read-only'], ['--auto', 'workspace-write']] as const) {
+      const { root, home } = makeProject({ 'main.ts': mainTs });
+      copyFileSync(FAKE, join(root, 'fake-server.mjs'));
+      server.reset();
+      server.enqueue(ask, { text: 'done' });
+      const run = await runSeek(['-p', 'check', flag], { cwd: root, env: env(home, { typescript: fake }), timeoutMs: RUN_MS });
+      expect(run.code).toBe(0);
+      expect(toolResult(1)).toContain(`main.ts:1:1 error: sandbox=${profile} key=hidden`);
+      expect(processesIn(root)).toEqual([]);
+    }
+  }, RUN_MS);
+
+  it('a subagent in the same tree reuses its parent\'s server', async () => {
+    const { root, home } = makeProject({ 'main.ts': mainTs, 'math.ts': mathTs });
+    copyFileSync(FAKE, join(root, 'fake-server.mjs'));
+    server.enqueue(
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'main.ts', old_string: 'add(1, 2)', new_string: 'add(2, 3)' } }] },
+      { toolCalls: [{ name: 'agent', arguments: { description: 'edit math', prompt: 'edit math.ts', subagent_type: 'general-purpose' } }] },
+      { toolCalls: [{ name: 'edit_file', arguments: { path: 'math.ts', old_string: 'a + b', new_string: 'b + a' } }] },
+      { text: 'child done' },
+      { text: 'done' },
+    );
+    const run = await runSeek(['-p', 'edit', '--yolo'], { cwd: root, env: env(home, { typescript: fake }), timeoutMs: RUN_MS });
+    expect(run.code).toBe(0);
+    expect(toolResult(1)).toContain('main.ts:1:1 error: sandbox=none key=visible'); // yolo: like commands, unsandboxed
+    const childResult = server.requests.map((request) => request.body.messages.at(-1)).find((message: { content?: unknown }) => String(message.content).startsWith('Edited math.ts'));
+    expect(String(childResult.content)).toContain('math.ts:1:1 error: sandbox=none');
+    expect(readFileSync(join(root, 'lsp-starts.log'), 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(processesIn(root)).toEqual([]);
+  }, RUN_MS);
+});
