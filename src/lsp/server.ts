@@ -86,6 +86,9 @@ export class LanguageServer {
 
   /** Records diagnostics for `uri` (published, or asked for) and tells the waiters. */
   record(uri: string, items: Diagnostic[], version?: number): Published {
+    // An answer asked for that says what the last one said is not news (it keeps its serial).
+    const last = this.diagnostics.get(uri);
+    if (this.pulls && last && JSON.stringify(last.items) === JSON.stringify(items)) return last;
     const published: Published = { items, serial: (this.diagnostics.get(uri)?.serial ?? 0) + 1, ...(version !== undefined ? { version } : {}) };
     this.diagnostics.set(uri, published);
     for (const listener of this.#listeners) listener(uri);

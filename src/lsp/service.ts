@@ -105,7 +105,7 @@ export class LspService {
   async #othersSettled(server: LanguageServer, uri: string, before: Map<string, number>, deadline: number): Promise<void> {
     const ms = Math.min(OTHERS_WAIT_MS, deadline - Date.now());
     const others = server.openDocuments().filter((other) => other !== uri);
-    if (ms > 0) await Promise.all(others.slice(0, OTHERS_MAX).map((other) => freshDiagnostics(server, other, before.get(other) ?? 0, ms)));
+    if (ms > 0) await Promise.all(others.slice(-OTHERS_MAX).map((other) => freshDiagnostics(server, other, before.get(other) ?? 0, ms)));
   }
 
   /** The report for `uri` as published, with other open files whose diagnostics changed since `before`. */
