@@ -180,3 +180,29 @@ describe('servers run under the rules of commands', () => {
     expect(processesIn(root)).toEqual([]);
   }, RUN_MS);
 });
+
+describe('diagnostics that come after the budget', () => {
+  it('come with the next result of a file or command tool, once', async () => {
+    const { root, home } = makeProject({ 'main.ts': mainTs });
+    copyFileSync(FAKE, join(root, 'fake-server.mjs'));
+    // The edit returns at once (wait_ms 0); then the model runs `true` until a result carries them.
+    let calls = 0;
+    server.setFallback((request) => {
+      const last = String(request.body.messages.at(-1).content);
+      if (calls === 0) {
+        calls += 1;
+        return { toolCalls: [{ name: 'edit_file', arguments: { path: 'main.ts', old_string: 'add(1, 2)', new_string: 'add(2, 3)' } }] };
+      }
+      if (last.includes('arrived after the edit') || calls > 200) return { text: 'done' };
+      calls += 1;
+      return { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 0.2' } }] };
+    });
+    const run = await runSeek(['-p', 'edit', '--yolo'], { cwd: root, env: env(home, { wait_ms: 0, typescript: { command: ['node', 'fake-server.mjs', 'env'], extensions: ['ts'] } }), timeoutMs: RUN_MS });
+    expect(run.code).toBe(0);
+    const results = server.requests.map((request) => String(request.body.messages.at(-1).content));
+    expect(results[1]).toContain('LSP: the typescript server is starting; diagnostics for main.ts come with a later result.');
+    const carrying = results.filter((text) => text.includes('LSP diagnostics (arrived after the edit): main.ts: 1 error\n  main.ts:1:1 error: sandbox=none key=visible'));
+    expect(carrying).toHaveLength(1);
+    expect(results.at(-1)).toBe(carrying[0]);
+  }, RUN_MS);
+});
