@@ -122,7 +122,6 @@ export class LanguageServer {
       if (!this.pulls) this.record(params.uri, params.diagnostics, params.version);
     });
     connection.onError(() => undefined);
-    if (process.env.SEEK_LSP_DEBUG) connection.onUnhandledNotification((n) => console.error('LSP<', JSON.stringify(n).slice(0, 300)));
     connection.listen();
     const rootUri = pathToFileURL(this.root).href;
     const init = connection.sendRequest(InitializeRequest.type, {
