@@ -15,7 +15,7 @@ export const LAYER_ORDER = [
   'providers',
   'agent',
   // services, lowest first
-  'sandbox', 'web', 'images', 'config', 'cost', 'session', 'worktree', 'memory', 'checkpoints', 'tools', 'hooks',
+  'sandbox', 'web', 'images', 'config', 'cost', 'session', 'worktree', 'memory', 'checkpoints', 'tools', 'lsp', 'hooks',
   'policy', 'extensions', 'mcp', 'subagents', 'orchestrator',
   'runtime', // the composition root: builds sessions from the rooms above
   'fleet', // runs sessions on queues

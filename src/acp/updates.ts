@@ -145,7 +145,9 @@ export class UpdateMapper {
     if (!result.isError && (name === 'write_file' || name === 'edit_file') && result.display?.kind === 'diff') {
       const absPath = this.edited.get(key);
       const diffs = absPath ? diffContent(absPath, result.display, result.content.startsWith('Created ')) : [];
-      if (diffs.length > 0) return diffs;
+      // The language server's errors after the edit (src/lsp) go with the diff, as the model read them.
+      const lsp = result.content.indexOf('\n\nLSP');
+      if (diffs.length > 0) return lsp >= 0 ? [...diffs, textContent(result.content.slice(lsp + 2))] : diffs;
     }
     const plan = this.plans.get(key);
     const progress = plan ? [textContent([...plan.values()].map((task) => `${task.status.padEnd(9)} ${task.label}`).join('\n'))] : [];

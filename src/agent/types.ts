@@ -13,7 +13,7 @@ import type {
  * these; they never parse the model-facing text. */
 export type ToolDisplay =
   | { kind: 'text'; text: string }
-  | { kind: 'diff'; path: string; diff: string; added: number; removed: number }
+  | { kind: 'diff'; path: string; diff: string; added: number; removed: number; diagnostics?: { errors: number; warnings: number } }
   | { kind: 'file'; path: string; lines: number; truncated: boolean }
   | { kind: 'command'; command: string; cwd: string; exitCode: number | null; output: string }
   | { kind: 'list'; title: string; items: string[]; truncated: boolean }

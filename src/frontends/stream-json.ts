@@ -52,6 +52,8 @@ function toLine(event: SessionEvent): Record<string, unknown> | undefined {
         ...(event.denied ? { denied: true } : {}),
         duration_ms: Math.round(event.durationMs),
         content: event.message.content.length > MAX_TOOL_CONTENT ? `${event.message.content.slice(0, MAX_TOOL_CONTENT)}…` : event.message.content,
+        // Language-server errors after an edit (src/lsp), counted; the lines are in `content`.
+        ...(event.result.display?.kind === 'diff' && event.result.display.diagnostics ? { diagnostics: event.result.display.diagnostics } : {}),
       };
     case 'usage':
       return { type: 'usage', turn: event.turn, model: event.model, usage: usageObject(event.usage), ...costFields(event.costUsd, isCostKnown(event.costUsd, event.model), 'cost_usd') };

@@ -19,6 +19,7 @@ import { openBase } from './parts/base.js';
 import { openConversation } from './parts/conversation.js';
 import { buildGuard, openPermissions, startHooks } from './parts/guard.js';
 import { openMemory } from './parts/memory.js';
+import { openLsp } from './parts/lsp.js';
 import { compactorsFor } from './parts/compactor.js';
 import { worktreesFor } from './parts/worktrees.js';
 import { openMcp } from './parts/mcp.js';
@@ -38,6 +39,7 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const base = await openBase(options);
   const conversation = await openConversation(base, options);
   const permissions = await openPermissions(base, options);
+  const lsp = openLsp(base, options, permissions);
   const memory = await openMemory(base, conversation, options);
   const hooks = await startHooks(base, conversation.id);
   const guard = buildGuard(base, options, permissions, hooks);
@@ -52,15 +54,15 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const subagentSink: PreparedSession['subagentSink'] = {};
   const webTools = webToolsFor(base, options, permissions.policy);
   const watch = observeBackground(subagentSink);
-  const subagents = createSubagents(base, options, { settings: subagentSettings, conversation, permissions, hooks, guard, memory, webTools, mcp, extensions, worktrees, compactorFor, checkpoints: checkpointSettings, sink: watch.sink });
+  const subagents = createSubagents(base, options, { settings: subagentSettings, conversation, permissions, hooks, guard, memory, lsp, webTools, mcp, extensions, worktrees, compactorFor, checkpoints: checkpointSettings, sink: watch.sink });
   const tools: Tool[] = [];
   const parent = sessionParent({ ...conversation, model: currentModel, policy: permissions.policy, workspace: guard.workspace, tools });
   const orchestration = createOrchestration(options, { subagents, worktrees, parent, conversation, policy: permissions.policy });
   const background = startBackground(base, conversation, subagents, parent, watch);
-  const assembled = assembleTools(base, options, { into: tools, conversation, guard, worktrees, memory, webTools, extensions, mcp, agentTools: background.tools, delegateTasksTool: orchestration.orchestration.tool() });
+  const assembled = assembleTools(base, options, { into: tools, conversation, guard, worktrees, memory, lsp, webTools, extensions, mcp, agentTools: background.tools, delegateTasksTool: orchestration.orchestration.tool() });
   const start = await startWorkspace(base, options, conversation, guard.workspace, worktrees);
   const file = await openSessionFile(base, options, { conversation, toolSchemas: assembled.toolSet.toolSchemas, worktrees, workspace: guard.workspace, orchestration, start });
   await hooks?.sessionStart({ resumed: Boolean(conversation.resumed), model: conversation.model });
-  self.prepared = preparedSession(options, { base, conversation, permissions, hooks, guard, worktrees, compactorFor, memory, mcp, extensions, checkpointSettings, subagents, subagentSink, background: background.background, orchestration, tools: assembled, file });
+  self.prepared = preparedSession(options, { base, conversation, permissions, hooks, guard, worktrees, compactorFor, memory, mcp, extensions, checkpointSettings, subagents, subagentSink, lsp, background: background.background, orchestration, tools: assembled, file });
   return self.prepared;
 }

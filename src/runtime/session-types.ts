@@ -2,6 +2,7 @@
  * What opening a session takes (OpenSessionOptions) and what the composition root resolves for it
  * once at start (PreparedSession): the contract between prepare.ts and the session.
  */
+import type { SessionLsp } from '../lsp/index.js';
 import type { Tool } from '../agent/types.js';
 import type { Message, RequestGateFor, StreamFn, ToolCall, ToolSchema } from '../providers/types.js';
 import type { CostTracker } from '../cost/tracker.js';
@@ -133,6 +134,8 @@ export interface PreparedSession {
   orchestrationSink: { emit?: (event: OrchestrationEvent) => void };
   /** The session's MCP servers (connecting in the background). */
   mcp: McpManager;
+  /** The session's language servers (src/lsp), stopped with it. */
+  lsp: SessionLsp;
   /** delegate_tasks calls a crash interrupted after some tasks completed: the session finishes
    * them (reusing the completed tasks) before the next prompt. */
   pendingCalls: ToolCall[];

@@ -136,6 +136,11 @@ export class AgentSession {
     return this.prepared.mcp;
   }
 
+  /** The session's language servers (src/lsp). */
+  get lsp(): PreparedSession['lsp'] {
+    return this.prepared.lsp;
+  }
+
   /** Project memory and the user profile of this session (undefined when memory is off). */
   get memory(): SessionMemory | undefined {
     return this.prepared.memory.memory;
@@ -420,6 +425,7 @@ export class AgentSession {
     if (unseen && this.writer?.created) this.record(unseen);
     if (!options.keepBackgroundJobs) killBackgroundJobs();
     await this.prepared.mcp.close();
+    await this.prepared.lsp.stop();
     const { worktrees, workspace } = this.prepared;
     // A session that never started has no file to resume: its empty worktree goes too.
     const note = worktrees && !options.handOver ? await finishSessionWorktree(workspace, worktrees, this.writer?.created ? this.id : undefined) : undefined;

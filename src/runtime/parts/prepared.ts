@@ -4,6 +4,7 @@ import { checkpointsOf } from '../../checkpoints/record.js';
 import type { CheckpointSettings } from '../../checkpoints/settings.js';
 import type { SubagentManager } from '../../subagents/manager.js';
 import type { BackgroundChildren } from '../../subagents/background.js';
+import type { SessionLsp } from '../../lsp/index.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
 import type { Compactor } from '../compaction.js';
 import type { MemoryWiring } from '../memory.js';
@@ -32,6 +33,7 @@ export interface SessionParts {
   checkpointSettings: CheckpointSettings;
   subagents: SubagentManager;
   subagentSink: PreparedSession['subagentSink'];
+  lsp: SessionLsp;
   background: BackgroundChildren;
   orchestration: OrchestrationPart;
   tools: SessionTools;
@@ -72,6 +74,7 @@ export function preparedSession(options: OpenSessionOptions, p: SessionParts): P
     subagents: p.subagents,
     subagentSink: p.subagentSink,
     background: p.background,
+    lsp: p.lsp,
     workspace: p.guard.workspace,
     worktrees: p.worktrees,
     orchestration: p.orchestration.orchestration,

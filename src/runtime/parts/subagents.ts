@@ -14,6 +14,7 @@ import { subagentSettings } from '../../subagents/settings.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
 import type { SessionPermissions } from '../permissions.js';
 import type { MemoryWiring } from '../memory.js';
+import type { SessionLsp } from '../../lsp/index.js';
 import type { Compactor } from '../compaction.js';
 import type { OpenSessionOptions, PreparedSession } from '../session-types.js';
 import type { SessionBase } from './base.js';
@@ -36,6 +37,7 @@ export interface SubagentNeeds {
   hooks: HookRunner | undefined;
   guard: Guard;
   memory: MemoryWiring;
+  lsp: SessionLsp;
   webTools: () => Tool[];
   mcp: McpPart;
   extensions: Extensions;
@@ -62,7 +64,7 @@ export function createSubagents(base: SessionBase, options: OpenSessionOptions, 
     sandbox: needs.permissions.sandbox,
     sandboxReady: needs.permissions.sandboxReady,
     saveRule: needs.guard.saveRule,
-    createTools: ({ readOnly }) => [...createCoreTools({ files }), ...needs.memory.createTools(), ...needs.webTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])],
+    createTools: ({ readOnly }) => needs.lsp.withLsp([...createCoreTools({ files }), ...needs.memory.createTools(), ...needs.webTools(), ...(mcpTools ? mcpTools.createMcpTools(mcp, { readOnlyOnly: readOnly }) : [])]),
     declareTools: declare,
     contextMessages: () => needs.memory.memory?.context.messages ?? [],
     ...(needs.worktrees ? { worktrees: needs.worktrees } : {}),

@@ -16,6 +16,7 @@ import { createSkillTool } from '../../extensions/skill-tool.js';
 import { createWebTools } from '../../tools/web-tools.js';
 import { namesHostExplicitly } from '../../policy/web-rules.js';
 import type { MemoryWiring } from '../memory.js';
+import type { SessionLsp } from '../../lsp/index.js';
 import { createWorktreeTools, type Workspace } from '../workspace.js';
 import type { OpenSessionOptions } from '../session-types.js';
 import type { SessionBase } from './base.js';
@@ -56,6 +57,8 @@ export interface ToolNeeds {
   guard: Guard;
   worktrees: WorktreeManager | undefined;
   memory: MemoryWiring;
+  /** Wraps the file and command tools: errors after an edit (and appends the on-demand lsp tool). */
+  lsp: SessionLsp;
   webTools: () => Tool[];
   extensions: Extensions;
   mcp: McpPart;
@@ -72,7 +75,7 @@ export interface SessionTools {
 export function assembleTools(base: SessionBase, options: OpenSessionOptions, needs: ToolNeeds): SessionTools {
   const todos = createTodoStore();
   const tools = needs.into;
-  tools.push(...createCoreTools({ todoStore: todos, files: options.files }));
+  tools.push(...needs.lsp.withLsp(createCoreTools({ todoStore: todos, files: options.files })));
   if (needs.worktrees) tools.push(...createWorktreeTools(needs.worktrees, needs.guard.workspace, base.board.info));
   tools.push(...needs.memory.createTools(), ...needs.webTools(), ...needs.agentTools, needs.delegateTasksTool);
   if (needs.extensions.skills.length > 0) tools.push(createSkillTool({ skills: needs.extensions.skills, scope: needs.guard.scope }));

@@ -14,6 +14,7 @@ import { memoryCommand } from './memory.js';
 import { distillCommand } from './distill.js';
 import { permissionsCommand } from './permissions.js';
 import { mcpCommand } from './mcp.js';
+import { lspCommand } from './lsp.js';
 import { rewindCommand } from './rewind.js';
 import { skillsCommand } from './skills.js';
 
@@ -43,6 +44,7 @@ SLASH_COMMANDS.push(
   hooksCommand,
   permissionsCommand,
   mcpCommand,
+  lspCommand,
   skillsCommand,
   exitCommand,
 );

@@ -169,7 +169,7 @@ export function previewLines(item: ToolItem, width: number): Line[] {
   };
   switch (display.kind) {
     case 'diff':
-      return item.status === 'done' ? diffLines(display.diff, { width, maxLines: DIFF_PREVIEW_LINES, lineNumbers: true, words: true, hideFileHeaders: true }) : [];
+      return item.status === 'done' ? [...diffLines(display.diff, { width, maxLines: DIFF_PREVIEW_LINES, lineNumbers: true, words: true, hideFileHeaders: true }), ...diagnosticLines(display, item.output, width)] : [];
     case 'command':
       return display.exitCode === null || display.output === '(no output)' ? [] : firstOf(textLines(display.output));
     case 'text':
@@ -179,6 +179,19 @@ export function previewLines(item: ToolItem, width: number): Line[] {
     default:
       return [];
   }
+}
+
+/** Under an edit's diff, the language server's verdict (src/lsp): `✗ 2 errors`, then the first
+ * of them as the model read them. Nothing when the file has none. */
+function diagnosticLines(display: Extract<ToolDisplay, { kind: 'diff' }>, output: string | undefined, width: number): Line[] {
+  const found = display.diagnostics;
+  if (!found || found.errors + found.warnings === 0) return [];
+  const parts = [found.errors > 0 ? count(found.errors, 'error') : '', found.warnings > 0 ? count(found.warnings, 'warning') : ''].filter(Boolean);
+  const listed = textLines(output ?? '').filter((line) => /^ {2}\S+:\d+:\d+ (error|warning):/.test(line)).slice(0, PREVIEW_LINES);
+  return [
+    [{ text: `✗ ${parts.join(', ')}`, style: found.errors > 0 ? RED : YELLOW }],
+    ...listed.map((line) => truncateLine([{ text: sanitizeTerminalText(line), style: DIM }], width)),
+  ];
 }
 
 const TODO_GLYPHS = {
