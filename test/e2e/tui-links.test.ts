@@ -45,7 +45,7 @@ describe.skipIf(!hasTmux)('links in answers (tmux, 80x24)', () => {
   });
 
   it('are plain text with SEEK_HYPERLINKS=0 and with NO_COLOR', async () => {
-    const runs = [{ SEEK_HYPERLINKS: '0' }, { NO_COLOR: '1' }];
+    const runs: Array<Record<string, string>> = [{ SEEK_HYPERLINKS: '0' }, { NO_COLOR: '1' }];
     for (const env of runs) {
       const { raw, t } = await answerRecorded(env);
       expect(raw, JSON.stringify(env)).not.toContain(OSC8);
