@@ -28,6 +28,7 @@ import { useTerminalRows } from './state/use-terminal-rows.js';
 import { screenLayout } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
 import { useScrollback } from './state/use-scrollback.js';
+import { useAlternateView } from './state/use-alternate-view.js';
 import { TranscriptView } from './components/TranscriptView.js';
 import { useQuestions, type PermissionBridge } from './state/use-questions.js';
 import { worktreePanelSource } from './state/worktrees.js';
@@ -65,11 +66,13 @@ export function App(props: AppProps) {
   const { permission, setPermission, review, setReview, elicitation } = useQuestions(props.bridge, session.mcp);
   // Any question (an MCP server's form too) owns the keyboard until it is answered.
   const pending = permission ?? review ?? elicitation;
-  const [picker, setPicker] = useState<PickerSpec>();
+  // Pickers and panels open on the alternate screen (as Ctrl+O's transcript does).
+  const scrollback = useScrollback(conversation.committed);
+  const [picker, setPicker] = useAlternateView<PickerSpec>(scrollback, 'picker');
   // The input's text while a picker or panel hides the editor, and a command's draft (a rewound prompt).
   const draft = useDraft();
   const { put: putDraft, clear: clearDraft } = draft;
-  const [openedPanel, setPanel] = useState<PanelSpec>();
+  const [openedPanel, setPanel] = useAlternateView<PanelSpec>(scrollback, 'panel');
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
   // queue effect and Esc alike; the state copies only make React re-render (and re-run the queue
@@ -81,7 +84,6 @@ export function App(props: AppProps) {
     setQueueState(items);
   }, []);
   const [runsEnded, setRunsEnded] = useState(0);
-  const scrollback = useScrollback(conversation.committed);
   const exitArming = useExitArming(exit);
   const { hint: exitHint, armOrExit } = exitArming;
   const [, setModeVersion] = useState(0);
@@ -263,7 +265,7 @@ export function App(props: AppProps) {
     toggleToolOutput: () => {
       // The latest tool row's whole output, without reprinting the session; again closes it.
       setPicker(undefined);
-      setPanel((current) => (current?.kind === 'tool-output' ? undefined : { kind: 'tool-output' }));
+      setPanel(openedPanel?.kind === 'tool-output' ? undefined : { kind: 'tool-output' });
     },
     toggleDetail: () => scrollback.setFullScreen(!scrollback.fullScreen),
   });
