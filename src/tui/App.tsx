@@ -66,13 +66,13 @@ export function App(props: AppProps) {
   const { permission, setPermission, review, setReview, elicitation } = useQuestions(props.bridge, session.mcp);
   // Any question (an MCP server's form too) owns the keyboard until it is answered.
   const pending = permission ?? review ?? elicitation;
-  // Pickers and panels open on the alternate screen (as Ctrl+O's transcript does).
+  // Pickers open on the alternate screen (as Ctrl+O's transcript does).
   const scrollback = useScrollback(conversation.committed);
   const [picker, setPicker] = useAlternateView<PickerSpec>(scrollback, 'picker');
   // The input's text while a picker or panel hides the editor, and a command's draft (a rewound prompt).
   const draft = useDraft();
   const { put: putDraft, clear: clearDraft } = draft;
-  const [openedPanel, setPanel] = useAlternateView<PanelSpec>(scrollback, 'panel');
+  const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
   // queue effect and Esc alike; the state copies only make React re-render (and re-run the queue
@@ -265,7 +265,7 @@ export function App(props: AppProps) {
     toggleToolOutput: () => {
       // The latest tool row's whole output, without reprinting the session; again closes it.
       setPicker(undefined);
-      setPanel(openedPanel?.kind === 'tool-output' ? undefined : { kind: 'tool-output' });
+      setPanel((current) => (current?.kind === 'tool-output' ? undefined : { kind: 'tool-output' }));
     },
     toggleDetail: () => scrollback.setFullScreen(!scrollback.fullScreen),
   });
