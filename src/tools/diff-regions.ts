@@ -10,12 +10,43 @@
  */
 import { diffArrays } from 'diff';
 
-/** Lines [beforeStart, beforeEnd) of the old text became lines [afterStart, afterEnd) of the new one (0-based). */
-export interface LineChange {
-  beforeStart: number;
-  beforeEnd: number;
-  afterStart: number;
-  afterEnd: number;
+/**
+ * The lines an edit changed, in order: change n turned lines [beforeStart[n], beforeEnd[n]) of the
+ * old text (0-based) into lines [afterStart[n], afterEnd[n]) of the new one. Four arrays of
+ * numbers, not an object per change: a replace_all over 200,000 lines makes no garbage here.
+ */
+export class LineChanges {
+  readonly beforeStart: number[] = [];
+  readonly beforeEnd: number[] = [];
+  readonly afterStart: number[] = [];
+  readonly afterEnd: number[] = [];
+
+  get length(): number {
+    return this.beforeStart.length;
+  }
+
+  /** Adds a change after the last one, merged with it when they share a line. */
+  add(beforeStart: number, beforeEnd: number, afterStart: number, afterEnd: number): void {
+    const last = this.length - 1;
+    if (last >= 0 && beforeStart < this.beforeEnd[last]!) {
+      this.beforeEnd[last] = beforeEnd;
+      this.afterEnd[last] = afterEnd;
+      return;
+    }
+    this.beforeStart.push(beforeStart);
+    this.beforeEnd.push(beforeEnd);
+    this.afterStart.push(afterStart);
+    this.afterEnd.push(afterEnd);
+  }
+}
+
+/** Replacements in raw offsets of the old text (sorted, not overlapping), read by number. */
+export interface ReplacementList {
+  readonly count: number;
+  start(n: number): number;
+  end(n: number): number;
+  /** The raw text put in place n. */
+  text(n: number): string;
 }
 
 const CONTEXT_LINES = 3;
@@ -35,33 +66,35 @@ function newlinesIn(text: string, from: number, to: number): number {
   return count;
 }
 
-/**
- * The lines each replacement changes, from the replacements in raw offsets of `before` (sorted,
- * not overlapping) and the raw text put in each place. Replacements sharing a line are merged.
- */
-export function changedLines(before: string, replacements: ReadonlyArray<{ start: number; end: number; text: string }>): LineChange[] {
-  const changes: LineChange[] = [];
+/** The lines each replacement changes. Replacements sharing a line are merged. */
+export function changedLines(before: string, replacements: ReplacementList): LineChanges {
+  const changes = new LineChanges();
   let position = 0;
   let line = 0;
   let delta = 0; // after-line minus before-line, past the replacements seen so far
-  for (const { start, end, text } of replacements) {
+  let lastText: string | undefined;
+  let lastAdded = 0;
+  for (let n = 0; n < replacements.count; n += 1) {
+    const start = replacements.start(n);
+    const end = replacements.end(n);
+    const text = replacements.text(n);
     line += newlinesIn(before, position, start);
     const inside = newlinesIn(before, start, end);
-    const added = newlinesIn(text, 0, text.length);
+    // A replace_all puts the same text everywhere: its newlines are counted once.
+    if (text !== lastText) {
+      lastText = text;
+      lastAdded = newlinesIn(text, 0, text.length);
+    }
+    const added = lastAdded;
     // The line holding the end is untouched when both sides end exactly at a line start there.
-    const atLineStart = start === 0 || before[start - 1] === '\n';
-    const beforeEndsLine = end > start ? before[end - 1] === '\n' : atLineStart;
+    const atLineStart = start === 0 || before.charCodeAt(start - 1) === 10;
+    const beforeEndsLine = end > start ? before.charCodeAt(end - 1) === 10 : atLineStart;
     const afterEndsLine = text !== '' ? text.endsWith('\n') : atLineStart;
     const tail = beforeEndsLine && afterEndsLine ? 0 : 1;
-    const change = { beforeStart: line, beforeEnd: line + inside + tail, afterStart: line + delta, afterEnd: line + delta + added + tail };
+    changes.add(line, line + inside + tail, line + delta, line + delta + added + tail);
     delta += added - inside;
     line += inside;
     position = end;
-    const last = changes[changes.length - 1];
-    if (last && change.beforeStart < last.beforeEnd) {
-      last.beforeEnd = change.beforeEnd;
-      last.afterEnd = change.afterEnd;
-    } else changes.push(change);
   }
   return changes;
 }
@@ -90,20 +123,26 @@ class Lines {
     return n === this.count - 1 && !this.endsWithNewline ? `${this.get(n)}\u0000` : this.get(n);
   }
 
-  /** Where line n's text starts and ends (without its newline or a carriage return before it). */
-  bounds(n: number): [number, number] {
+  /** Where line n's text starts (without a carriage return before its newline, see endOf). */
+  startOf(n: number): number {
+    return this.starts[n]!;
+  }
+
+  /** Where line n's text ends, without its newline or a carriage return before it. */
+  endOf(n: number): number {
     let end = n + 1 < this.starts.length ? this.starts[n + 1]! - 1 : this.text.length;
     if (end > this.starts[n]! && this.text.charCodeAt(end - 1) === 13) end -= 1;
-    return [this.starts[n]!, end];
+    return end;
   }
 
   /** key(n) === other.key(m), compared in place (most lines of a large edit differ in length). */
   same(n: number, other: Lines, m: number): boolean {
     const noNewline = n === this.count - 1 && !this.endsWithNewline;
     if (noNewline !== (m === other.count - 1 && !other.endsWithNewline)) return false;
-    const [from, to] = this.bounds(n);
-    const [otherFrom, otherTo] = other.bounds(m);
-    if (to - from !== otherTo - otherFrom) return false;
+    const from = this.startOf(n);
+    const to = this.endOf(n);
+    const otherFrom = other.startOf(m);
+    if (to - from !== other.endOf(m) - otherFrom) return false;
     for (let at = 0; at < to - from; at += 1) if (this.text.charCodeAt(from + at) !== other.text.charCodeAt(otherFrom + at)) return false;
     return true;
   }
@@ -135,70 +174,110 @@ class Ops {
 }
 
 /** The unified diff of `before` and `after` for `changes`, with counts of added and removed lines. */
-export function diffFromChanges(label: string, before: string, after: string, changes: readonly LineChange[]): { diff: string; added: number; removed: number } {
+export function diffFromChanges(label: string, before: string, after: string, changes: LineChanges): { diff: string; added: number; removed: number } {
   const old = new Lines(before);
   const next = new Lines(after);
   const ops = new Ops();
-  for (const change of changes) {
-    regionOps(old, next, change.beforeStart, Math.min(change.beforeEnd, old.count), change.afterStart, Math.min(change.afterEnd, next.count), ops);
+  for (let n = 0; n < changes.length; n += 1) {
+    const beforeEnd = Math.min(changes.beforeEnd[n]!, old.count);
+    regionOps(old, next, changes.beforeStart[n]!, beforeEnd, changes.afterStart[n]!, Math.min(changes.afterEnd[n]!, next.count), ops);
   }
-  const out: string[] = [`--- ${label}`, `+++ ${label}`];
-  let removed = 0;
-  let added = 0;
-  // Old lines before the next op that are unchanged map to new lines at a fixed offset: new = old + shift.
-  let shift = 0;
+  const writer = new DiffWriter(label, old, next, ops);
   let at = 0;
   while (at < ops.length) {
-    if (out.length > DIFF_LINE_CAP) {
-      // Past the cap, the rest is only counted.
-      let more = 0;
-      for (; at < ops.length; at += 1) more += ops.added[at] === -1 ? (removed++, 1) : (added++, 1);
-      out.push(`(diff cut at ${DIFF_LINE_CAP.toLocaleString('en-US')} lines: ${more} more changed lines not shown)`);
+    if (writer.full()) {
+      writer.countRest(at);
       break;
     }
     // One hunk: changed lines whose contexts touch or overlap (as the general diff groups them).
     let last = at;
     while (last + 1 < ops.length && ops.old[last + 1]! - ops.endOf(last) <= 2 * CONTEXT_LINES) last += 1;
+    at = writer.hunk(at, last);
+  }
+  return { diff: `${writer.out.join('\n')}\n`, added: writer.added, removed: writer.removed };
+}
+
+/** Writes the diff's lines, up to DIFF_LINE_CAP, and counts every changed line. */
+class DiffWriter {
+  readonly out: string[];
+  removed = 0;
+  added = 0;
+  /** Old lines before the next op that are unchanged map to new lines at a fixed offset: new = old + shift. */
+  private shift = 0;
+
+  constructor(
+    label: string,
+    private readonly old: Lines,
+    private readonly next: Lines,
+    private readonly ops: Ops,
+  ) {
+    this.out = [`--- ${label}`, `+++ ${label}`];
+  }
+
+  full(): boolean {
+    return this.out.length > DIFF_LINE_CAP;
+  }
+
+  /** Past the cap, the rest is only counted. */
+  countRest(from: number): void {
+    let more = 0;
+    for (let at = from; at < this.ops.length; at += 1) more += this.ops.added[at] === -1 ? (this.removed++, 1) : (this.added++, 1);
+    this.out.push(`(diff cut at ${DIFF_LINE_CAP.toLocaleString('en-US')} lines: ${more} more changed lines not shown)`);
+  }
+
+  private push(prefix: string, text: Lines, n: number): void {
+    this.out.push(prefix + text.get(n));
+    if (n === text.count - 1 && !text.endsWithNewline) this.out.push(NO_NEWLINE);
+  }
+
+  /**
+   * The hunk of ops [at, last]. One hunk can hold a whole file's changes (a replace_all on every
+   * line), so the cap also ends a hunk early, after a run of changed lines (a run cut to fit).
+   * Returns the first op not written.
+   */
+  hunk(at: number, last: number): number {
+    const { ops, old, next } = this;
     const oldStart = Math.max(0, ops.old[at]! - CONTEXT_LINES);
-    const oldEnd = Math.min(old.count, ops.endOf(last) + CONTEXT_LINES);
-    const newStart = oldStart + shift;
+    let oldEnd = Math.min(old.count, ops.endOf(last) + CONTEXT_LINES);
+    const newStart = oldStart + this.shift;
     // The hunk's header is known once its lines are counted: its place is kept and filled then.
-    const header = out.length;
-    out.push('');
-    const push = (prefix: string, text: Lines, n: number): void => {
-      out.push(prefix + text.get(n));
-      if (n === text.count - 1 && !text.endsWithNewline) out.push(NO_NEWLINE);
-    };
+    const header = this.out.length;
+    this.out.push('');
     let line = oldStart;
     let oldLines = 0;
     let newLines = 0;
-    for (let n = at; n <= last; ) {
-      for (; line < ops.old[n]!; line += 1, oldLines += 1, newLines += 1) push(' ', old, line);
+    let n = at;
+    while (n <= last) {
+      if (this.full()) {
+        oldEnd = line; // cut: no context after the last run shown
+        break;
+      }
+      for (; line < ops.old[n]!; line += 1, oldLines += 1, newLines += 1) this.push(' ', old, line);
       // A run of changed lines with no context between: removed lines first, then added ones.
+      const room = Math.max(1, DIFF_LINE_CAP + 1 - this.out.length);
       let end = n + 1;
-      while (end <= last && ops.old[end] === ops.endOf(end - 1)) end += 1;
+      while (end <= last && end - n < room && ops.old[end] === ops.endOf(end - 1)) end += 1;
       for (let op = n; op < end; op += 1) {
         if (ops.added[op] !== -1) continue;
-        push('-', old, ops.old[op]!);
+        this.push('-', old, ops.old[op]!);
         line = ops.old[op]! + 1;
         oldLines += 1;
-        removed += 1;
-        shift -= 1;
+        this.removed += 1;
+        this.shift -= 1;
       }
       for (let op = n; op < end; op += 1) {
         if (ops.added[op] === -1) continue;
-        push('+', next, ops.added[op]!);
+        this.push('+', next, ops.added[op]!);
         newLines += 1;
-        added += 1;
-        shift += 1;
+        this.added += 1;
+        this.shift += 1;
       }
       n = end;
     }
-    for (; line < oldEnd; line += 1, oldLines += 1, newLines += 1) push(' ', old, line);
-    out[header] = `@@ -${oldLines === 0 ? oldStart : oldStart + 1},${oldLines} +${newLines === 0 ? newStart : newStart + 1},${newLines} @@`;
-    at = last + 1;
+    for (; line < oldEnd; line += 1, oldLines += 1, newLines += 1) this.push(' ', old, line);
+    this.out[header] = `@@ -${oldLines === 0 ? oldStart : oldStart + 1},${oldLines} +${newLines === 0 ? newStart : newStart + 1},${newLines} @@`;
+    return n;
   }
-  return { diff: `${out.join('\n')}\n`, added, removed };
 }
 
 /** One region's changed lines: a line diff when it is small, else all removed then all added. */

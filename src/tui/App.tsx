@@ -14,12 +14,13 @@ import { LiveItems, liveRows } from './components/LiveItems.js';
 import { OpenPanel } from './components/OpenPanel.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
 import { InputEditor, MENU_ROWS } from './input/index.js';
+import { useDraft } from './input/use-draft.js';
 import { sessionSlashCompleter } from './commands/completions.js';
 import { statusInfo } from './state/status-info.js';
 import { useDoubleEscape, useExitArming, useGlobalKeys } from './input/use-global-keys.js';
 import { useBackgroundAgents } from './state/use-background-agents.js';
 import { openRewind } from './commands/rewind.js';
-import { itemsFromTranscript, itemsFromHistory } from './state/conversation.js';
+import { scrollbackWidth, shownItems } from './state/shown-items.js';
 import { childrenOfCall } from './state/subagents.js';
 import { useRecent } from './state/use-recent.js';
 import { useSessionState } from './state/use-session-state.js';
@@ -28,6 +29,7 @@ import { useTerminalRows } from './state/use-terminal-rows.js';
 import { screenLayout } from './state/live-layout.js';
 import { useTodos } from './state/use-todos.js';
 import { useScrollback } from './state/use-scrollback.js';
+import { useAlternateView } from './state/use-alternate-view.js';
 import { TranscriptView } from './components/TranscriptView.js';
 import { useQuestions, type PermissionBridge } from './state/use-questions.js';
 import { worktreePanelSource } from './state/worktrees.js';
@@ -64,9 +66,12 @@ export function App(props: AppProps) {
   const { permission, setPermission, review, setReview, elicitation } = useQuestions(props.bridge, session.mcp);
   // Any question (an MCP server's form too) owns the keyboard until it is answered.
   const pending = permission ?? review ?? elicitation;
-  const [picker, setPicker] = useState<PickerSpec>();
-  // Text put into the input by a command (a rewound prompt); `key` remounts the editor with it.
-  const [draft, setDraft] = useState<{ text: string; key: number }>();
+  // Pickers open on the alternate screen (as Ctrl+O's transcript does).
+  const scrollback = useScrollback(conversation.committed);
+  const [picker, setPicker] = useAlternateView<PickerSpec>(scrollback, 'picker');
+  // The input's text while a picker or panel hides the editor, and a command's draft (a rewound prompt).
+  const draft = useDraft();
+  const { put: putDraft, clear: clearDraft } = draft;
   const [openedPanel, setPanel] = useState<PanelSpec>();
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
@@ -79,7 +84,6 @@ export function App(props: AppProps) {
     setQueueState(items);
   }, []);
   const [runsEnded, setRunsEnded] = useState(0);
-  const scrollback = useScrollback(conversation.committed);
   const exitArming = useExitArming(exit);
   const { hint: exitHint, armOrExit } = exitArming;
   const [, setModeVersion] = useState(0);
@@ -137,6 +141,7 @@ export function App(props: AppProps) {
   const commandContext: CommandContext = useMemo(
     () => ({
       session,
+      width,
       notice,
       async switchSession(options) {
         try {
@@ -145,7 +150,7 @@ export function App(props: AppProps) {
           const stay = options.resume ? undefined : previous.worktree?.path;
           const next = await props.openSession({ ...options, ...(stay ? { worktreePath: stay } : {}) });
           await previous.close({ handOver: stay !== undefined && next.worktree?.path === stay });
-          if (options.draft !== undefined) setDraft((old) => ({ text: options.draft!, key: (old?.key ?? 0) + 1 }));
+          if (options.draft !== undefined) putDraft(options.draft);
           setSession(next);
           props.onSessionChange(next);
           const marker = options.fork ? `── conversation rewound · session ${next.id} ──` : options.resume ? `── resumed session ${next.id} ──` : `── new conversation · session ${next.id} ──`;
@@ -173,7 +178,7 @@ export function App(props: AppProps) {
       },
       exit: () => exit(),
     }),
-    [session, notice, props, startAfter, exit],
+    [session, width, notice, props, startAfter, exit, putDraft],
   );
 
   const doubleEscape = useDoubleEscape(session, runRef, useCallback(() => void openRewind(commandContext), [commandContext]));
@@ -181,7 +186,7 @@ export function App(props: AppProps) {
   const submit = useCallback(
     (text: string, shown?: string) => {
       props.history.add(text);
-      setDraft(undefined);
+      clearDraft();
       const parsed = parseSlashCommand(text);
       if (parsed && 'unknown' in parsed) {
         if (findInvocable(parsed.unknown, sessionRef.current.customCommands ?? [])) {
@@ -212,7 +217,7 @@ export function App(props: AppProps) {
       if (conversation.running || runRef.current) setQueue([...queueRef.current, text]);
       else void send(text, shown);
     },
-    [props.history, notice, conversation.running, commandContext, send, setQueue],
+    [props.history, clearDraft, notice, conversation.running, commandContext, send, setQueue],
   );
 
   const firstPromptSent = useRef(false);
@@ -359,8 +364,9 @@ export function App(props: AppProps) {
             <Picker spec={picker} width={width} color={props.color} maxRows={layout.bottom} onDone={() => setPicker(undefined)} />
           ) : (
             <InputEditor
-              key={`editor${draft?.key ?? 0}`}
-              {...(draft ? { initialText: draft.text } : {})}
+              key={`editor${draft.key}`}
+              {...(draft.initialText ? { initialText: draft.initialText } : {})}
+              onChange={draft.onChange}
               onSubmit={imageInput.onSubmit(submit)} {...imageInput.editor}
               history={props.history}
               completer={completer}
@@ -390,12 +396,3 @@ export function App(props: AppProps) {
     </Box>
   );
 }
-
-/** A resumed session as it showed: its transcript, or (no file behind it) its history. */
-const shownItems = (session: AgentSession) => (session.transcript?.length ? itemsFromTranscript(session.transcript) : itemsFromHistory(session.history));
-
-/** The width a finished item is laid out in for <Static>: wide enough that Ink never breaks the
- * long lines (code, URLs) an answer keeps whole for the scrollback (Ink allocates every cell of
- * it, so no wider than the answer's longest source line and a margin for list indents). */
-const scrollbackWidth = (item: ConversationItem, width: number) =>
-  item.kind === 'assistant' ? Math.max(width, ...item.text.split('\n').map((line) => line.length * 2 + 16)) : width;

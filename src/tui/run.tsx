@@ -1,4 +1,4 @@
-import { colorEnabled, restoreEnvironment } from './terminal-env.js';
+import { colorEnabled, hyperlinksEnabled, restoreEnvironment } from './terminal-env.js';
 import { join } from 'node:path';
 import { render, type Instance } from 'ink';
 import { ConfigError, readConfig, writeConfig } from '../config/config.js';
@@ -11,6 +11,7 @@ import { UI_MAX_FPS } from './render-options.js';
 import { TerminalCursor, TerminalCursorContext } from './terminal-cursor.js';
 import { withUnlimitedRows } from './state/use-terminal-rows.js';
 import { layoutEngineReady } from './layout-engine.js';
+import { setHyperlinks } from './markdown/ansi.js';
 
 restoreEnvironment();
 
@@ -25,6 +26,7 @@ export interface TuiOptions {
  */
 export async function runTui(options: TuiOptions): Promise<number> {
   const color = colorEnabled;
+  setHyperlinks(hyperlinksEnabled);
   await layoutEngineReady();
 
   const bridge: PermissionBridge = {};

@@ -17,6 +17,15 @@ const noColor = Boolean(process.env.NO_COLOR);
 /** Whether the UI draws colour (explicit colours in our own renderers follow this too). */
 export const colorEnabled = !noColor && forceColor !== '0' && forceColor !== 'false';
 
+/**
+ * Whether links in answers are OSC 8 hyperlinks (clickable in terminals that support them; the
+ * text shown is the same either way). Off with colour (NO_COLOR: no escape codes at all), for
+ * TERM=dumb, and with SEEK_HYPERLINKS=0 (or false/off) for a terminal or multiplexer that shows
+ * the sequences as text.
+ */
+export const hyperlinksEnabled =
+  colorEnabled && process.env.TERM !== 'dumb' && !['0', 'false', 'off', 'no'].includes((process.env.SEEK_HYPERLINKS ?? '').toLowerCase());
+
 const saved = new Map<string, string | undefined>();
 for (const name of HIDDEN_WHILE_LOADING) {
   saved.set(name, process.env[name]);

@@ -108,6 +108,16 @@ describe.skipIf(!hasTmux)('/rewind in the terminal UI (tmux, 80x24)', () => {
     expect(done).toContain(`── conversation rewound · session ${fork} ──`);
     // The rewound prompt is back in the input, and the fork holds nothing of that turn.
     await until(t, '› change the greeting');
+    // A draft the user clears stays cleared when the editor comes back after a view that took
+    // its place (Ctrl+T's output view here; a picker the same way).
+    t.keys('C-c');
+    await until(t, '› ask seek, / for commands');
+    t.keys('C-t');
+    await until(t, 'esc close');
+    t.keys('Escape');
+    await until(t, '› ask seek, / for commands');
+    // The input row (the last `› ` row; the transcript's prompt rows start so too) is empty.
+    expect(t.visibleLines().filter((row) => row.startsWith('› ')).at(-1)).toBe('› ask seek, / for commands, @ for files');
     const forkFile = readdirSync(join(home, 'projects')).map((pid) => join(home, 'projects', pid, 'sessions', `${fork}.jsonl`)).find(existsSync)!;
     expect(readFileSync(forkFile, 'utf8')).not.toContain('good morning');
   });

@@ -71,6 +71,17 @@ export class TmuxSeek {
     return this.tmux('capture-pane', '-p', '-t', '0', '-S', '-200');
   }
 
+  /** Whether the terminal is on its alternate screen (a full-screen view is open). */
+  onAlternateScreen(): boolean {
+    return this.tmux('display-message', '-p', '-t', '0', '#{alternate_on}').trim() === '1';
+  }
+
+  /** From now on every byte the program writes to the terminal is appended to `file` (tmux
+   * pipe-pane): escape sequences a terminal acts on without showing them (OSC 8 links) included. */
+  recordOutput(file: string): void {
+    this.tmux('pipe-pane', '-o', '-t', '0', `cat >> ${quote(file)}`);
+  }
+
   /** The visible screen with its colours and styles as SGR sequences (`capture-pane -e`). */
   styledScreen(): string {
     return this.tmux('capture-pane', '-p', '-e', '-t', '0');

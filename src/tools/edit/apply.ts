@@ -1,4 +1,4 @@
-import { changedLines, type LineChange } from '../diff-regions.js';
+import type { LineChanges } from '../diff-regions.js';
 import { READ_MAX_LINE_CHARS } from '../read-file.js';
 import { composeReplacement } from './compose.js';
 import { composeLineByLine } from './line-reindent.js';
@@ -8,6 +8,7 @@ import { LineEndings } from './line-endings.js';
 import { findWindows, LineIndex, splitOld, type OldLines, type WindowMatch } from './line-match.js';
 import { indentOf, LEVELS, normalizeLine, type LevelName } from './normalize.js';
 import { findBlockShift, spaceUnitOf, type BlockShift } from './reindent.js';
+import { placeCount, problemAtEnds, splice, type ExactMatches, type Replacement } from './splice.js';
 import { CUT_MARKER, elisionPlaceholder, halveBackslashes, stripLineNumbers, trimBlankLines, unescapeStrings, type EditStrings, type Repair } from './repairs.js';
 
 export interface EditSpec {
@@ -18,7 +19,7 @@ export interface EditSpec {
 
 export type EditOutcome =
   /** `changes`: the lines each replacement changed (one edit only), for a diff built in linear time. */
-  | { ok: true; updated: string; replacements: number; notes: string[]; changes?: LineChange[] }
+  | { ok: true; updated: string; replacements: number; notes: string[]; changes?: LineChanges }
   | { ok: false; message: string };
 
 /**
@@ -46,14 +47,9 @@ export function applyEdits(original: string, edits: readonly EditSpec[], shown: 
   return { ok: true, updated: text, replacements, notes };
 }
 
-interface Replacement {
-  start: number;
-  end: number;
-  text: string;
-}
-
 type Search =
-  | { kind: 'found'; level: LevelName; replacements: Replacement[]; note?: string }
+  /** `places`: exact matches as offsets only, or the tolerant matchers' replacements. */
+  | { kind: 'found'; level: LevelName; places: ExactMatches | Replacement[]; note?: string }
   | { kind: 'ambiguous'; level: LevelName; lines: number[] }
   | { kind: 'none'; nearMiss?: string };
 
@@ -98,29 +94,13 @@ function applyEdit(raw: string, edit: EditSpec, shown: string): EditOutcome {
         'edit_file writes new_string as it is: include the full text you want, or make old_string smaller so it covers only what changes.',
     };
   }
-  for (const replacement of search.replacements) {
-    const problem = midLineCut(index, replacement.end);
-    if (problem) return { ok: false, message: problem };
-  }
+  const midLine = problemAtEnds(search.places, (end) => midLineCut(index, end));
+  if (midLine !== undefined) return { ok: false, message: midLine };
 
-  // One pass over the text, so replace_all over 60,000 places stays linear.
-  const pieces: string[] = [];
-  const rawReplacements: Replacement[] = [];
-  let copied = 0;
-  const inOrder = search.replacements.every((replacement, n) => n === 0 || search.replacements[n - 1]!.start <= replacement.start);
-  for (const replacement of inOrder ? search.replacements : [...search.replacements].sort((a, b) => a.start - b.start)) {
-    const start = endings.toRaw(replacement.start);
-    const end = endings.toRaw(replacement.end);
-    const ending = endings.endingFor(start, end);
-    const text = ending === '\n' ? replacement.text : replacement.text.replace(/\n/g, ending);
-    pieces.push(raw.slice(copied, start), text);
-    rawReplacements.push({ start, end, text });
-    copied = end;
-  }
-  pieces.push(raw.slice(copied));
-  const updated = pieces.join('');
+  // One pass over the text, so replace_all over 200,000 places stays linear.
+  const { updated, changes } = splice(endings, search.places);
   const notes = [repairNote, search.note].filter((note): note is string => note !== undefined);
-  return { ok: true, updated, replacements: search.replacements.length, notes, changes: changedLines(raw, rawReplacements) };
+  return { ok: true, updated, replacements: placeCount(search.places), notes, changes };
 }
 
 function lf(text: string): string {
@@ -147,7 +127,7 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
     if (exact.length > 1 && !replaceAll) return { kind: 'ambiguous', level: 'exact', lines: exact.map((at) => index.lineAt(at) + 1) };
     const end = (at: number): number => at + strings.oldString.length;
     if (exact.some((at, n) => n > 0 && at < end(exact[n - 1]!))) return { kind: 'ambiguous', level: 'exact', lines: exact.map((at) => index.lineAt(at) + 1) };
-    return { kind: 'found', level: 'exact', replacements: exact.map((at) => ({ start: at, end: end(at), text: strings.newString })) };
+    return { kind: 'found', level: 'exact', places: { positions: exact, old: strings.oldString, text: strings.newString } };
   }
   const old = splitOld(strings.oldString);
   for (const level of LEVELS) {
@@ -165,7 +145,7 @@ function locate(index: LineIndex, strings: EditStrings, replaceAll: boolean): Se
       const text = shift ? composeReplacement(index, window, old, strings.newString, shift) : composeLineByLine(index, window, old, strings.newString);
       replacements.push({ start: window.start, end: window.end, text });
     }
-    return { kind: 'found', level: level.name, replacements, note: levelNote(level.name, shiftSeen!, index, old, windows[0]!) };
+    return { kind: 'found', level: level.name, places: replacements, note: levelNote(level.name, shiftSeen!, index, old, windows[0]!) };
   }
   return { kind: 'none' };
 }
@@ -201,11 +181,14 @@ function blockShiftOf(index: LineIndex, old: OldLines, window: WindowMatch, newS
     if (oldLine.trim() === '' || fileLine.trim() === '') continue;
     pairs.push({ old: indentOf(oldLine), file: indentOf(fileLine) });
   }
-  const around: string[] = [];
-  for (let line = Math.max(0, window.firstLine - 50); line < Math.min(index.count, window.firstLine + window.lineCount + 50); line += 1) {
-    around.push(index.line(line));
-  }
-  return findBlockShift(pairs, spaceUnitOf(around), newString.split('\n').map(indentOf));
+  const around = (): number => {
+    const lines: string[] = [];
+    for (let line = Math.max(0, window.firstLine - 50); line < Math.min(index.count, window.firstLine + window.lineCount + 50); line += 1) {
+      lines.push(index.line(line));
+    }
+    return spaceUnitOf(lines);
+  };
+  return findBlockShift(pairs, around, newString.split('\n').map(indentOf));
 }
 
 function levelNote(level: LevelName, shift: BlockShift, index: LineIndex, old: OldLines, window: WindowMatch): string | undefined {

@@ -21,6 +21,11 @@ export class LineEndings {
     this.lf = raw.replace(/\r\n/g, '\n');
   }
 
+  /** Some newline of the file is CRLF: LF-text offsets differ from raw ones. */
+  get hasCrlf(): boolean {
+    return this.crlfAt.length > 0;
+  }
+
   /** The raw offset of an LF-text offset (an offset at a CRLF newline points at its CR). */
   toRaw(offset: number): number {
     let low = 0;

@@ -38,10 +38,10 @@ export function gcd(a: number, b: number): number {
 
 /**
  * The shift that turns each pair's old indentation into its file indentation, or undefined when
- * no single shift does. `fileUnit` is the file's indentation step (for a change of style when the
- * pairs alone cannot tell); `newIndents` are new_string's indents, for the model's own step.
+ * no single shift does. `fileUnit` gives the file's indentation step (for a change of style when
+ * the pairs alone cannot tell; asked only then, as reading it costs a slice per nearby line); `newIndents` are new_string's indents, for the model's own step.
  */
-export function findBlockShift(pairs: IndentPair[], fileUnit: number, newIndents: string[]): BlockShift | undefined {
+export function findBlockShift(pairs: IndentPair[], fileUnit: () => number, newIndents: string[]): BlockShift | undefined {
   if (pairs.length === 0 || pairs.every((pair) => pair.old === pair.file)) {
     return { description: 'none', identity: true, apply: (indent) => indent };
   }
@@ -82,11 +82,11 @@ export function findBlockShift(pairs: IndentPair[], fileUnit: number, newIndents
 }
 
 /** With every matched line at one depth, the step comes from the styles and the units in use. */
-function guessRatio(fileTabs: boolean, oldTabs: boolean, fileUnit: number, newIndents: string[], baseOld: number): number {
+function guessRatio(fileTabs: boolean, oldTabs: boolean, fileUnit: () => number, newIndents: string[], baseOld: number): number {
   if (fileTabs === oldTabs) return 1;
   const deltas = newIndents.map((indent) => Math.abs(columns(indent) - baseOld)).filter((delta) => delta > 0);
   const oldUnit = oldTabs ? TAB_COLUMNS : deltas.reduce((unit, delta) => gcd(unit, delta), 0) || TAB_COLUMNS;
-  const fileStep = fileTabs ? TAB_COLUMNS : fileUnit;
+  const fileStep = fileTabs ? TAB_COLUMNS : fileUnit();
   return fileStep / oldUnit;
 }
 

@@ -28,6 +28,8 @@ export type PanelSpec =
 /** What a slash command may do to the UI. Commands never touch Ink directly. */
 export interface CommandContext {
   session: AgentSession;
+  /** The terminal's width in columns, for text laid out to fit it (/help's hanging indent). */
+  width?: number;
   notice(text: string, level?: 'info' | 'warn' | 'error'): void;
   /** Replaces the session: a fresh one (/clear) or a saved one (/resume); `draft` goes into the
    * input (the prompt of a rewound turn). */

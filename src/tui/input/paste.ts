@@ -47,6 +47,11 @@ export function placeholderToken(id: number, text: string): string {
 
 const TOKEN_PATTERN = /\[pasted text #(\d+): [^\]\n]*\]/g;
 
+/** The text holds a placeholder token (its paste lives only in the editor that took it). */
+export function hasPlaceholder(value: string): boolean {
+  return /\[pasted text #\d+: [^\]\n]*\]/.test(value);
+}
+
 /** The text with each placeholder as the transcript shows a paste: `[pasted text: 120 lines]`. */
 export function shownPlaceholders(value: string): string {
   return value.replace(TOKEN_PATTERN, (token) => token.replace(/ #\d+:/, ':'));

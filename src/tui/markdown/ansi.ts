@@ -18,6 +18,8 @@ export interface Style {
   italic?: boolean;
   underline?: boolean;
   strikethrough?: boolean;
+  /** A hyperlink target: the text is an OSC 8 link where the terminal UI turned links on. */
+  link?: string;
 }
 
 export interface Segment {
@@ -57,11 +59,23 @@ export function sgrOpen(style: Style | undefined): string {
   return codes.length === 0 ? '' : `\u001b[${codes.join(';')}m`;
 }
 
+let hyperlinks = false;
+
+/**
+ * Whether text with a `link` style is written as an OSC 8 hyperlink (off unless the terminal UI
+ * turns it on; see terminal-env.ts). The visible text is unchanged either way: a terminal without
+ * OSC 8 shows the same characters, and copying them gives the whole URL.
+ */
+export function setHyperlinks(enabled: boolean): void {
+  hyperlinks = enabled;
+}
+
 /** `text` in `style`, self-contained (it ends with a reset), or plain when colour is off. */
 export function paint(text: string, style: Style | undefined, color: boolean): string {
   if (!color || text === '') return text;
   const open = sgrOpen(style);
-  return open === '' ? text : `${open}${text}${RESET}`;
+  const painted = open === '' ? text : `${open}${text}${RESET}`;
+  return hyperlinks && style?.link !== undefined ? `\u001b]8;;${style.link}\u001b\\${painted}\u001b]8;;\u001b\\` : painted;
 }
 
 /** A line as a string. Each styled segment resets after itself, so a line never leaks its style

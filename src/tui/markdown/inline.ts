@@ -43,6 +43,15 @@ function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
 
+/** Targets a terminal can open: web and mail addresses, without spaces or control characters
+ * (which would end the OSC 8 sequence early). */
+const LINKABLE = /^(?:https?:\/\/|mailto:)[^\s\u0000-\u001f\u007f-\u009f]+$/i;
+
+/** `style` with `href` as its hyperlink when a terminal can open it. */
+function linked(style: Style, href: string): Style {
+  return LINKABLE.test(href) ? { ...style, link: href } : style;
+}
+
 function isSameUrl(text: string, href: string): boolean {
   return text === href || `mailto:${text}` === href || `http://${text}` === href || `https://${text}` === href;
 }
@@ -87,13 +96,13 @@ function appendInline(out: Segment[], token: Token, base: Style | undefined): vo
       out.push({ text: collapseWhitespace(known.raw), style: base });
       return;
     case 'link': {
-      const label = inlineSegments(known.tokens, mergeStyle(base, LINK));
+      const label = inlineSegments(known.tokens, linked(mergeStyle(base, LINK), known.href));
       const labelText = label.map((segment) => segment.text).join('');
       if (isSameUrl(labelText, known.href) || known.href === '') {
         out.push(...label);
         return;
       }
-      out.push(...label, { text: ' ' }, { text: `(${known.href})`, style: mergeStyle(base, URL) });
+      out.push(...label, { text: ' ' }, { text: `(${known.href})`, style: linked(mergeStyle(base, URL), known.href) });
       return;
     }
     case 'image':

@@ -18,6 +18,12 @@ export interface Scrollback {
   /** The full-screen transcript (Ctrl+O) is open: it is drawn on the alternate screen. */
   fullScreen: boolean;
   setFullScreen: (open: boolean) => void;
+  /**
+   * A view (`holder`: a picker, a panel) opens or closes on the alternate screen. The terminal is
+   * there while any view holds it, and the main screen and its scrollback are left exactly as
+   * they were. Call in the same handler as the state change that renders the view.
+   */
+  hold: (holder: string, open: boolean) => void;
 }
 
 /** The scrollback as seek prints it (see `Scrollback`); `committed` is the current conversation's. */
@@ -25,25 +31,38 @@ export function useScrollback(committed: readonly ConversationItem[]): Scrollbac
   const cursor = useContext(TerminalCursorContext);
   const [earlier, setEarlier] = useState<readonly ConversationItem[]>([]);
   const [fullScreen, setFullScreenState] = useState(false);
+  const holders = useRef(new Set<string>());
+  const [alternate, setAlternate] = useState(false);
   const committedRef = useRef(committed);
   committedRef.current = committed;
   const all = useMemo(() => (earlier.length === 0 ? committed : [...earlier, ...committed]), [earlier, committed]);
   const frozen = useRef<readonly ConversationItem[] | undefined>(undefined);
-  if (fullScreen) frozen.current ??= all;
+  if (alternate) frozen.current ??= all;
   else frozen.current = undefined;
 
   const startAfter = useCallback((marker: ConversationItem, items: readonly ConversationItem[]) => {
     const done = committedRef.current;
     setEarlier((before) => [...before, ...done, marker, ...items]);
   }, []);
-  const setFullScreen = useCallback(
-    (open: boolean) => {
+  const hold = useCallback(
+    (holder: string, open: boolean) => {
+      const views = holders.current;
+      const before = views.size > 0;
+      if (open) views.add(holder);
+      else views.delete(holder);
       // The switch happens at Ink's next frame, which is the one this state change renders.
-      if (open) cursor?.enterAlternateScreen();
-      else cursor?.leaveAlternateScreen();
-      setFullScreenState(open);
+      if (views.size > 0 && !before) cursor?.enterAlternateScreen();
+      if (views.size === 0 && before) cursor?.leaveAlternateScreen();
+      setAlternate(views.size > 0);
     },
     [cursor],
   );
-  return { printed: frozen.current ?? all, all, startAfter, fullScreen, setFullScreen };
+  const setFullScreen = useCallback(
+    (open: boolean) => {
+      hold('transcript', open);
+      setFullScreenState(open);
+    },
+    [hold],
+  );
+  return { printed: frozen.current ?? all, all, startAfter, fullScreen, setFullScreen, hold };
 }
