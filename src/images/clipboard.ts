@@ -73,9 +73,10 @@ async function linux(env: NodeJS.ProcessEnv): Promise<Buffer> {
 async function macos(env: NodeJS.ProcessEnv): Promise<Buffer> {
   const pngpaste = onPath('pngpaste', env);
   if (pngpaste) return run(pngpaste, ['-'], 'buffer');
-  // osascript prints the PNG as «data PNGf89504E47…».
-  const text = (await run('/usr/bin/osascript', ['-e', 'the clipboard as «class PNGf»'], 'utf8').catch(() => Buffer.from(''))).toString();
-  const hex = /«data PNGf([0-9A-Fa-f]+)»/.exec(text)?.[1];
+  // osascript prints the PNG as "<<data PNGf89504E47...>>" in guillemets (written as escapes: the
+  // bundle stays ASCII, which V8's code cache needs to start fast).
+  const text = (await run('/usr/bin/osascript', ['-e', 'the clipboard as \u00abclass PNGf\u00bb'], 'utf8').catch(() => Buffer.from(''))).toString();
+  const hex = /\u00abdata PNGf([0-9A-Fa-f]+)\u00bb/.exec(text)?.[1];
   if (!hex) throw new ClipboardError('The clipboard holds no image (or install pngpaste: brew install pngpaste).');
   return Buffer.from(hex, 'hex');
 }
