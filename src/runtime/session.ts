@@ -3,43 +3,29 @@ import type { AgentEvent, BeforeToolCall, ToolResult } from '../agent/types.js';
 import { randomBytes } from 'node:crypto';
 import type { Message, StreamFn, ToolCall, ToolImage } from '../providers/types.js';
 import type { OrchestrationSummary, TaskSpec } from '../orchestrator/types.js';
-import type { Orchestration, SingleTask } from './orchestration.js';
+import type { SingleTask } from './orchestration.js';
 import type { ChildReport } from '../subagents/child-report.js';
-import type { DistillResult } from '../memory/distill.js';
-import { distillSession, rememberDistilled } from './session-distill.js';
-import type { EntryInput } from '../memory/entry.js';
-import type { SessionMemory } from '../memory/session-memory.js';
-import type { MemorySettings } from '../memory/settings.js';
-import type { CostTracker } from '../cost/tracker.js';
 import { summarySince, type RunFigures, type RunMark } from './run-summary.js';
 import { formatCost, formatTokens } from '../cost/format.js';
-import type { PermissionPolicy } from '../policy/policy.js';
 import type { HookRunner } from '../hooks/runner.js';
-import { killBackgroundJobs, type TodoStore } from '../tools/index.js';
+import { killBackgroundJobs } from '../tools/index.js';
 import { SessionWriter } from '../session/writer.js';
 import { DelegateCalls } from './delegate-calls.js';
 import { finishSessionWorktree } from './session-worktree.js';
-import type { WorktreeManager } from '../worktree/manager.js';
-import type { WorktreeInfo } from '../worktree/types.js';
-import { lookupModel } from '../providers/catalog.js';
 import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
-import type { TranscriptEntry } from './session-types.js';
-import type { McpManager } from '../mcp/index.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
 import { sessionCheckpoints } from './session-checkpoints.js';
 import { applyMode } from './permissions.js';
-import type { CustomCommand, UnloadedCommand } from '../extensions/commands.js';
-import type { Skill } from '../extensions/skills.js';
 import { commandTurn } from './custom-commands.js';
 import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
 import { monotonicMs } from '../util/clock.js';
 import { redact } from '../util/redact.js';
 import { redactEvent } from './redact-event.js';
+import { SessionView } from './session-view.js';
 import { backgroundResults } from './background-agents.js';
-import type { BackgroundChildren } from '../subagents/background.js';
 
 export type { OpenSessionOptions } from './prepare.js';
 
@@ -48,19 +34,7 @@ export type { OpenSessionOptions } from './prepare.js';
  * history (append-only), persists every message as it is appended, records cost per turn, and
  * fans the loop's events out to subscribers. It never renders anything.
  */
-export class AgentSession {
-  readonly id: string;
-  readonly provider: string;
-  readonly seekHome: string;
-  readonly projectRoot: string;
-  readonly projectId: string;
-  readonly cwd: string;
-  readonly tracker: CostTracker;
-  readonly policy: PermissionPolicy;
-  readonly todos: TodoStore;
-  readonly history: Message[];
-  /** A resumed session's conversation as it was shown (PreparedSession.transcript). */
-  readonly transcript: readonly TranscriptEntry[];
+export class AgentSession extends SessionView {
   /** Every delegate_tasks run of this session, in end order (run summaries slice it). */
   private readonly orchestrations: OrchestrationSummary[] = [];
   private readonly listeners = new Set<SessionListener>();
@@ -85,19 +59,9 @@ export class AgentSession {
   private startAnnounced = false;
   private closed = false;
 
-  constructor(private readonly prepared: PreparedSession) {
+  constructor(prepared: PreparedSession) {
+    super(prepared);
     this.delegateCalls = new DelegateCalls({ prepared, record: (message) => this.record(message), emit: (event) => this.emit(event) });
-    this.id = prepared.id;
-    this.transcript = prepared.transcript;
-    this.seekHome = prepared.seekHome;
-    this.provider = prepared.provider;
-    this.projectRoot = prepared.projectRoot;
-    this.projectId = prepared.projectId;
-    this.cwd = prepared.cwd;
-    this.tracker = prepared.tracker;
-    this.policy = prepared.policy;
-    this.todos = prepared.todos;
-    this.history = prepared.history;
     this.writer = prepared.writer;
     this.hooks = prepared.hooks;
     this.checkpoints = sessionCheckpoints(prepared, (text) => this.emit({ type: 'notice', level: 'warn', text }));
@@ -117,7 +81,6 @@ export class AgentSession {
     return new SessionRewind({ sessionId: this.id, seekHome: this.seekHome, projectId: this.projectId, sessionPath: writer.path, checkpoints, maxFileSize });
   }
 
-  /** The project's seek worktrees (undefined outside git repositories). */
   /** Whether the session has a file to resume (a session is saved with its first message; never
    * under --no-save). */
   get saved(): boolean {
@@ -127,103 +90,9 @@ export class AgentSession {
   /** `saved` as it was when the session closed (closing the writer forgets a deferred header). */
   private savedAtClose: boolean | undefined;
 
-  get worktrees(): WorktreeManager | undefined {
-    return this.prepared.worktrees;
-  }
-
-  /** The session's MCP servers (/mcp). */
-  get mcp(): McpManager {
-    return this.prepared.mcp;
-  }
-
-  /** The session's language servers (src/lsp). */
-  get lsp(): PreparedSession['lsp'] {
-    return this.prepared.lsp;
-  }
-
-  /** Project memory and the user profile of this session (undefined when memory is off). */
-  get memory(): SessionMemory | undefined {
-    return this.prepared.memory.memory;
-  }
-
-  /** The memory settings in force (half-life for scores, limits). */
-  get memorySettings(): MemorySettings {
-    return this.prepared.memory.settings;
-  }
-
-  /**
-   * `/distill`: proposes up to three project decisions from this session's history, billed to the
-   * session like any turn. Saves nothing: the caller has the user review them (`rememberDistilled`).
-   */
-  distill(signal: AbortSignal): Promise<DistillResult> {
-    return distillSession(this.prepared, signal);
-  }
-
-  /** Saves a candidate the user approved in the distill review. */
-  rememberDistilled(candidate: EntryInput): Promise<void> {
-    return rememberDistilled(this.prepared, candidate);
-  }
-
-  /** delegate_tasks and `seek run`. */
-  get orchestration(): Orchestration {
-    return this.prepared.orchestration;
-  }
-
-  /** The worktree the session works in after enter_worktree (undefined in the project itself). */
-  get worktree(): WorktreeInfo | undefined {
-    return this.prepared.workspace.worktree;
-  }
-
-  /** Subagents running now (sub-sids, in start order). */
-  activeSubagents(): string[] {
-    return this.prepared.subagents.activeIds();
-  }
-
-  /** Children running in the background and their results waiting for the model. */
-  get background(): BackgroundChildren {
-    return this.prepared.background;
-  }
-
-  /** Stops a running subagent of this session; false when none with that id runs here. */
-  killSubagent(subSid: string): boolean {
-    return this.prepared.subagents.kill(subSid);
-  }
-
-  /** The model the next request goes to (`/model` changes it). */
-  get model(): string {
-    return this.prepared.model;
-  }
-
-  /** Switches the model for the following requests. The system prompt and tools stay as they are,
-   * so only the provider's cache (per model) starts cold. */
-  setModel(model: string): void {
-    this.prepared.model = model;
-    this.prepared.compactor = this.prepared.compactorFor(model);
-  }
-
-  /** The model's context window, for the share of it in use. */
-  get contextWindow(): number {
-    return lookupModel(this.model).contextWindow;
-  }
-
   subscribe(listener: SessionListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** The custom slash commands found at start (front ends list them; `prompt` runs them). */
-  get customCommands(): readonly CustomCommand[] {
-    return this.prepared.commands;
-  }
-
-  /** Command files refused at start: running one fails with the reason (custom-commands.ts). */
-  get unloadedCommands(): readonly UnloadedCommand[] {
-    return this.prepared.unloadedCommands ?? [];
-  }
-
-  /** The skills found at start (`/skills` lists them; the model loads them with the skill tool). */
-  get skills(): readonly Skill[] {
-    return this.prepared.skills;
   }
 
   /**
