@@ -147,8 +147,18 @@ describe('web_fetch', () => {
     expect(run.stdout).toContain('read both');
     const [redirect, page, data] = toolResults(suite.server.requests.at(-1)!);
     expect(redirect).toContain(`to another host: ${other}/page.html`);
-    expect(page).toContain('Installing seek');
-    expect(data).toContain('"versions":["0.1.0","0.2.0"]');
+    // The yes holds for the host (asked once), but a yes is no rule the user wrote: localhost
+    // resolves to loopback, which only a rule in a config file naming it opens (DNS rebinding).
+    expect(page).toMatch(/localhost is at (127\.0\.0\.1|::1), a loopback address/);
+    expect(data).toMatch(/localhost is at (127\.0\.0\.1|::1), a loopback address/);
+  });
+
+  it('a rule written in a config file naming a loopback host opens it after an interactive yes', async () => {
+    const project = setup({ permissions: { allow: [ALLOW_LOOPBACK, 'WebFetch(domain:localhost)'] } });
+    suite.server.enqueue({ toolCalls: [{ name: 'web_fetch', arguments: { url: `http://localhost:${web.port}/page.html` } }] }, { text: 'read it' });
+    const run = await runSeek([], { cwd: project.root, env: suite.env(project.home), input: 'read it\n/exit\n', timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(suite.server.requests.at(-1)!)[0]).toContain('Installing seek');
   });
 
   it('refuses loopback, private and metadata addresses unless a rule names the host, under --yolo and a bare WebFetch rule too', async () => {
