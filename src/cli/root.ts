@@ -23,7 +23,7 @@ Subcommands:
   seek acp [--model M] [--auto|--plan|--yolo]             serve an editor over the Agent Client Protocol (Zed agent_servers)
 
 Environment: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY (+ *_BASE_URL), SEEK_PROVIDER,
-SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). See the README for everything else.`;
+SEEK_MODEL, SEEK_FLASH_MODEL, SEEK_HOME (default ~/.seek). Everything else: README.md and docs/ (docs/commands.md lists every flag).`;
 
 export function createRootCommand(): Command {
   const command = new Command('seek')

@@ -9,7 +9,7 @@ export const hooksCommand: SlashCommand = {
     const session = context.session;
     const loaded = await loadHooks({ seekHome: session.seekHome, projectRoot: session.projectRoot, checkSyntax: false });
     if (loaded.entries.length === 0) {
-      context.notice('no hooks: add them to ~/.seek/hooks.toml or .seek/hooks.toml (see the README)');
+      context.notice('no hooks: add them to ~/.seek/hooks.toml or .seek/hooks.toml (see docs/configuration.md, Hooks)');
       return;
     }
     const lines = loaded.entries.map((entry) => `  ${entry.hook.event.padEnd(13)} ${entry.hook.name.padEnd(20)} ${entry.hook.source.padEnd(8)} ${statusText(entry.status)}`);

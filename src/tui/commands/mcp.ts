@@ -44,7 +44,7 @@ export const mcpCommand: SlashCommand = {
     }
     const statuses = manager.statuses();
     if (statuses.length === 0) {
-      return context.notice('no MCP servers: add one with `seek mcp add NAME -- COMMAND` or a .mcp.json file (see the README)');
+      return context.notice('no MCP servers: add one with `seek mcp add NAME -- COMMAND` or a .mcp.json file (see docs/mcp.md)');
     }
     const tools = manager.tools();
     const lines = ['MCP servers'];
