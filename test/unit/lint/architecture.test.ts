@@ -45,4 +45,13 @@ describe('src/ keeps the architecture limits', () => {
   it('has no import circle, type-only imports included', () => {
     expect(circles(files)).toEqual([]);
   });
+
+  it('has no file over 400 lines (generated files excepted)', () => {
+    expect(files.filter((file) => file.lines > 400 && !file.path.includes('.generated.')).map((file) => `${file.path} ${file.lines}`)).toEqual([]);
+  });
+
+  it('keeps the composition root an ordering of parts', () => {
+    const root = files.find((file) => file.path === 'src/runtime/prepare.ts')!;
+    expect(root.longestFunction.lines).toBeLessThanOrEqual(60);
+  });
 });
