@@ -41,7 +41,7 @@ export type LspToolArgs = z.infer<ReturnType<typeof lspToolSchema>>;
 export function createLspTool(service: LspService): Tool<LspToolArgs> {
   return {
     name: 'lsp',
-    summary: 'language server: diagnostics, definition, references, hover, symbols',
+    summary: 'code: errors, definitions, references',
     description:
       'Ask the language server (TypeScript/JavaScript, Python, Go, Rust, C/C++): diagnostics of a file or the project, ' +
       'definition, references or hover at path+line+(column|symbol), symbols of a file.',

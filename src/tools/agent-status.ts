@@ -21,7 +21,7 @@ export function createAgentStatusTool(status: (query: { ids?: string[]; waitMs: 
   const schema = lazy(() => agentStatusSchema());
   return {
     name: 'agent_status',
-    summary: 'background subagents: status, wait',
+    summary: 'background agents: status, wait',
     description:
       'Status of background subagents (agent with run_in_background): running (turn, tokens, last action) or ended (their result). With wait, waits until the listed ones (default: all) end or timeout_ms passes. Their results also come to you by themselves; use this only to wait or check.',
     get schema() {
