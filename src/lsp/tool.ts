@@ -17,6 +17,7 @@ import { projectFiles } from './project-files.js';
 import { freshDiagnostics } from './pull.js';
 import type { LanguageServer } from './server.js';
 import type { LspService } from './service.js';
+import { LSP_TOOL } from '../tools/tool-name-constants.js';
 
 const OPERATIONS = ['diagnostics', 'definition', 'references', 'hover', 'symbols'] as const;
 /** A cold server may take this long to answer its first question. */
@@ -40,7 +41,7 @@ export type LspToolArgs = z.infer<ReturnType<typeof lspToolSchema>>;
 
 export function createLspTool(service: LspService): Tool<LspToolArgs> {
   return {
-    name: 'lsp',
+    name: LSP_TOOL,
     summary: 'code: errors, definitions, references',
     description:
       'Ask the language server (TypeScript/JavaScript, Python, Go, Rust, C/C++): diagnostics of a file or the project, ' +

@@ -1,5 +1,5 @@
 import type { PolicyRule } from './types.js';
-import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from '../tools/web-names.js';
+import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from '../tools/tool-name-constants.js';
 
 /**
  * Rules on the web tools, Claude Code's syntax: `WebFetch(domain:example.com)` (that host, any

@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import type { Tool } from '../agent/types.js';
 import { lazy } from '../util/lazy.js';
 import { zod } from '../util/zod.js';
+import { AGENT_STATUS_TOOL } from './tool-name-constants.js';
 
 interface AgentStatusArgs {
   ids?: string[];
@@ -20,7 +21,7 @@ export const AGENT_STATUS_MAX_WAIT_MS = 600_000;
 export function createAgentStatusTool(status: (query: { ids?: string[]; waitMs: number; signal: AbortSignal }) => Promise<string>): Tool<AgentStatusArgs> {
   const schema = lazy(() => agentStatusSchema());
   return {
-    name: 'agent_status',
+    name: AGENT_STATUS_TOOL,
     summary: 'background agents: status, wait',
     description:
       'Status of background subagents (agent with run_in_background): running (turn, tokens, last action) or ended (their result). With wait, waits until the listed ones (default: all) end or timeout_ms passes. Their results also come to you by themselves; use this only to wait or check.',

@@ -5,7 +5,7 @@ import { createCoreTools, createEnterWorktreeTool, createExitWorktreeTool } from
 import { TOOL_SEARCH } from '../agent/tool-proxy.js';
 import { MEMORY_TOOL_NAMES } from './memory-tools.js';
 import { SKILL_TOOL_NAME } from './skill-schema.js';
-import { WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from './web-names.js';
+import { AGENT_STATUS_TOOL, LSP_TOOL, WEB_FETCH_TOOL, WEB_SEARCH_TOOL } from './tool-name-constants.js';
 
 /**
  * The tool names a hook matcher may name. They come from the tool definitions themselves (the
@@ -29,6 +29,8 @@ export function seekToolNames(): readonly string[] {
     SKILL_TOOL_NAME,
     WEB_FETCH_TOOL,
     WEB_SEARCH_TOOL,
+    AGENT_STATUS_TOOL,
+    LSP_TOOL,
     // Loading definitions is a call of its own; call_tool is not here: a call through it runs,
     // and is matched, as the tool it calls (agent/tool-proxy.ts).
     TOOL_SEARCH,

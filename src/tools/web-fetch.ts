@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import { SEEK_VERSION } from '../util/version.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import { WEB_FETCH_TOOL } from './web-names.js';
+import { WEB_FETCH_TOOL } from './tool-name-constants.js';
 import { BlockedAddressError, guardedGet } from '../web/http-get.js';
 import { PageCache, pageSlice, type CachedPage } from '../web/page-cache.js';
 import { pageText, UnreadableContentError } from '../web/page-text.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { ActionRequest, Tool, ToolResult } from '../agent/types.js';
-import { WEB_SEARCH_TOOL } from './web-names.js';
+import { WEB_SEARCH_TOOL } from './tool-name-constants.js';
 import { search, SearchConfigError, searchSettings } from '../web/search.js';
 import { integerAtLeast } from './schema.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
