@@ -51,6 +51,7 @@ const INTERACTIVE_ONLY: ReadonlyMap<string, string> = new Map(Object.entries({
   hooks: 'use seek hooks list',
   permissions: 'use seek permissions list',
   mcp: 'use seek mcp list',
+  lsp: 'language servers start when an edit needs them; see docs/lsp.md',
   exit: 'a headless run ends by itself',
   quit: 'a headless run ends by itself',
 }));
