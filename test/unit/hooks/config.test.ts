@@ -106,7 +106,7 @@ command = "true"
     expect(bad.hooks).toEqual([]);
     expect(bad.problems).toHaveLength(1);
     expect(bad.problems[0]).toMatchObject({ file: '/u/hooks.toml', line: 6, column: 1 });
-    expect(bad.problems[0]!.message).toMatch(/^pre_tool\[0\]\.match\.tool: unknown tool "NotebookEdit"\. Known tools: agent, bash, /);
+    expect(bad.problems[0]!.message).toMatch(/^pre_tool\[0\]\.match\.tool: unknown tool "NotebookEdit"\. Known tools: agent, agent_status, bash, /);
     expect(bad.problems[0]!.message).toContain('write_file');
     expect(bad.problems[0]!.message).toContain('mcp__');
 
