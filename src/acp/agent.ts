@@ -8,6 +8,7 @@ import { SessionError } from '../session/format.js';
 import { SEEK_VERSION } from '../util/version.js';
 import { AcpSession } from './acp-session.js';
 import { ClientFiles } from './client-files.js';
+import { ClientTerminal } from './client-terminal.js';
 import { editorMcpServers } from './editor-mcp.js';
 import { editorElicitation } from './elicitation.js';
 import { editorAsk, editorPlanReview } from './permissions.js';
@@ -18,7 +19,7 @@ export type AcpSessionDefaults = Pick<OpenSessionOptions, 'env' | 'maxTurns' | '
 
 /**
  * seek as an ACP agent: the app answering the editor's requests. `initialize` records what the
- * client offers (its file system); `session/new` and `session/load` open seek sessions (a load
+ * client offers (its file system, its terminals); `session/new` and `session/load` open seek sessions (a load
  * replays the saved history first); `session/list` lists the project's saved sessions;
  * `session/prompt` runs a turn; `session/cancel` aborts it; `session/close` ends a session;
  * `session/set_mode` and `session/set_config_option` (the model) change the session.
@@ -100,6 +101,8 @@ export class SeekAcpAgent {
     if (resume !== undefined) await this.sessions.get(resume)?.close(); // loading it again starts afresh
     const ids: { acp?: string; wrapped?: AcpSession } = {};
     const files = new ClientFiles(client, this.clientCapabilities.fs, cwd);
+    // The editor's terminals run the session's foreground commands when it offers them.
+    const terminal = this.clientCapabilities.terminal === true ? new ClientTerminal(client, (callId, terminalId) => ids.wrapped?.send(ids.wrapped.mapper.attachTerminal(callId, terminalId))) : undefined;
     const session = await openSession({
       ...this.defaults,
       cwd,
@@ -109,6 +112,7 @@ export class SeekAcpAgent {
       ask: editorAsk(client, () => ids.acp),
       reviewPlan: editorPlanReview(client, () => ids.acp, () => ids.wrapped?.mapper.lastDelegateCall),
       ...(files.active ? { files } : {}),
+      ...(terminal ? { commands: terminal } : {}),
       mcpServers: editorMcpServers(mcpServers),
     }).catch((error: unknown) => {
       throw resume !== undefined ? loadError(resume, error) : error;
@@ -117,6 +121,7 @@ export class SeekAcpAgent {
     const id = resume ?? session.id;
     ids.acp = id;
     files.sessionId = id;
+    if (terminal) terminal.sessionId = id;
     const wrapped = new AcpSession(id, session, client, this.clientCapabilities.session?.notices != null);
     ids.wrapped = wrapped;
     // The editor answers MCP servers' form questions when it says it can; otherwise they are

@@ -33,12 +33,21 @@ export class UpdateMapper {
   private readonly children = new Map<string, Child>();
   /** Running calls' live output (bash), by ACP id. */
   private readonly live = new Map<string, string>();
+  /** Calls whose command runs in an editor's terminal: the terminal id, by ACP id. */
+  private readonly terminals = new Map<string, string>();
   /** The file each running write or edit changes (absolute), by ACP id. */
   private readonly edited = new Map<string, string>();
   /** The session's own delegate_tasks call announced last (the plan review asks about it). */
   lastDelegateCall: string | undefined;
   /** delegate_tasks calls: their tasks and each task's status, by ACP id. */
   private readonly plans = new Map<string, Map<string, { label: string; status: string }>>();
+
+  /** A call's command now runs in the editor's terminal `terminalId` (client-terminal.ts): the
+   * update that embeds it, so the editor shows it live; the finished call keeps it above its result. */
+  attachTerminal(callId: string, terminalId: string): SessionUpdate {
+    this.terminals.set(callId, terminalId);
+    return { sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] };
+  }
 
   map(event: SessionEvent): SessionUpdate[] {
     switch (event.type) {
@@ -129,8 +138,10 @@ export class UpdateMapper {
           return [{ sessionUpdate: 'tool_call', toolCallId: key, title: toolTitle(toolCall.name, toolCall.arguments), kind: toolKind(toolCall.name), status: 'failed', rawInput: toolCall.arguments, content: [textContent(result.content)] }];
         }
         const status = result.isError ? 'failed' : 'completed';
-        const content = this.resultContent(key, toolCall.name, event);
+        const terminalId = this.terminals.get(key);
+        const content: ToolCallContent[] = [...(terminalId ? [{ type: 'terminal' as const, terminalId }] : []), ...this.resultContent(key, toolCall.name, event)];
         this.plans.delete(key);
+        this.terminals.delete(key);
         this.edited.delete(key);
         return [{ sessionUpdate: 'tool_call_update', toolCallId: key, status, content }];
       }

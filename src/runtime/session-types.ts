@@ -11,7 +11,7 @@ import type { PermissionPolicy } from '../policy/policy.js';
 import type { SessionWriter } from '../session/writer.js';
 import type { CheckpointRecord } from '../checkpoints/record.js';
 import type { CheckpointSettings } from '../checkpoints/settings.js';
-import type { TextFileOverlay, TodoStore } from '../tools/index.js';
+import type { CommandRunner, TextFileOverlay, TodoStore } from '../tools/index.js';
 import type { AskFn, ToolGate } from '../policy/tool-gate.js';
 import type { Workspace } from './workspace.js';
 import type { WorktreeManager } from '../worktree/manager.js';
@@ -64,6 +64,9 @@ export interface OpenSessionOptions {
   /** Where the file tools (the session's and its subagents') read and write text when an editor
    * holds it: ACP's client file system, so unsaved buffers are seen. The disk when absent. */
   files?: TextFileOverlay;
+  /** Where the session's own bash runs foreground commands: ACP's editor terminals when the client
+   * offers them. Subagents and background jobs keep running as seek's children. */
+  commands?: CommandRunner;
   /** MCP servers of this session only (an editor's, over ACP), besides the configured ones. */
   mcpServers?: readonly ConfiguredServer[];
   /** `seek run --queue`: plan tasks run on fleet workers instead of as local children. */

@@ -9,6 +9,8 @@ import { openInheritedFiles } from '../util/inherited-files.js';
 import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
 import { errorMessage } from './text-files.js';
 import { COMMAND_OUTPUT_MAX_CHARS, HeadTailBuffer } from './truncate.js';
+import { firstLine, formatResult, withNotes } from './bash-result.js';
+import { runThroughRunner, type CommandRunner } from './command-runner.js';
 import { integerAtLeast } from './schema.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
@@ -46,8 +48,11 @@ export type BashArgs = z.infer<ReturnType<typeof bashSchema>>;
  * not needed there: the sandbox's pid namespace ends with the command); a failing sandboxed command's
  * result says what the sandbox allowed, so the model can tell a denied write from a bug.
  * `ctx.onUpdate` receives each new piece of output (deltas, not the accumulated text).
+ * With `runner` (an editor's terminal, over ACP), a foreground command runs there instead, the
+ * same command line (sandbox included) after the same permission decision; background jobs stay
+ * seek's own children.
  */
-export function createBashTool(): Tool<BashArgs> {
+export function createBashTool(options: { runner?: CommandRunner } = {}): Tool<BashArgs> {
   return {
     name: 'bash',
     description:
@@ -68,7 +73,7 @@ export function createBashTool(): Tool<BashArgs> {
         ...(args.unsandboxed === true ? { unsandboxed: true } : {}),
       };
     },
-    execute: bashTool,
+    execute: (args, ctx) => bashTool(args, ctx, options.runner),
   };
 }
 
@@ -82,7 +87,7 @@ function bashSpawn(command: string, ctx: ToolContext, tag: string): CommandSpawn
   return ctx.sandbox ? ctx.sandbox.wrap(spec) : spec;
 }
 
-async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolResult> {
+async function bashTool(args: BashArgs, ctx: ToolContext, runner: CommandRunner | undefined): Promise<ToolResult> {
   if (args.command.trim() === '') return { content: 'command is empty.', isError: true };
   if (args.run_in_background === true) {
     try {
@@ -95,6 +100,7 @@ async function bashTool(args: BashArgs, ctx: ToolContext): Promise<ToolResult> {
     }
   }
   const timeoutMs = Math.min(args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
+  if (runner && !ctx.signal.aborted) return runThroughRunner(runner, bashSpawn(args.command, ctx, newCommandTag()), args.command, timeoutMs, ctx);
   return runForeground(args.command, timeoutMs, ctx);
 }
 
@@ -181,45 +187,4 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     });
     child.once('close', finalize);
   });
-}
-
-function formatResult(
-  command: string,
-  cwd: string,
-  output: string,
-  status: { code: number | null; signal: NodeJS.Signals | null },
-  stoppedBy: 'timeout' | 'abort' | null,
-  timeoutMs: number,
-  sandbox: string | undefined,
-): ToolResult {
-  const body = output.trimEnd() === '' ? '(no output)' : output.trimEnd();
-  let ending: string;
-  if (stoppedBy === 'timeout') {
-    ending = `timed out after ${timeoutMs} ms: the command and its child processes were killed`;
-  } else if (stoppedBy === 'abort') {
-    ending = 'aborted by the user: the command and its child processes were killed';
-  } else if (status.code !== null) {
-    ending = `exit code ${status.code}`;
-  } else {
-    ending = `terminated by signal ${status.signal ?? 'unknown'}`;
-  }
-  const isError = stoppedBy !== null || status.code !== 0;
-  if (isError && stoppedBy === null && sandbox !== undefined) {
-    ending += `\n(ran in the ${sandbox}. If it failed because it needs more, call bash again with unsandboxed: true; the user is asked first.)`;
-  }
-  return {
-    content: `${body}\n\n${ending}`,
-    display: { kind: 'command', command, cwd, exitCode: status.code, output: body },
-    ...(isError ? { isError: true } : {}),
-  };
-}
-
-function withNotes(result: ToolResult, notes: string[]): ToolResult {
-  return { ...result, content: `${result.content}\n\n${notes.map((note) => `seek: ${note}`).join('\n')}` };
-}
-
-function firstLine(command: string): string {
-  const line = command.trim().split('\n')[0] ?? '';
-  const short = line.length > 80 ? `${line.slice(0, 79)}…` : line;
-  return command.trim().includes('\n') ? `${short} …` : short;
 }

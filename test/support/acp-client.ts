@@ -8,6 +8,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import type { EditorTerminals } from './acp-terminals.js';
 import { SEEK_BIN } from './seek-process.js';
 
 export interface AcpHarnessOptions {
@@ -19,6 +20,8 @@ export interface AcpHarnessOptions {
   buffers?: Map<string, string>;
   /** Answer `elicitation/create` (offer it with `initialize({ elicitation: true })`). */
   elicit?: (params: acp.CreateElicitationRequest) => acp.CreateElicitationResponse;
+  /** Serve `terminal/*` with these terminals (offer them with `initialize({ terminal: true })`). */
+  terminals?: EditorTerminals;
 }
 
 /** `hold`: leave the request open until `release` answers it (an editor still showing the question). */
@@ -64,6 +67,16 @@ export class AcpHarness {
         return elicit(params);
       });
     }
+    const terminals = options.terminals;
+    if (terminals) {
+      terminals.onChange = () => holder.harness?.changed();
+      app = app
+        .onRequest('terminal/create', ({ params }) => terminals.create(params))
+        .onRequest('terminal/output', ({ params }) => terminals.output(params))
+        .onRequest('terminal/wait_for_exit', ({ params }) => terminals.waitForExit(params))
+        .onRequest('terminal/kill', ({ params }) => terminals.kill(params))
+        .onRequest('terminal/release', ({ params }) => terminals.release(params));
+    }
     if (buffers) {
       app = app
         .onRequest('fs/read_text_file', ({ params }) => {
@@ -89,13 +102,14 @@ export class AcpHarness {
   }
 
   /** `initialize` as an editor sends it, offering the file system and notices when asked to. */
-  initialize(offer: { fs?: boolean; notices?: boolean; elicitation?: boolean } = {}): Promise<acp.InitializeResponse> {
+  initialize(offer: { fs?: boolean; notices?: boolean; elicitation?: boolean; terminal?: boolean } = {}): Promise<acp.InitializeResponse> {
     return this.agent.request('initialize', {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: {
         ...(offer.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
         ...(offer.notices ? { session: { notices: {} } } : {}),
         ...(offer.elicitation ? { elicitation: { form: {} } } : {}),
+        ...(offer.terminal ? { terminal: true } : {}),
       },
       clientInfo: { name: 'seek-e2e-editor', version: '1' },
     });
@@ -159,7 +173,7 @@ export class AcpHarness {
     return { outcome: { outcome: 'selected', optionId: option?.optionId ?? 'missing' } };
   }
 
-  private changed(): void {
+  changed(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
 }

@@ -75,7 +75,7 @@ export interface SessionTools {
 export function assembleTools(base: SessionBase, options: OpenSessionOptions, needs: ToolNeeds): SessionTools {
   const todos = createTodoStore();
   const tools = needs.into;
-  tools.push(...needs.lsp.withLsp(createCoreTools({ todoStore: todos, files: options.files })));
+  tools.push(...needs.lsp.withLsp(createCoreTools({ todoStore: todos, files: options.files, commands: options.commands })));
   if (needs.worktrees) tools.push(...createWorktreeTools(needs.worktrees, needs.guard.workspace, base.board.info));
   tools.push(...needs.memory.createTools(), ...needs.webTools(), ...needs.agentTools, needs.delegateTasksTool);
   if (needs.extensions.skills.length > 0) tools.push(createSkillTool({ skills: needs.extensions.skills, scope: needs.guard.scope }));
