@@ -54,6 +54,22 @@ export class ClientTerminal implements CommandRunner {
   }
 }
 
+/** How long seek waits for the editor to report the exit of a terminal it was told to kill. */
+const KILL_GRACE_MS = 5000;
+
+/** The promise's value, or undefined when it fails or has not settled within `ms`. */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The exit, or the timeout or cancel that came first (then the terminal is killed). */
 async function waitOrStop(terminal: TerminalHandle, request: CommandRunRequest): Promise<{ status: WaitForTerminalExitResponse | undefined; stoppedBy: 'timeout' | 'abort' | null }> {
   let timer: NodeJS.Timeout | undefined;
@@ -69,7 +85,8 @@ async function waitOrStop(terminal: TerminalHandle, request: CommandRunRequest):
     const first = await Promise.race([exit.then((status) => ({ status })), stop.then((reason) => ({ reason }))]);
     if ('status' in first) return { status: first.status, stoppedBy: null };
     await terminal.kill().catch(() => undefined);
-    const status = await exit.catch(() => undefined); // settles once the kill took
+    // Settles once the kill took; an editor that never answers does not hold the turn past the grace.
+    const status = await settledWithin(exit, KILL_GRACE_MS);
     return { status, stoppedBy: first.reason };
   } finally {
     clearTimeout(timer);
