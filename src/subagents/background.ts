@@ -8,6 +8,7 @@
  */
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { createAgentTool, type AgentSpawnRequest } from '../tools/agent.js';
+import { ForegroundCommands } from '../tools/foreground-commands.js';
 import type { ChildReport } from './child-report.js';
 import type { SpawnParent, SubagentManager } from './manager.js';
 import { ResultsInbox } from './results-inbox.js';
@@ -34,6 +35,8 @@ interface Foreground {
 
 export class BackgroundChildren {
   readonly inbox = new ResultsInbox();
+  /** The session's own foreground bash commands, which Ctrl+B can move to the background too. */
+  readonly commands = new ForegroundCommands();
   private readonly children = new Map<string, BackgroundChild>();
   private readonly ends = new Map<string, Promise<ChildReport>>();
   private readonly foreground: Foreground[] = [];

@@ -12,10 +12,12 @@ import { createTodoStore, type TodoStore } from './todo-store.js';
 import { createTodoWriteTool } from './todo-write.js';
 import { createWriteFileTool } from './write-file.js';
 import type { TextFileOverlay } from './file-overlay.js';
+import type { ForegroundCommands } from './foreground-commands.js';
 
 export { backgroundOutputDir, killBackgroundJobs, listBackgroundJobs, type BackgroundJob } from './background-jobs.js';
 export { displayPath, isInside, resolvePath } from './paths.js';
 export { createTodoStore, type TodoStore } from './todo-store.js';
+export { ForegroundCommands } from './foreground-commands.js';
 export { OVERLAY_MAX_BYTES, type TextFileOverlay } from './file-overlay.js';
 export {
   createBashTool,
@@ -37,6 +39,9 @@ export interface CoreToolDeps {
   /** Where read_file, write_file and edit_file take text from and write it to, when an editor
    * holds it (ACP); the disk alone when absent. */
   files?: TextFileOverlay;
+  /** The session's foreground commands the user may move to the background (Ctrl+B); only the
+   * session's own bash gets it, never a child's. */
+  foregroundCommands?: ForegroundCommands;
 }
 
 /** Names of the core tools that never change anything (they run concurrently within a turn). */
@@ -52,7 +57,7 @@ export function createCoreTools(deps: CoreToolDeps = {}): Tool[] {
     createReadFileTool({ files: deps.files }),
     createWriteFileTool({ files: deps.files }),
     createEditFileTool({ files: deps.files }),
-    createBashTool(),
+    createBashTool(deps.foregroundCommands ? { foreground: deps.foregroundCommands } : {}),
     createGlobTool(),
     createGrepTool(),
     createListDirTool(),
