@@ -31,7 +31,7 @@ import { SlotQueue } from './slots.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
 import type { CheckpointSettings } from '../checkpoints/settings.js';
 import { NO_FIGURES, type ChildReport, type ChildRunRequest } from './child-report.js';
-import { eitherLimit, limitOption, type SessionBudget } from './session-budget.js';
+import { childExtras, type SessionBudget } from './session-budget.js';
 
 export type { ChildReport, ChildRunRequest } from './child-report.js';
 import type { SpawnRequest, SubagentEvent, SubagentFailureReason, SubagentOutcome, SubagentType } from './types.js';
@@ -158,7 +158,7 @@ export class SubagentManager {
   }
 
   /** Resolves the `agent` tool's request and runs the child to its end (`run`). Never throws. */
-  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'onStarted'> = {}): Promise<ChildReport> {
+  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'onStarted' | 'earlier'> = {}): Promise<ChildReport> {
     const type = this.options.types.find((candidate) => candidate.name === request.subagentType);
     if (!type) {
       const hint = `unknown subagent_type "${request.subagentType}"; use one of: ${this.options.types.map((t) => t.name).join(', ')}`;
@@ -324,7 +324,7 @@ export class SubagentManager {
         maxTurns: type.maxTurns ?? this.options.settings.maxTurns,
         timeoutSeconds: type.timeoutSeconds ?? this.options.settings.timeoutSeconds,
         budgetTokens: type.budgetTokens ?? this.options.settings.budgetTokens,
-        ...limitOption(eitherLimit(request.sharedLimit, this.options.sessionBudget?.active ? this.options.sessionBudget : undefined)),
+        ...childExtras(request, this.options.sessionBudget),
         gate,
         tracker,
         writer,

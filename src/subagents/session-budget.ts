@@ -12,6 +12,7 @@
  * once (`warn`) and does not stop anything.
  */
 import type { CostTracker } from '../cost/tracker.js';
+import type { Message } from '../providers/types.js';
 import type { SharedLimit } from './types.js';
 
 export interface SessionBudgetOptions {
@@ -84,7 +85,9 @@ export function eitherLimit(a: SharedLimit | undefined, b: SharedLimit | undefin
   return { reached: async () => (await a.reached()) ?? (await b.reached()) };
 }
 
-/** `{ sharedLimit }` when there is one (for an options object under exactOptionalPropertyTypes). */
-export function limitOption(limit: SharedLimit | undefined): { sharedLimit?: SharedLimit } {
-  return limit ? { sharedLimit: limit } : {};
+/** The child run's shared limit (the request's and the session's budgets) and, for a continued
+ * child, the history it starts with: only the options that are there. */
+export function childExtras(request: { sharedLimit?: SharedLimit; earlier?: readonly Message[] }, budget: SessionBudget | undefined): { sharedLimit?: SharedLimit; earlier?: readonly Message[] } {
+  const limit = eitherLimit(request.sharedLimit, budget?.active ? budget : undefined);
+  return { ...(limit ? { sharedLimit: limit } : {}), ...(request.earlier ? { earlier: request.earlier } : {}) };
 }
