@@ -65,7 +65,7 @@ describe('--max-budget-usd', () => {
     const result = JSON.parse(run.stdout);
     expect(result, run.stderr).toMatchObject({ type: 'result', subtype: 'error_max_budget_usd', is_error: true, stop_reason: 'max_budget_usd', cost_known: true });
     expect(result.error).toMatch(/dollar budget \(--max-budget-usd 0\.5\) is spent/);
-    expect(run.code).not.toBe(0);
+    expect(run.code).toBe(1);
     // Spent: at least the budget; not much more (each child gets a few requests of grace).
     expect(result.total_cost_usd).toBeGreaterThanOrEqual(0.5);
     expect(result.total_cost_usd).toBeLessThan(2);
