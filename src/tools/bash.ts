@@ -164,6 +164,7 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext, for
         ctx.onUpdate?.(`\nseek: could not move the command to the background: ${errorMessage(error)}\n`);
         return;
       }
+      processes?.forget(); // the job's own bookkeeping ends it from now on (with the session)
       finish(movedResult(command, ctx.cwd, adopted.job));
     }) ?? ((): void => {});
     let finalizing = false;
@@ -195,9 +196,10 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext, for
     });
     child.once('exit', (code, signal) => {
       exitStatus = { code, signal };
-      // What it left running (`server &`, `setsid …`); also closes their hold on the pipes. A job
-      // moved to the background leaves it running, as a started job does (ended with seek).
-      if (!adopted) processes?.end();
+      // What it left running (`server &`, `setsid …`); also closes their hold on the pipes. (A
+      // command moved to the background is no longer tracked here: like a started job, what it
+      // left running runs on until the session ends it.)
+      processes?.end();
       const drain = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
