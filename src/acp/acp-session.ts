@@ -1,5 +1,5 @@
 import type { AgentContext, AvailableCommand, ContentBlock, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { LoopStopReason } from '../agent/types.js';
+import type { RunStopReason } from '../runtime/events.js';
 import type { AgentSession } from '../runtime/session.js';
 import { promptText } from './prompt-content.js';
 import { replayUpdates } from './replay.js';
@@ -13,13 +13,14 @@ const COMMANDS: AvailableCommand[] = [
   { name: 'cost', description: 'tokens and cost of this session so far' },
 ];
 
-const STOP_REASONS: Record<LoopStopReason, StopReason> = {
+const STOP_REASONS: Record<RunStopReason, StopReason> = {
   completed: 'end_turn',
   max_turns: 'max_turn_requests',
   aborted: 'cancelled',
   error: 'end_turn',
   repeated_tool_call: 'end_turn',
   refusal: 'refusal',
+  max_budget_usd: 'max_turn_requests',
 };
 
 /**

@@ -9,6 +9,8 @@ export interface RootOptions {
   provider?: 'deepseek' | 'openai' | 'anthropic' | 'openai-compatible';
   baseUrl?: string;
   maxTurns: number;
+  /** `-p --max-budget-usd`: the run's dollar budget, the session and every subagent counted. */
+  maxBudgetUsd?: number;
   resume?: string;
   continue?: boolean;
   list?: boolean;

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { readPipedInput } from './piped-input.js';
 import { noteRunKind } from './run-kind.js';
 import { configureExits } from './exits.js';
@@ -33,6 +33,7 @@ export function createRootCommand(): Command {
   return addSessionFlags(command)
     .option('-i, --image <path>', 'attach an image (PNG, JPEG, GIF, WebP) to the prompt; repeatable', (path: string, previous: string[] = []) => [...previous, path])
     .option('--plan', 'plan-analyze: read-only, investigate and propose')
+    .option('--max-budget-usd <dollars>', 'with -p: stop the run once it (the session and every subagent) spent this many dollars', positiveDollars)
     .option('-c, --continue', 'continue the newest session of this project')
     .option('--list', 'list this project\'s sessions')
     .option('--include-subagents', 'with --list: show subagent sessions under their parent')
@@ -43,6 +44,12 @@ export function createRootCommand(): Command {
     .version(SEEK_VERSION, '-v, --version')
     .addHelpText('after', SUBCOMMAND_HELP)
     .showHelpAfterError('(run seek --help for usage)');
+}
+
+function positiveDollars(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected an amount of dollars above 0, such as 0.50');
+  return n;
 }
 
 /** Parses the root command line and runs the chosen mode. Returns the exit status. */
@@ -70,6 +77,7 @@ export async function runRootCommand(argv: string[]): Promise<number> {
     noteRunKind('print');
     return runStreamInput(options);
   }
+  if (options.maxBudgetUsd !== undefined && !options.print) return usageError('--max-budget-usd goes with -p: seek -p "…" --max-budget-usd 0.50');
   if (options.permissionPromptTool) return usageError('--permission-prompt-tool stdio goes with -p --input-format stream-json --output-format stream-json');
   if (options.print) {
     // `-` among the words stands for standard input, read to its end (see piped-input.ts).

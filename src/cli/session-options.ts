@@ -8,6 +8,7 @@ export function sessionOptionsFrom(options: RootOptions & { auto?: boolean }, ex
     cwd: process.cwd(),
     env: process.env,
     maxTurns: options.maxTurns,
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     save: options.save,
     yolo: options.yolo === true,
     ...(options.auto ? { auto: true } : {}),

@@ -4,10 +4,13 @@ import type { OrchestrationSummary } from '../orchestrator/types.js';
 import { verdictText } from '../orchestrator/prompts.js';
 import { redact } from '../util/redact.js';
 
+/** `subtype` by how the run ended; `error_max_budget_usd` (Claude Code's name) is an extension. */
+const SUBTYPES: Partial<Record<RunSummary['reason'], string>> = { completed: 'success', max_turns: 'error_max_turns', max_budget_usd: 'error_max_budget_usd' };
+
 /** The `--output-format json` result object, exactly as CONTRACT.md specifies (extra fields may
  * be added, none renamed). Also the last line of `stream-json`. */
 export function resultObject(summary: RunSummary): Record<string, unknown> {
-  const subtype = summary.reason === 'completed' ? 'success' : summary.reason === 'max_turns' ? 'error_max_turns' : 'error';
+  const subtype = SUBTYPES[summary.reason] ?? 'error';
   return {
     type: 'result',
     subtype,

@@ -44,7 +44,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
         num_turns: z.number().optional(),
         total_cost_usd: z.number().nullable().optional().describe('null when the model\'s prices are unknown'),
         usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number(), cache_read_input_tokens: z.number() }).partial().optional(),
-        subtype: z.string().optional().describe('success, error_max_turns or error'),
+        subtype: z.string().optional().describe('success, error_max_turns, error_max_budget_usd or error'),
         permission_denials: z
           .array(z.object({ tool: z.string(), reason: z.string() }))
           .describe('Actions seek was refused during the run (then isError is true)'),

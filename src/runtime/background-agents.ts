@@ -26,8 +26,11 @@ export function wireBackground(options: {
   projectId: string;
   sessionId: string;
   notify: (text: string) => void;
+  /** False for `--no-save`: no transcripts, so no child can be continued. */
+  save: boolean;
 }): BackgroundWiring {
-  const background = new BackgroundChildren({ manager: options.subagents, notify: options.notify });
+  const resume = options.save ? { resume: { seekHome: options.seekHome, projectId: options.projectId, sessionId: options.sessionId } } : {};
+  const background = new BackgroundChildren({ manager: options.subagents, notify: options.notify, ...resume });
   const status = createAgentStatusTool((query) => backgroundStatus(query, { background, seekHome: options.seekHome, projectId: options.projectId, sessionId: options.sessionId }));
   return { background, tools: [background.agentTool(options.parent), status] };
 }

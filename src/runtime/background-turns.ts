@@ -2,7 +2,7 @@
  * A headless prompt with background children: after the model answers, the run waits for the
  * children still running; each result that arrives goes to the model in a run of its own, until
  * none is left. The model's last answer is the run's. When the run ends otherwise (--max-turns,
- * an error, a cancellation), the children still running are stopped, recorded as killed, and
+ * --max-budget-usd, an error, a cancellation), the children still running are stopped, recorded as killed, and
  * listed in the run's summary. Figures cover the whole: every run and every child.
  */
 import type { RunSummary } from './events.js';
@@ -18,6 +18,11 @@ export async function promptSettled(session: AgentSession, text: string, signal:
     const running = background.running().length;
     if (running > 0 && background.inbox.size === 0) notify(`waiting for ${running} background subagent(s) before the final answer`);
     if (!(await background.inbox.arrival(signal))) break;
+    const overBudget = session.overBudget(); // results not taken stay for the session's close
+    if (overBudget) {
+      summary = { ...summary, reason: 'max_budget_usd', errorMessage: `stopped: ${overBudget}` };
+      break;
+    }
     const results = background.inbox.take();
     if (!results) continue;
     summary = await session.prompt(results.content, signal);

@@ -15,10 +15,13 @@ export type SessionEvent =
 
 export type SessionListener = (event: SessionEvent) => void;
 
+/** How a run ended: the loop's reasons, or `max_budget_usd` (--max-budget-usd spent, session-budget.ts). */
+export type RunStopReason = LoopStopReason | 'max_budget_usd';
+
 /** What one prompt of a session cost and produced; front ends render it at the end of a run. */
 export interface RunSummary {
   sessionId: string;
-  reason: LoopStopReason;
+  reason: RunStopReason;
   finalText: string;
   errorMessage?: string;
   /** A custom command could not be expanded (errorMessage says why): nothing was sent. */

@@ -58,8 +58,8 @@ export async function prepareSession(options: OpenSessionOptions): Promise<Prepa
   const tools: Tool[] = [];
   const parent = sessionParent({ ...conversation, model: currentModel, policy: permissions.policy, workspace: guard.workspace, tools });
   const orchestration = createOrchestration(options, { subagents, worktrees, parent, conversation, policy: permissions.policy });
-  const background = startBackground(base, conversation, subagents, parent, watch);
-  const assembled = assembleTools(base, options, { into: tools, conversation, guard, worktrees, memory, lsp, webTools, extensions, mcp, agentTools: background.tools, delegateTasksTool: orchestration.orchestration.tool() });
+  const background = startBackground(base, conversation, subagents, parent, watch, options.save !== false);
+  const assembled = assembleTools(base, options, { into: tools, conversation, guard, worktrees, memory, lsp, webTools, extensions, mcp, agentTools: background.tools, foregroundCommands: background.background.commands, delegateTasksTool: orchestration.orchestration.tool() });
   const start = await startWorkspace(base, options, conversation, guard.workspace, worktrees);
   const file = await openSessionFile(base, options, { conversation, toolSchemas: assembled.toolSet.toolSchemas, worktrees, workspace: guard.workspace, orchestration, start });
   await hooks?.sessionStart({ resumed: Boolean(conversation.resumed), model: conversation.model });

@@ -42,6 +42,8 @@ export interface OpenSessionOptions {
   auto?: boolean;
   plan?: boolean;
   maxTurns: number;
+  /** `--max-budget-usd`: the run stops once it (the session and every subagent) spent this much. */
+  maxBudgetUsd?: number;
   /** A session id (or unique prefix, or a subagent's sub-sid) to continue. */
   resume?: string;
   /** Continue the newest session of the project. */

@@ -149,6 +149,10 @@ export class AgentSession extends SessionView {
     const waiting = backgroundResults(this.background); // background children's results, at the boundary
     if (waiting) this.record(waiting);
 
+    // The run's dollar budget is checked at each request boundary; once spent the run ends there.
+    const budget = this.prepared.subagents.sessionBudget;
+    const budgetStop = new AbortController();
+    let overBudget: string | undefined;
     const result = await runLoop({
       stream: this.prepared.stream,
       model: this.model,
@@ -159,7 +163,7 @@ export class AgentSession extends SessionView {
       history: this.history,
       input: { role: 'user', content: text + modeReminder(this.policy.workflow), ...(images?.length ? { images } : {}) },
       maxTurns: this.prepared.maxTurns,
-      signal,
+      signal: budget?.active ? AbortSignal.any([signal, budgetStop.signal]) : signal,
       emit: (event) => this.onLoopEvent(event),
       cwd: this.cwd,
       projectRoot: this.projectRoot,
@@ -167,7 +171,11 @@ export class AgentSession extends SessionView {
       beforeToolCall: this.beforeToolCall,
       afterToolCall: this.prepared.gate.after,
       compactIfNeeded: this.prepared.compactor.compactIfNeeded,
-      beforeRequest: () => backgroundResults(this.background),
+      beforeRequest: () => {
+        overBudget = budget?.parentReached();
+        if (overBudget) budgetStop.abort('budget');
+        return overBudget ? undefined : backgroundResults(this.background);
+      },
     });
     // A headless run reports only after the observation checks it started have finished (or timed
     // out): their outcome and their cost belong to this run.
@@ -175,13 +183,20 @@ export class AgentSession extends SessionView {
     await this.checkpoints?.atTurnEnd();
     await this.writer?.flush();
 
+    const stopped = overBudget !== undefined && result.reason === 'aborted' && !signal.aborted;
+    const errorMessage = stopped ? `stopped: ${overBudget}` : result.errorMessage;
     return {
       ...this.summarySince(mark),
-      reason: result.reason,
+      reason: stopped ? 'max_budget_usd' : result.reason,
       finalText: result.finalText,
-      ...(result.errorMessage ? { errorMessage: redact(result.errorMessage) } : {}),
+      ...(errorMessage ? { errorMessage: redact(errorMessage) } : {}),
       turns: result.turns,
     };
+  }
+
+  /** Why the run's dollar budget (--max-budget-usd) is spent, or undefined while it is not. */
+  overBudget(): string | undefined {
+    return this.prepared.subagents.sessionBudget?.parentReached();
   }
 
   /** Where a run starts: its bill, children and orchestrations are what comes after. */

@@ -165,7 +165,7 @@ export interface SubagentMessage extends Tagged {
 
 export interface ResultMessage {
   type: 'result';
-  subtype: 'success' | 'error_max_turns' | 'error';
+  subtype: 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error';
   is_error: boolean;
   result: string;
   session_id: string;

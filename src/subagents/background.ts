@@ -8,10 +8,13 @@
  */
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { createAgentTool, type AgentSpawnRequest } from '../tools/agent.js';
+import { ForegroundCommands } from '../tools/foreground-commands.js';
 import type { ChildReport } from './child-report.js';
 import type { SpawnParent, SubagentManager } from './manager.js';
 import { ResultsInbox } from './results-inbox.js';
-import { capDescription, shortSubSid } from './result-format.js';
+import { capDescription, failedResult, shortSubSid } from './result-format.js';
+import { loadEarlierChild, type ResumeLookup } from './child-resume.js';
+import type { ChildRunRequest } from './child-report.js';
 import type { SubagentEvent } from './types.js';
 
 /** What `agent_status` and front ends see of one background child. */
@@ -34,6 +37,8 @@ interface Foreground {
 
 export class BackgroundChildren {
   readonly inbox = new ResultsInbox();
+  /** The session's own foreground bash commands, which Ctrl+B can move to the background too. */
+  readonly commands = new ForegroundCommands();
   private readonly children = new Map<string, BackgroundChild>();
   private readonly ends = new Map<string, Promise<ChildReport>>();
   private readonly foreground: Foreground[] = [];
@@ -41,17 +46,33 @@ export class BackgroundChildren {
   private readonly sessionEnd = new AbortController();
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly options: { manager: SubagentManager; notify?: (text: string) => void }) {}
+  constructor(private readonly options: { manager: SubagentManager; notify?: (text: string) => void; resume?: Omit<ResumeLookup, 'runningHere'> }) {}
 
-  /** The session's `agent` tool: foreground calls can be moved to the background; background ones return at once. */
+  /** The session's `agent` tool: foreground calls can be moved to the background; background ones
+   * return at once; either can continue an earlier child (`resume`). */
   agentTool(parent: () => SpawnParent): Tool {
     const manager = this.options.manager;
     return createAgentTool({
       types: manager.types,
       maxConcurrent: manager.maxConcurrent,
       background: true,
-      spawn: (request, ctx) => (request.runInBackground ? this.start(request, parent(), ctx) : this.runForeground(request, parent(), ctx)),
+      spawn: async (asked, ctx) => {
+        const resumed = await this.resumed(asked);
+        if (typeof resumed === 'string') return { content: failedResult('spawn_error', resumed), isError: true };
+        const { request, extra } = resumed;
+        return request.runInBackground ? this.start(request, parent(), ctx, extra) : this.runForeground(request, parent(), ctx, extra);
+      },
     });
+  }
+
+  /** A request to continue an earlier child: its type, and the history it starts with. */
+  private async resumed(request: AgentSpawnRequest): Promise<{ request: AgentSpawnRequest; extra: Pick<ChildRunRequest, 'earlier'> } | string> {
+    if (!request.resume) return { request, extra: {} };
+    if (!this.options.resume) return 'this session cannot continue subagents (it is not saved)';
+    const manager = this.options.manager;
+    const earlier = await loadEarlierChild(request.resume, { ...this.options.resume, runningHere: (subSid) => manager.activeIds().includes(subSid) });
+    if (typeof earlier === 'string') return earlier;
+    return { request: { ...request, subagentType: earlier.record.type }, extra: { earlier: earlier.messages } };
   }
 
   /** Background children, running or ended, in start order. */
@@ -121,7 +142,7 @@ export class BackgroundChildren {
   }
 
   /** Starts the child; answers with its id once it exists, or with the admission failure. */
-  private start(request: AgentSpawnRequest, parent: SpawnParent, ctx: ToolContext): Promise<ToolResult> {
+  private start(request: AgentSpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'earlier'>): Promise<ToolResult> {
     return new Promise((resolve) => {
       let started = false;
       // onStarted may run before spawn returns (nothing to await before the child starts).
@@ -131,14 +152,14 @@ export class BackgroundChildren {
         this.track(subSid, request.description, Promise.resolve().then(() => holder.end!));
         resolve({ content: startedResult(subSid, request.description) });
       };
-      const end = this.options.manager.spawn(request, parent, { ...ctx, signal: this.sessionEnd.signal }, { onStarted });
+      const end = this.options.manager.spawn(request, parent, { ...ctx, signal: this.sessionEnd.signal }, { ...extra, onStarted });
       holder.end = end;
       void end.then((report) => (started ? this.settle(report) : resolve(report.result)));
     });
   }
 
   /** A foreground child the user may move to the background while it runs (Ctrl+B). */
-  private async runForeground(request: AgentSpawnRequest, parent: SpawnParent, ctx: ToolContext): Promise<ToolResult> {
+  private async runForeground(request: AgentSpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'earlier'>): Promise<ToolResult> {
     // The turn's cancellation reaches the child only while it is in the foreground.
     const link = new AbortController();
     let moved = false;
@@ -155,7 +176,7 @@ export class BackgroundChildren {
       this.foreground.push(entry);
     };
     const signal = AbortSignal.any([link.signal, this.sessionEnd.signal]);
-    const end = this.options.manager.spawn(request, parent, { ...ctx, signal }, { onStarted });
+    const end = this.options.manager.spawn(request, parent, { ...ctx, signal }, { ...extra, onStarted });
     const first = await Promise.race([end, detached]);
     ctx.signal.removeEventListener('abort', onAbort);
     const at = entry ? this.foreground.indexOf(entry) : -1;

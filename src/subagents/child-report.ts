@@ -1,5 +1,6 @@
 /** The structured side of running a child: what the orchestrator asks for and gets back. */
 import type { ToolResult } from '../agent/types.js';
+import type { Message } from '../providers/types.js';
 import type { WorktreeInfo } from '../worktree/types.js';
 import type { ChildRunStatistics, SharedLimit, SubagentFailureReason, SubagentType } from './types.js';
 
@@ -20,6 +21,8 @@ export interface ChildRunRequest {
   /** Called once the child exists (recorded, announced), before it runs: a background start
    * answers the model with its id here. Not called when admission fails. */
   onStarted?: (subSid: string) => void;
+  /** A continued child (`agent` with resume, child-resume.ts): the history it starts with. */
+  earlier?: readonly Message[];
 }
 
 /** How a child run went: the `agent` result plus what a caller needs to report and continue. */

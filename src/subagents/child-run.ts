@@ -26,6 +26,9 @@ export interface ChildRunOptions {
   prompt: string;
   /** Messages before the prompt: the session's memory context (the same bytes, the same cache). */
   context?: readonly UserMessage[];
+  /** A continued child (`agent` with resume): the earlier child's history, its context included,
+   * which then replaces `context` at the start. */
+  earlier?: readonly Message[];
   cwd: string;
   projectRoot: string;
   maxTurns: number;
@@ -69,7 +72,8 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
   timer?.unref();
 
   // The child's history starts with the session's memory context and gets it back after a compaction.
-  const history: Message[] = (options.context ?? []).map((message) => ({ ...message }));
+  const start: readonly Message[] = options.earlier ?? options.context ?? [];
+  const history: Message[] = start.map((message) => ({ ...message }));
   let wrapUpDue = false;
   let wrapUpSent = false;
   const budget = options.budgetTokens;
@@ -133,7 +137,7 @@ export async function runChild(options: ChildRunOptions): Promise<ChildEnd> {
 
   // The transcript holds what the child was sent, context included, so a promoted or resumed
   // child continues with the same messages (and the same cached prefix).
-  for (const message of options.context ?? []) options.writer?.append({ type: 'message', message });
+  for (const message of start) options.writer?.append({ type: 'message', message });
   const { checkpoints } = options;
   await checkpoints?.atTurnStart(options.projectRoot, options.prompt);
   const signal = AbortSignal.any([options.parentSignal, controller.signal]);

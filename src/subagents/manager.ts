@@ -31,6 +31,7 @@ import { SlotQueue } from './slots.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
 import type { CheckpointSettings } from '../checkpoints/settings.js';
 import { NO_FIGURES, type ChildReport, type ChildRunRequest } from './child-report.js';
+import { childExtras, type SessionBudget } from './session-budget.js';
 
 export type { ChildReport, ChildRunRequest } from './child-report.js';
 import type { SpawnRequest, SubagentEvent, SubagentFailureReason, SubagentOutcome, SubagentType } from './types.js';
@@ -72,8 +73,7 @@ export interface SubagentManagerOptions {
   saveRule?: ToolGateOptions['saveRule'];
   /** The memory context (soul, index) the session injected: every child starts with the same. */
   contextMessages?: () => UserMessage[];
-  /** Fresh instances of the core tools (agent excluded), in the fixed order. */
-  /** Fresh tools for a child; `readOnly` for the read-only types (explore, plan). */
+  /** Fresh tools for a child (agent excluded, fixed order); `readOnly` for the read-only types (explore, plan). */
   createTools: (options: { readOnly: boolean }) => Tool[];
   /** Which of a child's tools its requests declare and how it reaches the rest (the session's own
    * rule, tools/on-demand.ts); the tools on demand without sources when absent. */
@@ -89,6 +89,8 @@ export interface SubagentManagerOptions {
   onProblem?: (message: string) => void;
   /** `checkpoints` of the user's config: whether isolated children checkpoint their worktree. */
   checkpoints?: CheckpointSettings;
+  /** The run's budgets (--max-budget-usd, subagents.session_budget_tokens): every child is under them. */
+  sessionBudget?: SessionBudget;
 }
 
 interface RunningChild {
@@ -112,6 +114,10 @@ export class SubagentManager {
         })),
       onKill: (subSid) => this.kill(subSid),
     });
+  }
+
+  get sessionBudget(): SessionBudget | undefined {
+    return this.options.sessionBudget;
   }
 
   get types(): readonly SubagentType[] {
@@ -152,7 +158,7 @@ export class SubagentManager {
   }
 
   /** Resolves the `agent` tool's request and runs the child to its end (`run`). Never throws. */
-  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'onStarted'> = {}): Promise<ChildReport> {
+  async spawn(request: SpawnRequest, parent: SpawnParent, ctx: ToolContext, extra: Pick<ChildRunRequest, 'onStarted' | 'earlier'> = {}): Promise<ChildReport> {
     const type = this.options.types.find((candidate) => candidate.name === request.subagentType);
     if (!type) {
       const hint = `unknown subagent_type "${request.subagentType}"; use one of: ${this.options.types.map((t) => t.name).join(', ')}`;
@@ -318,7 +324,7 @@ export class SubagentManager {
         maxTurns: type.maxTurns ?? this.options.settings.maxTurns,
         timeoutSeconds: type.timeoutSeconds ?? this.options.settings.timeoutSeconds,
         budgetTokens: type.budgetTokens ?? this.options.settings.budgetTokens,
-        ...(request.sharedLimit ? { sharedLimit: request.sharedLimit } : {}),
+        ...childExtras(request, this.options.sessionBudget),
         gate,
         tracker,
         writer,

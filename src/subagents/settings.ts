@@ -2,7 +2,7 @@
  * The `subagents` section of `~/.seek/config.json`:
  *
  *   { "subagents": { "max_concurrent": 4, "max_depth": 1, "timeout_seconds": 1800,
- *                    "max_turns": 200, "budget_tokens": 400000 } }
+ *                    "max_turns": 200, "budget_tokens": 400000, "session_budget_tokens": 2000000 } }
  *
  * Out-of-range values are clamped and reported, never fatal: a typo in a limit must not stop seek.
  */
@@ -18,6 +18,8 @@ export interface SubagentSettings {
   maxTurns: number;
   /** Prompt + completion tokens per child run; undefined = no budget. */
   budgetTokens: number | undefined;
+  /** Prompt + completion tokens of all the children of one run together (session-budget.ts); undefined = none. */
+  sessionBudgetTokens: number | undefined;
 }
 
 export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = {
@@ -26,6 +28,7 @@ export const DEFAULT_SUBAGENT_SETTINGS: SubagentSettings = {
   timeoutSeconds: 1800,
   maxTurns: 200,
   budgetTokens: undefined,
+  sessionBudgetTokens: undefined,
 };
 
 export const MAX_SUBAGENT_DEPTH = 3;
@@ -38,6 +41,7 @@ const sectionSchema = lazySchema((z) =>
     timeout_seconds: z.number().optional(),
     max_turns: z.number().int().optional(),
     budget_tokens: z.number().int().optional(),
+    session_budget_tokens: z.number().int().optional(),
   }),
 );
 
@@ -62,5 +66,6 @@ export function subagentSettings(config: Readonly<Record<string, unknown>>): { s
   settings.timeoutSeconds = clamp('timeout_seconds', section.timeout_seconds, 0, 24 * 3600, settings.timeoutSeconds);
   settings.maxTurns = clamp('max_turns', section.max_turns, 1, 10_000, settings.maxTurns);
   if (section.budget_tokens !== undefined) settings.budgetTokens = clamp('budget_tokens', section.budget_tokens, 1000, 1e9, 1000);
+  if (section.session_budget_tokens !== undefined) settings.sessionBudgetTokens = clamp('session_budget_tokens', section.session_budget_tokens, 1000, 1e10, 1000);
   return { settings, notices };
 }

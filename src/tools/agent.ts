@@ -11,6 +11,8 @@ export interface AgentSpawnRequest {
   isolation: 'none' | 'worktree';
   /** Start the child and return at once; its result comes back by itself (session level only). */
   runInBackground?: boolean;
+  /** Continue an earlier child of this session (its sub-sid) from its transcript (session level only). */
+  resume?: string;
 }
 
 export interface AgentToolOptions {
@@ -35,6 +37,7 @@ interface AgentArgs {
   subagent_type?: string;
   isolation?: 'none' | 'worktree';
   run_in_background?: boolean;
+  resume?: string;
 }
 
 export function createAgentTool(options: AgentToolOptions): Tool<AgentArgs> {
@@ -57,6 +60,7 @@ export function createAgentTool(options: AgentToolOptions): Tool<AgentArgs> {
           subagentType: args.subagent_type ?? 'general-purpose',
           isolation: args.isolation ?? 'none',
           ...(options.background && args.run_in_background ? { runInBackground: true } : {}),
+          ...(options.background && args.resume ? { resume: args.resume } : {}),
         },
         ctx,
       ),
@@ -77,7 +81,12 @@ function agentSchema(names: readonly string[], background: boolean) {
       prompt: z.string().min(1).describe('The complete, self-contained task: the subagent sees nothing else'),
       subagent_type: z.enum([first, ...rest]).optional().describe('Default general-purpose'),
       isolation: z.enum(['none', 'worktree']).optional(),
-      ...(background ? { run_in_background: z.boolean().optional().describe('Return at once with the id; the result comes to you by itself when it ends') } : {}),
+      ...(background
+        ? {
+            run_in_background: z.boolean().optional().describe('Return at once with the id; the result comes to you by itself when it ends'),
+            resume: z.string().min(1).optional().describe('Sub-sid of an earlier subagent of this session: it continues from its transcript with this prompt'),
+          }
+        : {}),
     })
     .strict() as unknown as ZodType<AgentArgs>;
 }
@@ -88,7 +97,7 @@ function agentDescription(options: AgentToolOptions): string {
     'Delegate a task to a subagent that works in a fresh context and returns only its final summary, keeping your context small.',
     'Use it for broad searches, reading many files, or independent pieces of work; not for a single lookup or a step that depends on your next decision.',
     `Put several agent calls in one message to run them in parallel (at most ${options.maxConcurrent} at once). The prompt is the child's only context: include paths, goals and what to return. Children cannot ask the user questions; their cost counts in this session's.`,
-    ...(options.background ? ['With run_in_background the call returns at once with the child\'s id and you keep working; its result arrives by itself as a message once it ends (agent_status, via tool_search, shows progress or waits).'] : []),
+    ...(options.background ? ['With run_in_background the call returns at once with the child\'s id and you keep working; its result arrives by itself as a message once it ends (agent_status, via tool_search, shows progress or waits). With resume (a sub-sid) an earlier subagent that ended, failed or was interrupted continues from its transcript: the prompt says what to do now.'] : []),
     'Types:',
     types,
   ].join('\n');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, closeSync, constants, lstatSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, lstatSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CommandSpawn } from '../agent/types.js';
@@ -147,6 +147,68 @@ export function startBackgroundJob(options: StartBackgroundOptions): Promise<Bac
       resolve(job);
     });
   });
+}
+
+/** A foreground command moved to the background (Ctrl+B): seek keeps reading its pipes. */
+export interface AdoptedJob {
+  job: BackgroundJob;
+  /** Appends output the command produced after the move. */
+  write(text: string): void;
+  /** The command's shell exited: the job is over (its log closed, the sandbox's audit appended). */
+  exited(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+export interface AdoptOptions {
+  command: string;
+  pid: number;
+  cwd: string;
+  tag?: string;
+  /** Output the command produced while it ran in the foreground (goes first in the log). */
+  earlier: string;
+  afterExit?: CommandSpawn['afterExit'];
+  afterExitSync?: CommandSpawn['afterExitSync'];
+}
+
+/**
+ * Registers a running foreground command as a background job: a log file like a started job's,
+ * holding what it printed so far; `write` appends the rest. Listed, killed at seek's exit and at
+ * a session's close exactly like a job started with run_in_background. Throws when the log cannot
+ * be created.
+ */
+export function adoptBackgroundJob(options: AdoptOptions): AdoptedJob {
+  const id = `bg-${nextJobNumber++}`;
+  const outputFile = path.join(backgroundOutputDir(), `${id}.log`);
+  let fd: number | undefined = createLogFile(outputFile);
+  const job: BackgroundJob = { id, pid: options.pid, command: options.command, cwd: options.cwd, outputFile, startedAt: new Date(), exitCode: null, exitSignal: null, running: true };
+  const write = (text: string): void => {
+    if (fd === undefined || text === '') return;
+    try {
+      writeSync(fd, text);
+    } catch {
+      // the log is gone (seek is exiting)
+    }
+  };
+  write(options.earlier);
+  jobs.set(id, job);
+  if (options.tag !== undefined) jobTags.set(id, options.tag);
+  if (options.afterExitSync) exitAudits.set(id, options.afterExitSync);
+  installExitHook();
+  return {
+    job,
+    write,
+    exited(code, signal) {
+      if (!job.running) return;
+      Object.assign(job, { running: false, exitCode: code, exitSignal: signal });
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      exitAudits.delete(id);
+      const status = code !== null ? `exit code ${code}` : `terminated by signal ${signal ?? 'unknown'}`;
+      appendToLog(outputFile, [`the command ended: ${status}`]);
+      void options.afterExit?.().then((notes) => {
+        if (notes.length > 0) appendToLog(outputFile, notes);
+      });
+    },
+  };
 }
 
 /** Snapshots of every job started in this process, oldest first. */

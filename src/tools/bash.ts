@@ -4,7 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { CommandSpawn, Tool, ToolContext, ToolResult } from '../agent/types.js';
-import { startBackgroundJob } from './background-jobs.js';
+import { adoptBackgroundJob, startBackgroundJob, type AdoptedJob } from './background-jobs.js';
+import type { ForegroundCommands } from './foreground-commands.js';
 import { openInheritedFiles } from '../util/inherited-files.js';
 import { newCommandTag, trackCommand, withCommandTag } from './process-group.js';
 import { errorMessage } from './text-files.js';
@@ -52,7 +53,7 @@ export type BashArgs = z.infer<ReturnType<typeof bashSchema>>;
  * same command line (sandbox included) after the same permission decision; background jobs stay
  * seek's own children.
  */
-export function createBashTool(options: { runner?: CommandRunner } = {}): Tool<BashArgs> {
+export function createBashTool(options: { runner?: CommandRunner; foreground?: ForegroundCommands } = {}): Tool<BashArgs> {
   return {
     name: 'bash',
     description:
@@ -73,7 +74,7 @@ export function createBashTool(options: { runner?: CommandRunner } = {}): Tool<B
         ...(args.unsandboxed === true ? { unsandboxed: true } : {}),
       };
     },
-    execute: (args, ctx) => bashTool(args, ctx, options.runner),
+    execute: (args, ctx) => bashTool(args, ctx, options),
   };
 }
 
@@ -87,7 +88,7 @@ function bashSpawn(command: string, ctx: ToolContext, tag: string): CommandSpawn
   return ctx.sandbox ? ctx.sandbox.wrap(spec) : spec;
 }
 
-async function bashTool(args: BashArgs, ctx: ToolContext, runner: CommandRunner | undefined): Promise<ToolResult> {
+async function bashTool(args: BashArgs, ctx: ToolContext, options: { runner?: CommandRunner; foreground?: ForegroundCommands }): Promise<ToolResult> {
   if (args.command.trim() === '') return { content: 'command is empty.', isError: true };
   if (args.run_in_background === true) {
     try {
@@ -100,11 +101,11 @@ async function bashTool(args: BashArgs, ctx: ToolContext, runner: CommandRunner 
     }
   }
   const timeoutMs = Math.min(args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS);
-  if (runner && !ctx.signal.aborted) return runThroughRunner(runner, bashSpawn(args.command, ctx, newCommandTag()), args.command, timeoutMs, ctx);
-  return runForeground(args.command, timeoutMs, ctx);
+  if (options.runner && !ctx.signal.aborted) return runThroughRunner(options.runner, bashSpawn(args.command, ctx, newCommandTag()), args.command, timeoutMs, ctx);
+  return runForeground(args.command, timeoutMs, ctx, options.foreground);
 }
 
-function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+function runForeground(command: string, timeoutMs: number, ctx: ToolContext, foreground: ForegroundCommands | undefined): Promise<ToolResult> {
   if (ctx.signal.aborted) return Promise.resolve({ content: 'Aborted before the command started.', isError: true });
   return new Promise((resolve) => {
     const output = new HeadTailBuffer(COMMAND_OUTPUT_MAX_CHARS);
@@ -133,8 +134,11 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
 
     // Each stream has its own decoder so a multi-byte character split across chunks survives.
     const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')] as const;
+    // Set once the user moved the command to the background (Ctrl+B): its output goes to the job's log.
+    let adopted: AdoptedJob | undefined;
     const take = (text: string): void => {
       if (text === '') return;
+      if (adopted) return adopted.write(text);
       output.push(text);
       ctx.onUpdate?.(text);
     };
@@ -153,13 +157,34 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     const finish = (result: ToolResult): void => {
       if (finished) return;
       finished = true;
+      unregister();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve(result);
     };
+    const unregister = foreground?.register(command, () => {
+      if (finished || stoppedBy || child.pid === undefined) return;
+      try {
+        adopted = adoptBackgroundJob({ command, pid: child.pid, cwd: ctx.cwd, tag, earlier: output.toString(), afterExit: start.afterExit, afterExitSync: start.afterExitSync });
+      } catch (error) {
+        ctx.onUpdate?.(`\nseek: could not move the command to the background: ${errorMessage(error)}\n`);
+        return;
+      }
+      processes?.forget(); // the job's own bookkeeping ends it from now on (with the session)
+      finish(movedResult(command, ctx.cwd, adopted.job));
+    }) ?? ((): void => {});
     let finalizing = false;
     const finalize = (): void => {
-      if (finished || finalizing) return;
+      if (finalizing) return;
+      if (adopted) {
+        finalizing = true;
+        take(decoders[0].end());
+        take(decoders[1].end());
+        const status = exitStatus ?? { code: child.exitCode, signal: child.signalCode };
+        adopted.exited(status.code, status.signal);
+        return;
+      }
+      if (finished) return;
       finalizing = true;
       take(decoders[0].end());
       take(decoders[1].end());
@@ -177,7 +202,10 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     });
     child.once('exit', (code, signal) => {
       exitStatus = { code, signal };
-      processes?.end(); // what it left running (`server &`, `setsid …`); also closes their hold on the pipes
+      // What it left running (`server &`, `setsid …`); also closes their hold on the pipes. (A
+      // command moved to the background is no longer tracked here: like a started job, what it
+      // left running runs on until the session ends it.)
+      processes?.end();
       const drain = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -187,4 +215,9 @@ function runForeground(command: string, timeoutMs: number, ctx: ToolContext): Pr
     });
     child.once('close', finalize);
   });
+}
+/** The pending call's result once the user moved the command to the background (like a started job's). */
+function movedResult(command: string, cwd: string, job: { id: string; pid: number; outputFile: string }): ToolResult {
+  const content = `moved to background job ${job.id} (pid ${job.pid}) by the user; it keeps running. Its output so far and from now on is written to ${job.outputFile}`;
+  return { content, display: { kind: 'command', command, cwd, exitCode: null, output: content } };
 }

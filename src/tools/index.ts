@@ -13,10 +13,12 @@ import { createTodoWriteTool } from './todo-write.js';
 import { createWriteFileTool } from './write-file.js';
 import type { TextFileOverlay } from './file-overlay.js';
 import type { CommandRunner } from './command-runner.js';
+import type { ForegroundCommands } from './foreground-commands.js';
 
 export { backgroundOutputDir, killBackgroundJobs, listBackgroundJobs, type BackgroundJob } from './background-jobs.js';
 export { displayPath, isInside, resolvePath } from './paths.js';
 export { createTodoStore, type TodoStore } from './todo-store.js';
+export { ForegroundCommands } from './foreground-commands.js';
 export { OVERLAY_MAX_BYTES, type TextFileOverlay } from './file-overlay.js';
 export type { CommandRunner, CommandRunRequest, CommandRunResult } from './command-runner.js';
 export {
@@ -42,6 +44,9 @@ export interface CoreToolDeps {
   /** Where bash runs foreground commands when an editor offers its terminals (ACP); seek's own
    * children when absent. */
   commands?: CommandRunner;
+  /** The session's foreground commands the user may move to the background (Ctrl+B); only the
+   * session's own bash gets it, never a child's. */
+  foregroundCommands?: ForegroundCommands;
 }
 
 /** Names of the core tools that never change anything (they run concurrently within a turn). */
@@ -57,7 +62,7 @@ export function createCoreTools(deps: CoreToolDeps = {}): Tool[] {
     createReadFileTool({ files: deps.files }),
     createWriteFileTool({ files: deps.files }),
     createEditFileTool({ files: deps.files }),
-    createBashTool({ runner: deps.commands }),
+    createBashTool({ runner: deps.commands, ...(deps.foregroundCommands ? { foreground: deps.foregroundCommands } : {}) }),
     createGlobTool(),
     createGrepTool(),
     createListDirTool(),

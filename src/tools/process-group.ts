@@ -126,6 +126,9 @@ export interface TrackedCommand {
    * calls do nothing.
    */
   end(graceMs?: number): void;
+  /** Stops tracking without signalling (a command that became a background job, which
+   * background-jobs.ts ends from then on); `end` then does nothing. */
+  forget(): void;
 }
 
 /** Starts tracking a command that leads process group `leaderPid` and carries `tag` (if any). */
@@ -152,6 +155,10 @@ export function trackCommand(leaderPid: number, tag: string | undefined): Tracke
         setTimeout(check, Math.max(1, Math.min(SETTLE_POLL_MS, deadline - Date.now()))).unref();
       };
       setTimeout(check, Math.max(1, Math.min(SETTLE_POLL_MS, graceMs))).unref();
+    },
+    forget() {
+      ended = true;
+      pending.delete(command);
     },
   };
 }

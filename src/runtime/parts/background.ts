@@ -22,8 +22,8 @@ export function observeBackground(subagentSink: PreparedSession['subagentSink'])
   return { observer, sink: observingSink(subagentSink, observer) };
 }
 
-export function startBackground(base: SessionBase, conversation: Conversation, subagents: SubagentManager, parent: () => SpawnParent, watch: BackgroundObserver): BackgroundWiring {
-  const wiring = wireBackground({ subagents, parent, seekHome: base.home, projectId: base.pid, sessionId: conversation.id, notify: base.board.info });
+export function startBackground(base: SessionBase, conversation: Conversation, subagents: SubagentManager, parent: () => SpawnParent, watch: BackgroundObserver, save = true): BackgroundWiring {
+  const wiring = wireBackground({ subagents, parent, seekHome: base.home, projectId: base.pid, sessionId: conversation.id, notify: base.board.info, save });
   watch.observer.current = wiring.background;
   return wiring;
 }

@@ -9,6 +9,7 @@ import { createCoreTools } from '../../tools/index.js';
 import type { HookRunner } from '../../hooks/runner.js';
 import type { CheckpointSettings } from '../../checkpoints/settings.js';
 import { SubagentManager } from '../../subagents/manager.js';
+import { SessionBudget } from '../../subagents/session-budget.js';
 import type { SubagentSettings } from '../../subagents/settings.js';
 import { subagentSettings } from '../../subagents/settings.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
@@ -50,6 +51,13 @@ export interface SubagentNeeds {
 export function createSubagents(base: SessionBase, options: OpenSessionOptions, needs: SubagentNeeds): SubagentManager {
   const { mcpTools, mcp, declare } = needs.mcp;
   const files: TextFileOverlay | undefined = options.files;
+  const sessionBudget = new SessionBudget({
+    tracker: needs.conversation.tracker,
+    ...(options.maxBudgetUsd !== undefined ? { maxUsd: options.maxBudgetUsd } : {}),
+    ...(needs.settings.sessionBudgetTokens !== undefined ? { childTokens: needs.settings.sessionBudgetTokens } : {}),
+    // Headless: straight to stderr, whatever the output format (json prints no notices).
+    warn: options.interactive ? base.board.problem : (text) => void process.stderr.write(`seek: ${text}\n`),
+  });
   return new SubagentManager({
     seekHome: base.home,
     projectId: base.pid,
@@ -72,6 +80,7 @@ export function createSubagents(base: SessionBase, options: OpenSessionOptions, 
     save: options.save !== false,
     checkpoints: needs.checkpoints,
     sink: needs.sink,
+    sessionBudget,
     onProblem: base.board.problem,
   });
 }

@@ -9,7 +9,7 @@ import type { CostTracker } from '../../cost/tracker.js';
 import type { PermissionPolicy } from '../../policy/policy.js';
 import { toolsHash } from '../../session/format.js';
 import type { SpawnParent } from '../../subagents/manager.js';
-import { createCoreTools, createTodoStore, type TodoStore } from '../../tools/index.js';
+import { createCoreTools, createTodoStore, type ForegroundCommands, type TodoStore } from '../../tools/index.js';
 import type { ToolSet } from '../../tools/on-demand.js';
 import type { WorktreeManager } from '../../worktree/manager.js';
 import { createSkillTool } from '../../extensions/skill-tool.js';
@@ -65,6 +65,8 @@ export interface ToolNeeds {
   /** `agent` (and agent_status, on demand, when children may run in the background). */
   agentTools: Tool[];
   delegateTasksTool: Tool;
+  /** The session's foreground commands Ctrl+B can move to the background (its own bash only). */
+  foregroundCommands?: ForegroundCommands;
 }
 
 export interface SessionTools {
@@ -75,7 +77,7 @@ export interface SessionTools {
 export function assembleTools(base: SessionBase, options: OpenSessionOptions, needs: ToolNeeds): SessionTools {
   const todos = createTodoStore();
   const tools = needs.into;
-  tools.push(...needs.lsp.withLsp(createCoreTools({ todoStore: todos, files: options.files, commands: options.commands })));
+  tools.push(...needs.lsp.withLsp(createCoreTools({ todoStore: todos, files: options.files, commands: options.commands, ...(needs.foregroundCommands ? { foregroundCommands: needs.foregroundCommands } : {}) })));
   if (needs.worktrees) tools.push(...createWorktreeTools(needs.worktrees, needs.guard.workspace, base.board.info));
   tools.push(...needs.memory.createTools(), ...needs.webTools(), ...needs.agentTools, needs.delegateTasksTool);
   if (needs.extensions.skills.length > 0) tools.push(createSkillTool({ skills: needs.extensions.skills, scope: needs.guard.scope }));

@@ -14,7 +14,8 @@ export interface BackgroundAgentsHook {
 /**
  * Background subagents in the terminal UI. A result that arrives while the session is idle starts
  * a turn to take it (said in the transcript); a busy session takes it at its next request
- * boundary (the session does that). Ctrl+B moves the running foreground child to the background
+ * boundary (the session does that). Ctrl+B moves the running foreground child (else the running
+ * foreground bash command, which becomes a background job) to the background
  * (the editor also takes Ctrl+B as ←, which is harmless while a turn runs).
  */
 export function useBackgroundAgents({ session, idle, send, notice }: BackgroundAgentsHook): void {
@@ -30,8 +31,18 @@ export function useBackgroundAgents({ session, idle, send, notice }: BackgroundA
     void send(results.content);
   }, [idle, version, background, send, notice]);
   useInput((input, key) => {
-    if (!key.ctrl || input !== 'b' || !background?.hasForeground) return;
-    const moved = background.detachForeground();
-    if (moved) notice(`moved "${moved}" to the background; /agents shows it, its result comes back by itself`);
+    if (!key.ctrl || input !== 'b' || !background) return;
+    if (background.hasForeground) {
+      const moved = background.detachForeground();
+      if (moved) notice(`moved "${moved}" to the background; /agents shows it, its result comes back by itself`);
+      return;
+    }
+    const command = background.commands.size > 0 ? background.commands.detachNewest() : undefined;
+    if (command) notice(`moved the command "${oneLine(command)}" to the background; it keeps running, its output goes to its job's log`);
   });
+}
+
+function oneLine(command: string): string {
+  const line = command.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
