@@ -88,12 +88,19 @@ export function ToolOutputPanel({ items, width, color, maxRows, active = true, o
         <Text key={top + at}>{line.length === 0 ? ' ' : lineToString(line, color)}</Text>
       ))}
       <Text dimColor wrap="truncate-end">
-        tool {Math.min(index, items.length - 1) + 1} of {items.length} · ←→ other rows · ↑↓ pgup/pgdn scroll
-        {top > 0 ? ` · ${top} above` : ''}
-        {below > 0 ? ` · ${below} below` : ''} · esc close
+        {footerText(Math.min(index, items.length - 1) + 1, items.length, top, below, width - 4)}
       </Text>
     </Box>
   );
+}
+
+/** `tool 2 of 3 · ←→ other rows · ↑↓ pgup/pgdn scroll · 12 above · esc close`; where that does not
+ * fit, the counts and the way out come first (`tool 2/3 · 12 above · esc close · ←→ ↑↓ scroll`),
+ * so a narrow terminal cuts the key hints, not how much there is to scroll. */
+export function footerText(at: number, of: number, above: number, below: number, width: number): string {
+  const counts = `${above > 0 ? ` · ${above} above` : ''}${below > 0 ? ` · ${below} below` : ''}`;
+  const full = `tool ${at} of ${of} · ←→ other rows · ↑↓ pgup/pgdn scroll${counts} · esc close`;
+  return full.length <= width ? full : `tool ${at}/${of}${counts} · esc close · ←→ ↑↓ scroll`;
 }
 
 /** The outcome line, then the whole result, under the body indent. */

@@ -142,4 +142,12 @@ describe('Ctrl+T output fits the rows it is given', () => {
       expect(frameOf(view)).not.toMatch(/ · \d+ above/);
     });
   }
+
+  it('at 40 columns the footer keeps the counts and esc close, cutting the key hints instead', async () => {
+    const view = await renderAttached(<ToolOutputPanel items={[toolItem(100)]} width={40} color={false} onClose={() => {}} maxRows={10} />);
+    mounted.push(view);
+    expect(frameOf(view)).toMatch(/│ tool 1\/1 · \d+ below · esc close · … │/);
+    await pressWithin(view, 10, 40, KEYS.end);
+    expect(frameOf(view)).toMatch(/│ tool 1\/1 · \d+ above · esc close · … │/);
+  });
 });
