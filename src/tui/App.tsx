@@ -11,7 +11,7 @@ import { Picker } from './components/Picker.js';
 import { StatusBar } from './components/StatusBar.js';
 import { TodoPanel, todoPanelRows } from './components/TodoPanel.js';
 import { LiveItems, liveRows } from './components/LiveItems.js';
-import { OpenPanel } from './components/OpenPanel.js';
+import { OpenPanel, onAlternateScreen } from './components/OpenPanel.js';
 import { DEFAULT_SAVE_FILES, saveFilesOf } from './state/rule-scopes.js';
 import { InputEditor, MENU_ROWS } from './input/index.js';
 import { useDraft } from './input/use-draft.js';
@@ -66,13 +66,13 @@ export function App(props: AppProps) {
   const { permission, setPermission, review, setReview, elicitation } = useQuestions(props.bridge, session.mcp);
   // Any question (an MCP server's form too) owns the keyboard until it is answered.
   const pending = permission ?? review ?? elicitation;
-  // Pickers open on the alternate screen (as Ctrl+O's transcript does).
+  // Pickers, Ctrl+T and /agents open on the alternate screen (as Ctrl+O's transcript does).
   const scrollback = useScrollback(conversation.committed);
   const [picker, setPicker] = useAlternateView<PickerSpec>(scrollback, 'picker');
   // The input's text while a picker or panel hides the editor, and a command's draft (a rewound prompt).
   const draft = useDraft();
   const { put: putDraft, clear: clearDraft } = draft;
-  const [openedPanel, setPanel] = useState<PanelSpec>();
+  const [openedPanel, setPanel] = useAlternateView<PanelSpec>(scrollback, 'panel', onAlternateScreen);
   const [busy, setBusy] = useState<{ label: string; controller: AbortController }>();
   // The queue and "a prompt is in flight" are refs, read and written synchronously by submit, the
   // queue effect and Esc alike; the state copies only make React re-render (and re-run the queue

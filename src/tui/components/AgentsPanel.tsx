@@ -8,7 +8,7 @@ import { wrapSegments } from '../markdown/width.js';
 import { count } from './conversation/text-blocks.js';
 import { newestFirst, type SubagentsState, type SubagentView } from '../state/subagents.js';
 import { PlanGraph } from './PlanGraph.js';
-import { textRows } from '../state/live-layout.js';
+import { PathLine, pathRows as transcriptPathRows } from './file-link.js';
 
 /** Rows of the list and of a transcript shown at once (the rest scrolls); fewer when `maxRows`
  * leaves less room. */
@@ -46,7 +46,8 @@ export interface AgentsPanelProps {
  * description. Up/Down select; Enter opens the selected child's live transcript (Esc back): every
  * line of it wrapped (a long answer is read in full), ↑↓ a row, PgUp/PgDn a page, Home/End the
  * ends; a finished child's transcript file is printed whole on its own line under the box, where
- * it can be copied. `k` asks "kill <id>? y/n" and `y` stops it; Esc closes.
+ * it can be copied (never broken by seek; a `file://` link where links are on). `k` asks
+ * "kill <id>? y/n" and `y` stops it; Esc closes.
  */
 export function AgentsPanel({ state, width, color, active = true, onKill, onClose, maxRows }: AgentsPanelProps) {
   const rows = newestFirst(state);
@@ -147,7 +148,7 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
         {path ? (
           <>
             <Text dimColor>full transcript:</Text>
-            <Text>{clean(shown.transcriptPath!)}</Text>
+            <PathLine file={shown.transcriptPath!} width={width} color={color} />
           </>
         ) : null}
       </Box>
@@ -216,7 +217,7 @@ function transcriptWindow(child: SubagentView, width: number, maxRows: number | 
   const hasPath = Boolean(child.transcriptPath) && child.status !== 'running';
   if (maxRows === undefined) return { window: TRANSCRIPT_ROWS, path: hasPath };
   const space = maxRows - TRANSCRIPT_CHROME;
-  const pathRows = hasPath ? 1 + textRows(clean(child.transcriptPath!), width) : 0;
+  const pathRows = hasPath ? 1 + transcriptPathRows(child.transcriptPath!, width) : 0;
   const path = hasPath && space - pathRows >= MIN_TRANSCRIPT_ROWS;
   return { window: Math.max(1, Math.min(TRANSCRIPT_ROWS, space - (path ? pathRows : 0))), path };
 }

@@ -36,6 +36,10 @@ export interface OpenPanelProps {
   notice: (text: string) => void;
 }
 
+/** The panels drawn on the alternate screen (full-screen views: opening and closing them leaves
+ * the scrollback exactly as it was); the others are drawn in the live area of the main screen. */
+export const onAlternateScreen = (panel: PanelSpec): boolean => panel.kind === 'tool-output' || panel.kind === 'agents';
+
 /** The panel a slash command (or Ctrl+T) opened, below the conversation, in the rows it is given. */
 export function OpenPanel({ panel, session, worktreeSource, saveFiles, items, subagents, width, maxRows, color, active, onClose, notice }: OpenPanelProps) {
   const memory = session.memory;

@@ -47,13 +47,19 @@ export function ToolOutputPanel({ items, width, color, maxRows, active = true, o
   const item = items[Math.min(index, items.length - 1)];
   const body = item ? bodyOf(item, width - 4) : [];
   const maxScroll = Math.max(0, body.length - height);
+  // What the keys act on, from the latest render: a key read between a frame and the effect that
+  // attaches this render's handler (the output arriving after the panel opened) is handled by the
+  // handler of the render before, whose `maxScroll` may be that of an empty panel.
+  const layout = useRef({ height, maxScroll, count: items.length });
+  layout.current = { height, maxScroll, count: items.length };
 
   useInput(
     (input, key) => {
       const now = state.current;
+      const { height, maxScroll, count } = layout.current;
       if (key.escape) return onClose(); // Ctrl+T is the App's toggle
       if (key.leftArrow) return setIndex(Math.max(0, now.index - 1));
-      if (key.rightArrow) return setIndex(Math.min(items.length - 1, now.index + 1));
+      if (key.rightArrow) return setIndex(Math.min(count - 1, now.index + 1));
       const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -height : key.pageDown || input === ' ' ? height : 0;
       if (delta !== 0) return setScroll(Math.max(0, Math.min(maxScroll, now.scroll + delta)));
       if (key.home) return setScroll(0);
@@ -82,12 +88,19 @@ export function ToolOutputPanel({ items, width, color, maxRows, active = true, o
         <Text key={top + at}>{line.length === 0 ? ' ' : lineToString(line, color)}</Text>
       ))}
       <Text dimColor wrap="truncate-end">
-        tool {Math.min(index, items.length - 1) + 1} of {items.length} · ←→ other rows · ↑↓ pgup/pgdn scroll
-        {top > 0 ? ` · ${top} above` : ''}
-        {below > 0 ? ` · ${below} below` : ''} · esc close
+        {footerText(Math.min(index, items.length - 1) + 1, items.length, top, below, width - 4)}
       </Text>
     </Box>
   );
+}
+
+/** `tool 2 of 3 · ←→ other rows · ↑↓ pgup/pgdn scroll · 12 above · esc close`; where that does not
+ * fit, the counts and the way out come first (`tool 2/3 · 12 above · esc close · ←→ ↑↓ scroll`),
+ * so a narrow terminal cuts the key hints, not how much there is to scroll. */
+export function footerText(at: number, of: number, above: number, below: number, width: number): string {
+  const counts = `${above > 0 ? ` · ${above} above` : ''}${below > 0 ? ` · ${below} below` : ''}`;
+  const full = `tool ${at} of ${of} · ←→ other rows · ↑↓ pgup/pgdn scroll${counts} · esc close`;
+  return full.length <= width ? full : `tool ${at}/${of}${counts} · esc close · ←→ ↑↓ scroll`;
 }
 
 /** The outcome line, then the whole result, under the body indent. */

@@ -65,7 +65,8 @@ export function truncateLine(line: Line, columns: number): Line {
       budget -= width;
       continue;
     }
-    const head = sliceToWidth(segment.text, budget);
+    // A cut between two words ends at the word before: `every file…`, not `every file …`.
+    const head = sliceToWidth(segment.text, budget).trimEnd();
     if (head !== '') out.push({ text: head, style: segment.style });
     break;
   }

@@ -4,12 +4,20 @@ import type { Scrollback } from './use-scrollback.js';
 /**
  * A view's state (an open picker or panel) whose view is drawn on the alternate screen while it
  * is set: opening it leaves the main screen and its scrollback as they are, closing it comes back
- * to them untouched (as the Ctrl+O transcript does). The setter takes the next value or an
- * updater of the current one (kept in a ref: the screen switch is decided in the same call).
+ * to them untouched (as the Ctrl+O transcript does); a value `fullScreen` declines is drawn in the
+ * live area of the main screen instead. The setter takes the next value or an updater of the
+ * current one (kept in a ref: the screen switch is decided in the same call).
  */
 type Next<T> = T | undefined | ((current: T | undefined) => T | undefined);
 
-export function useAlternateView<T>(scrollback: Pick<Scrollback, 'hold'>, holder: string): [T | undefined, (next: Next<T>) => void] {
+const EVERY = () => true;
+
+export function useAlternateView<T>(
+  scrollback: Pick<Scrollback, 'hold'>,
+  holder: string,
+  /** Which values are drawn there (all when absent); the others stay on the main screen. */
+  fullScreen: (value: T) => boolean = EVERY,
+): [T | undefined, (next: Next<T>) => void] {
   const [value, setValue] = useState<T>();
   const current = useRef<T | undefined>(undefined);
   const { hold } = scrollback;
@@ -17,10 +25,10 @@ export function useAlternateView<T>(scrollback: Pick<Scrollback, 'hold'>, holder
     (next: Next<T>) => {
       const value = typeof next === 'function' ? (next as (current: T | undefined) => T | undefined)(current.current) : next;
       current.current = value;
-      hold(holder, value !== undefined);
+      hold(holder, value !== undefined && fullScreen(value));
       setValue(value);
     },
-    [hold, holder],
+    [hold, holder, fullScreen],
   );
   return [value, set];
 }

@@ -43,6 +43,8 @@ function oneLine(text: string): string {
  */
 export function agentResultHint(item: ToolItem, agents: readonly SubagentView[]): Line | null {
   if (item.status === 'running' || item.status === 'denied') return null;
+  const background = backgroundHint(item.output ?? '');
+  if (background) return background;
   const parsed = parseAgentResult(item.output ?? '');
   if (!parsed) return null;
   const status: Line =
@@ -53,6 +55,18 @@ export function agentResultHint(item: ToolItem, agents: readonly SubagentView[])
   const stats = child ? childStats(child) : footerStats(item.output ?? '');
   const tail = stats.length ? [{ text: ` · ${stats.join(' · ')}`, style: DIM }] : [];
   return [...status, ...tail];
+}
+
+/** `[agent: started in background]` (or `moved to background`, Ctrl+B), background.ts: the call
+ * returned while its child goes on, so `⤴ running in the background · a1b2c3` (the status bar's
+ * `⤴ N agents` counts it; a notice says when it ends), not the result text's line count. */
+function backgroundHint(output: string): Line | null {
+  const started = /^\[agent: (started in|moved to) background\]/.exec(output);
+  if (!started) return null;
+  // \u2014 is the em dash (escaped: see scripts/build.mjs on ASCII).
+  const subSid = /\u2014 sub-sid: (\S+)/.exec(output)?.[1];
+  const what = started[1] === 'started in' ? 'running in the background' : 'moved to the background';
+  return [{ text: `\u2934 ${what}`, style: { fg: 'blue' } }, ...(subSid ? [{ text: ` \u00b7 ${subSid}`, style: DIM }] : [])];
 }
 
 /** The whole hint line under a finished agent row, or null (see agentResultHint). */

@@ -81,7 +81,8 @@ describe('Ctrl+T: the whole output of a tool row', () => {
     await flush();
     const tall = Array.from({ length: 80 }, (_, index) => `line ${index + 1}`).join('\n');
     emit({ type: 'turn_start', turn: 1 }, ...toolRun('c1', 'seq 80', tall), { type: 'loop_end', reason: 'completed', turns: 1, finalText: '' });
-    await flush();
+    // The row is on the screen (events reach it in batches) before the panel opens.
+    await waitFor(() => expect(frame()).toContain('ctrl+t shows all'));
     view.stdin.write(CTRL_T);
     await waitFor(() => expect(frame()).toMatch(/tool 1 of 1 .* below/));
     expect(frame()).not.toContain('line 80');
@@ -90,6 +91,36 @@ describe('Ctrl+T: the whole output of a tool row', () => {
     expect(frame()).toMatch(/above · esc close/);
     view.stdin.write(KEYS.escape);
     await waitFor(() => expect(frame()).toContain('ask seek'));
+    view.unmount();
+  });
+
+  it('a key pressed the moment the output fills a panel opened before it scrolls that output (not the empty panel of the frame before)', async () => {
+    const { session, emit } = fakeSession();
+    const view = render(
+      <App session={session} openSession={async () => session} bridge={{}} history={memoryHistory()} fileSearch={() => []} color={false} onSessionChange={() => {}} />,
+    );
+    const frame = () => stripAnsi(view.lastFrame() ?? '');
+    await flush();
+    const tall = Array.from({ length: 80 }, (_, index) => `line ${index + 1}`).join('\n');
+    // End goes in right after the first frame that shows the output is written, before React runs
+    // that frame's effects (which attach the panel's key handler of that frame).
+    const stdout = view.stdout as unknown as { write: (frame: string) => void };
+    const write = stdout.write.bind(stdout);
+    let sent = false;
+    stdout.write = (text: string) => {
+      write(text);
+      if (!sent && stripAnsi(text).includes('63 below')) {
+        sent = true;
+        queueMicrotask(() => view.stdin.write(KEYS.end));
+      }
+    };
+    // Ctrl+T before the tool's events reach the screen (they come in batches): the panel opens
+    // (and renders) with no rows, then fills in.
+    emit({ type: 'turn_start', turn: 1 }, ...toolRun('c1', 'seq 80', tall), { type: 'loop_end', reason: 'completed', turns: 1, finalText: '' });
+    view.stdin.write(CTRL_T);
+    await waitFor(() => expect(frame()).toContain('line 80'));
+    expect(sent).toBe(true);
+    expect(frame()).toMatch(/63 above · esc close/);
     view.unmount();
   });
 });
