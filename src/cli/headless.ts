@@ -5,7 +5,7 @@ import { closeSession } from './close-session.js';
 import { sessionOptionsFrom } from './session-options.js';
 import { onWriteFailure } from './standard-output.js';
 import { runSlashPrompt } from './headless-slash.js';
-import { attachImageFiles } from './attached-images.js';
+import { attachImageFiles } from '../images/attach-files.js';
 import type { RunSummary } from '../runtime/events.js';
 import type { AgentSession } from '../runtime/session.js';
 import type { CostTotals } from '../cost/tracker.js';

@@ -1,6 +1,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { ActionRequest } from '../agent/types.js';
+import type { ToolImage } from '../providers/types.js';
 import type { RunSummary, SessionEvent } from '../runtime/events.js';
 import type { AskAnswer } from '../policy/tool-gate.js';
 import { configFile } from '../config/paths.js';
@@ -17,7 +18,7 @@ export interface InteractiveSession {
   readonly id: string;
   readonly model: string;
   subscribe(listener: (event: SessionEvent) => void): () => void;
-  prompt(text: string, signal?: AbortSignal): Promise<RunSummary>;
+  prompt(text: string, signal?: AbortSignal, options?: { images?: ToolImage[] }): Promise<RunSummary>;
   /** Cycles or sets the permission mode; returns a label for the new mode. */
   setMode(mode: 'ask' | 'yolo' | 'plan'): string;
   costReport(): string;
@@ -160,9 +161,10 @@ export class PlainInteractive {
     }
   }
 
-  async run(firstPrompt: string): Promise<number> {
+  /** `firstImages`: `-i` images, attached to the first prompt only. */
+  async run(firstPrompt: string, firstImages: ToolImage[] = []): Promise<number> {
     this.out.write(`seek · ${this.session.model} · session ${this.session.id}\nType /help for commands, /exit to quit.\n`);
-    if (firstPrompt) await this.send(firstPrompt);
+    if (firstPrompt) await this.send(firstPrompt, firstImages);
     for (;;) {
       const line = await this.question('> ', false);
       if (line === END_OF_INPUT) return 0;
@@ -195,10 +197,10 @@ export class PlainInteractive {
     this.rl.close();
   }
 
-  private async send(text: string): Promise<void> {
+  private async send(text: string, images: ToolImage[] = []): Promise<void> {
     this.running = new AbortController();
     try {
-      const summary = await this.session.prompt(text, this.running.signal);
+      const summary = await this.session.prompt(text, this.running.signal, images.length > 0 ? { images } : undefined);
       this.endLine();
       if (summary.commandFailed) this.out.write(`${summary.errorMessage ?? 'the command failed'}\n`);
       else if (summary.reason === 'aborted') this.out.write('(cancelled)\n');

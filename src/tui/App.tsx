@@ -1,6 +1,7 @@
 import { Box, Static, Text, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentSession } from '../runtime/session.js';
+import type { ToolImage } from '../providers/types.js';
 import { findInvocable } from '../extensions/invocable.js';
 import { parseSlashCommand, type CommandContext, type PanelSpec, type PickerSpec } from './commands/index.js';
 import { ConversationItemView } from './components/conversation/index.js';
@@ -48,6 +49,7 @@ export interface AppProps {
   history: InputHistory;
   fileSearch: (query: string) => ReturnType<Completer['files']>;
   firstPrompt?: string;
+  firstImages?: ToolImage[]; // `-i` images of the first prompt, loaded and checked by run.tsx
   color: boolean;
   /** Told about every session the app switches to, so the launcher closes the right one. */
   onSessionChange: (session: AgentSession) => void;
@@ -225,8 +227,8 @@ export function App(props: AppProps) {
     if (firstPromptSent.current) return;
     firstPromptSent.current = true;
     if (session.history.length > 0) dispatch({ type: 'reset', items: shownItems(session) });
-    if (props.firstPrompt) submit(props.firstPrompt);
-  }, [session, props.firstPrompt, submit, dispatch]);
+    if (props.firstPrompt) imageInput.onSubmit(submit)(props.firstPrompt, undefined, props.firstImages?.length ? props.firstImages : undefined);
+  }, [session, props.firstPrompt, props.firstImages, submit, dispatch, imageInput]);
 
   /** True when there was something running to cancel. A run already cancelled but still winding
    * down (its end-of-turn checkpoint, the session file) is not: Ctrl+C then arms the exit. */

@@ -4,6 +4,7 @@ import { render, type Instance } from 'ink';
 import { ConfigError, readConfig, writeConfig } from '../config/config.js';
 import { configFile, findProjectRoot, projectDir, seekHome } from '../config/paths.js';
 import { openSession, type AgentSession, type OpenSessionOptions } from '../runtime/session.js';
+import { attachImageFiles } from '../images/attach-files.js';
 import { App, type PermissionBridge } from './App.js';
 import { Setup, type SetupResult } from './components/Setup.js';
 import { createFileIndex, createInputHistory, DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from './input/index.js';
@@ -17,6 +18,8 @@ restoreEnvironment();
 
 export interface TuiOptions {
   firstPrompt: string;
+  /** `-i` paths: images attached to the first prompt (a bad one ends the run before the UI, exit 2). */
+  images?: readonly string[];
   session: OpenSessionOptions;
 }
 
@@ -37,6 +40,12 @@ export async function runTui(options: TuiOptions): Promise<number> {
   };
   const first = await openWithSetup(sessionOptions);
   if (!first) return 1;
+  const attached = await attachImageFiles(options.images ?? [], first.cwd, first.provider, first.model);
+  if ('error' in attached) {
+    process.stderr.write(`seek: ${attached.error}\n`);
+    await first.close();
+    return 2;
+  }
 
   const home = seekHome(options.session.env);
   const root = findProjectRoot(options.session.cwd);
@@ -77,6 +86,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
           history={history}
           fileSearch={(query) => files.search(query)}
           firstPrompt={options.firstPrompt || undefined}
+          firstImages={attached.images}
           color={color}
           onSessionChange={(session) => (current = session)}
         />

@@ -1,12 +1,12 @@
 /**
- * `-i/--image PATH` for a prompt: each file read and prepared for the session's provider
+ * `-i/--image PATH` for a prompt (`seek -p` and the terminal UI's first prompt): each file read and prepared for the session's provider
  * (src/images). A model the catalog knows takes no images, a missing file, a file that is not an
  * image, or one too large even scaled down: one clear line on stderr, exit status 2, and nothing
  * is sent.
  */
 import { imageRefusal } from '../providers/index.js';
 import type { ToolImage } from '../providers/types.js';
-import { ImageError, imageLabel, loadImageFile, scaledNote } from '../images/attach.js';
+import { ImageError, imageLabel, loadImageFile, scaledNote } from './attach.js';
 
 export type AttachedImages = { images: ToolImage[]; notes: string[] } | { error: string };
 
