@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerControlRequest } from '../../../src/frontends/stream-json/control.js';
+import { answerControlRequest, PermissionQuestions } from '../../../src/frontends/stream-json/control.js';
 import { parseInputLine, userContentFromBlocks } from '../../../src/frontends/stream-json/input.js';
 
 describe('stream-json input lines', () => {
@@ -32,5 +32,14 @@ describe('stream-json input lines', () => {
     answerControlRequest(target, 'c', 'warp', {}, (line) => lines.push(line));
     expect(modes).toEqual(['auto']);
     expect(lines.map((line) => (line.response as { subtype: string }).subtype)).toEqual(['success', 'error', 'error']);
+  });
+
+  it('a question for a turn already interrupted is answered no at once, and nothing is asked', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const questions = new PermissionQuestions((line) => lines.push(line));
+    const prompt = { tool: 'bash', callId: 'c1', action: { kind: 'command', paths: [], summary: 'run ls' }, cwd: '/', reason: 'bash needs approval', input: { command: 'ls' } };
+    const answer = await questions.ask(prompt as unknown as Parameters<typeof questions.ask>[0], AbortSignal.abort());
+    expect(answer).toBe('no');
+    expect(lines).toEqual([]);
   });
 });
