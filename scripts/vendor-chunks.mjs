@@ -23,6 +23,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VENDOR_CHUNKS = [
   // web_fetch's HTML to Markdown (src/web/html-markdown.ts): loaded at the first page converted.
   { name: 'web', packages: ['@mozilla/readability', 'linkedom', 'turndown'] },
+  // Language servers' JSON-RPC (src/lsp/server.ts): loaded when the first language server starts.
+  { name: 'lsp', packages: ['vscode-languageserver-protocol', 'vscode-jsonrpc', 'vscode-languageserver-types'] },
   { name: 'anthropic', packages: ['@anthropic-ai/sdk'] },
   { name: 'mcp', packages: ['@modelcontextprotocol/sdk'] },
   { name: 'yaml', packages: ['yaml'] },

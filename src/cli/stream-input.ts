@@ -2,6 +2,8 @@ import { createInterface } from 'node:readline';
 import { createStreamJsonRenderer } from '../frontends/stream-json.js';
 import { PermissionQuestions } from '../frontends/stream-json/control.js';
 import { runConversation } from '../frontends/stream-json/conversation.js';
+import { imagesFromBlocks } from '../frontends/stream-json/images.js';
+import type { ToolImage } from '../providers/types.js';
 import { openSession } from '../runtime/session.js';
 import type { RootOptions } from './root-options.js';
 import { closeSession } from './close-session.js';
@@ -41,7 +43,12 @@ export async function runStreamInput(options: RootOptions): Promise<number> {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   try {
     return await runConversation({
-      session: { prompt: (text, signal) => promptOrSlash(session, text, signal), setMode: (mode) => session.setMode(mode), setModel: (model) => session.setModel(model) },
+      session: {
+        prompt: (text, signal, images) => promptOrSlash(session, text, signal, images),
+        attachImages: (blocks) => imagesFromBlocks(blocks, session.provider, session.model),
+        setMode: (mode) => session.setMode(mode),
+        setModel: (model) => session.setModel(model),
+      },
       lines,
       write,
       finish: (summary) => renderer.finish(summary),
@@ -61,12 +68,12 @@ export async function runStreamInput(options: RootOptions): Promise<number> {
 /** A user message's turn, as `seek -p` runs a prompt: a built-in slash command (`/cost`, `/compact`)
  * runs here and its text is the result; one that cannot run headless is an error result; anything
  * else (custom commands included) is a turn of the session. */
-async function promptOrSlash(session: AgentSession, text: string, signal: AbortSignal): Promise<RunSummary> {
-  if (!text.startsWith('/')) return session.prompt(text, signal);
+async function promptOrSlash(session: AgentSession, text: string, signal: AbortSignal, images: ToolImage[] = []): Promise<RunSummary> {
+  if (!text.startsWith('/')) return session.prompt(text, signal, { images });
   const started = monotonicMs();
   const before = session.tracker.cumulative();
   const slash = await runSlashPrompt(text, session, signal);
-  if (slash.kind === 'prompt') return session.prompt(slash.text, signal);
+  if (slash.kind === 'prompt') return session.prompt(slash.text, signal, { images });
   if (slash.kind === 'local') return localSummary(session, slash.text, monotonicMs() - started, before);
   return { ...localSummary(session, '', monotonicMs() - started, before), reason: 'error', errorMessage: slash.message };
 }

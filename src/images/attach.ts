@@ -4,8 +4,8 @@
  * OpenAI's `{type: "image_url", image_url: {url: "data:…"}}`). Each becomes the message image the
  * providers send, prepared for the session's provider (prepare.ts).
  */
-import { statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { constants, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,20 +19,57 @@ import { ImageError, prepareImage, type PreparedImage } from './prepare.js';
  * a message naming the file when it is missing, not an image, or too large. */
 export async function loadImageFile(path: string, cwd: string, provider: string | undefined): Promise<PreparedImage> {
   const absolute = resolve(cwd, path);
-  let bytes: Buffer;
+  return prepareImage(await readImageBytes(absolute, path), basename(absolute), imageLimitsFor(provider));
+}
+
+/**
+ * The bytes of the image file at `absolute` (named `shown` in errors), never more than
+ * MAX_IMAGE_FILE_BYTES of them: opened without blocking (a FIFO put in its place never hangs the
+ * read), checked to be a regular file on the open descriptor (what is read is what was checked),
+ * and read up to the cap (a file whose size says 0, as /proc's do, or that grows, is still bounded).
+ */
+export async function readImageBytes(absolute: string, shown: string): Promise<Buffer> {
+  let handle: FileHandle | undefined;
   try {
-    const info = await stat(absolute);
-    if (!info.isFile()) throw new ImageError(`${path} is not a file.`);
-    if (info.size > MAX_IMAGE_FILE_BYTES) {
-      throw new ImageError(`${path} is ${formatImageBytes(info.size)}; seek takes images up to ${formatImageBytes(MAX_IMAGE_FILE_BYTES)}.`);
+    handle = await open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = await handle.stat();
+    if (!info.isFile()) throw new ImageError(`${shown} is not a file.`);
+    if (info.size > MAX_IMAGE_FILE_BYTES) throw tooLarge(shown, formatImageBytes(info.size));
+    const buffer = Buffer.alloc(Math.min(MAX_IMAGE_FILE_BYTES + 1, Math.max(info.size, 64 * 1024)));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (buffer.length > MAX_IMAGE_FILE_BYTES) throw tooLarge(shown);
+        return readImageBytesGrown(handle, buffer, shown);
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) return buffer.subarray(0, length);
+      length += bytesRead;
     }
-    bytes = await readFile(absolute);
   } catch (error) {
     if (error instanceof ImageError) throw error;
     const code = (error as { code?: string }).code;
-    throw new ImageError(code === 'ENOENT' ? `No image file at ${path}.` : `${path} could not be read: ${(error as Error).message}`);
+    throw new ImageError(code === 'ENOENT' ? `No image file at ${shown}.` : `${shown} could not be read: ${(error as Error).message}`);
+  } finally {
+    await handle?.close();
   }
-  return prepareImage(bytes, basename(absolute), imageLimitsFor(provider));
+}
+
+/** The rest of a file that held more than its size said, up to the cap. */
+async function readImageBytesGrown(handle: FileHandle, start: Buffer, shown: string): Promise<Buffer> {
+  const buffer = Buffer.alloc(MAX_IMAGE_FILE_BYTES + 1);
+  start.copy(buffer);
+  let length = start.length;
+  while (length < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+    if (bytesRead === 0) return buffer.subarray(0, length);
+    length += bytesRead;
+  }
+  throw tooLarge(shown);
+}
+
+function tooLarge(shown: string, size = `over ${formatImageBytes(MAX_IMAGE_FILE_BYTES)}`): ImageError {
+  return new ImageError(`${shown} is ${size}; seek takes images up to ${formatImageBytes(MAX_IMAGE_FILE_BYTES)}.`);
 }
 
 /**

@@ -5,7 +5,7 @@
  * unsandboxed only where commands are (yolo). A server that cannot start, crashes or never answers
  * is remembered with why, and costs a note, once.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandSpawn } from '../agent/types.js';
 import type { SandboxLauncher } from '../sandbox/index.js';
@@ -91,11 +91,17 @@ export class ServerPool {
       this.#missing.set(spec.name, why);
       return why;
     }
+    const inProject = !program.includes('/') && profile !== 'none' ? projectProgram(path.resolve(file), root) : undefined;
+    if (inProject !== undefined) {
+      const why = `${program} was found on PATH inside the project (${inProject}): seek does not start a repository's own program as a language server outside yolo mode; name it in config.json's "lsp" to use it`;
+      this.#missing.set(spec.name, why);
+      return why;
+    }
     const base: CommandSpawn = { file, args, cwd: root, env: { ...this.options.env, SEEK_AGENT: '1' } };
     const { LanguageServer } = await import('./server.js');
     const spawnSpec = this.#wrap(base, profile, root);
     const pulls = pullsDiagnostics([file, ...args]);
-    return new LanguageServer(spec.name, root, spawnSpec, initializationOptions(spec, file, root), this.options.initTimeoutMs ?? INIT_TIMEOUT_MS, pulls);
+    return new LanguageServer(spec.name, root, spawnSpec, initializationOptions(spec, file, root, profile), this.options.initTimeoutMs ?? INIT_TIMEOUT_MS, pulls);
   }
 
   /** 'none' (yolo: like commands, unsandboxed), else the sandbox profile of the mode. */
@@ -141,13 +147,29 @@ export class ServerPool {
   }
 }
 
+/** Where `file` lies inside the tree `root` (relative, for the note), or undefined when outside it. */
+function projectProgram(file: string, root: string): string | undefined {
+  const real = (target: string): string => {
+    try {
+      return realpathSync(target);
+    } catch {
+      return target;
+    }
+  };
+  const relative = path.relative(real(root), real(file));
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : undefined;
+}
+
 /** typescript-language-server needs tsserver: the project's own when it has one (the server finds
- * it), else the one installed next to the server. */
-function initializationOptions(spec: ServerSpec, program: string, root: string): Record<string, unknown> | undefined {
+ * it) and may run it (in the OS sandbox, or in yolo mode), else the one installed next to the
+ * server: without a sandbox, a repository's node_modules/typescript is code seek does not run
+ * unasked. */
+export function initializationOptions(spec: ServerSpec, program: string, root: string, profile: string): Record<string, unknown> | undefined {
   if (spec.initializationOptions || !spec.builtin || spec.name !== 'typescript') return spec.initializationOptions;
   // Never the syntax-only server: it answers early questions (definition) before the project loaded.
   const never = { useSyntaxServer: 'never' };
-  if (existsSync(path.join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'))) return { tsserver: never };
+  const projectOwn = existsSync(path.join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'));
+  if (projectOwn && profile !== 'env-only') return { tsserver: never };
   const beside = path.join(path.dirname(path.dirname(program)), 'typescript', 'lib', 'tsserver.js');
   return { tsserver: existsSync(beside) ? { ...never, path: beside } : never };
 }

@@ -124,10 +124,14 @@ export class LspService {
     this.#reported.set(uri, items.length);
     if (items.length > 0) parts.push(formatDiagnostics([{ uri, items }], base, this.settings.maxItems, 'LSP diagnostics:'));
     else if (had > 0) parts.push(`LSP: no errors left in ${shownPath(uri, base)}.`);
-    for (const other of others) {
+    // A change that breaks many files (or a server that publishes for the whole tree) shows a few.
+    for (const other of others.slice(0, OTHERS_MAX)) {
       this.#reported.set(other.uri, other.items.length);
       parts.push(other.items.length > 0 ? formatDiagnostics([other], base, Math.max(5, this.settings.maxItems / 4), 'LSP diagnostics in another file,') : `LSP: no errors left in ${shownPath(other.uri, base)}.`);
     }
+    const rest = others.slice(OTHERS_MAX).filter((other) => other.items.length > 0);
+    for (const other of others.slice(OTHERS_MAX)) this.#reported.set(other.uri, other.items.length);
+    if (rest.length > 0) parts.push(`LSP: ${rest.length} more files have diagnostics (the lsp tool's diagnostics operation without a path lists them).`);
     return { text: parts.join('\n'), errors, warnings };
   }
 

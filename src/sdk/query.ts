@@ -50,6 +50,11 @@ export class Query implements AsyncIterable<SeekMessage> {
   private stderrText = '';
   private sent = 0;
   private answered = 0;
+  /** stdin lines written so far, and which of them were user messages: an `invalid_input` error
+   * answers a user message only when its `line` is one of them (seek also writes that error about
+   * a control line, e.g. an unreadable permission answer, which answers no message). */
+  private linesWritten = 0;
+  private readonly userLines = new Set<number>();
   private promptDone = false;
   private stdinOpen = true;
   private nextRequest = 1;
@@ -109,7 +114,7 @@ export class Query implements AsyncIterable<SeekMessage> {
       for await (const message of prompt) {
         if (this.ended || this.failure) return;
         this.sent++;
-        this.write(message as unknown as Json);
+        if (this.write(message as unknown as Json)) this.userLines.add(this.linesWritten);
       }
     } catch (error) {
       this.fail(new SeekError(`the prompt's iterable failed: ${(error as Error).message}`));
@@ -128,8 +133,12 @@ export class Query implements AsyncIterable<SeekMessage> {
     }
   }
 
-  private write(line: Json): void {
-    if (this.stdinOpen) this.child.stdin.write(`${JSON.stringify(line)}\n`);
+  /** Writes a line on seek's stdin; false when stdin is closed. */
+  private write(line: Json): boolean {
+    if (!this.stdinOpen) return false;
+    this.child.stdin.write(`${JSON.stringify(line)}\n`);
+    this.linesWritten++;
+    return true;
   }
 
   private control(request: Json): Promise<Json> {
@@ -160,7 +169,7 @@ export class Query implements AsyncIterable<SeekMessage> {
       if (typeof value.request_id === 'string') this.questions.get(value.request_id)?.abort();
       return;
     }
-    if (value.type === 'result' || (value.type === 'error' && value.kind === 'invalid_input')) {
+    if (value.type === 'result' || (value.type === 'error' && value.kind === 'invalid_input' && this.userLines.delete(Number(value.line)))) {
       this.answered++;
       this.closeWhenDone();
     }

@@ -37,7 +37,11 @@ export interface UserMessage {
   parent_tool_use_id?: string | null;
 }
 
-export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } };
+/** Images are base64 (`image` with a base64 source, or `image_url` with a `data:` URL); seek refuses remote URLs. */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
+  | { type: 'image_url'; image_url: { url: string } | string };
 
 export interface QueryOptions {
   /** The project directory seek works in (default: this process's working directory). */

@@ -4,10 +4,9 @@
  * every provider takes (the session may switch provider later), scaled down when larger. A model
  * that takes no images gets the description only (the providers leave the image out for it).
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ToolResult } from '../agent/types.js';
-import { describeImage, ImageError, imageLimitsFor, scaledNote, sniffImageType } from '../images/attach.js';
+import { describeImage, ImageError, imageLimitsFor, readImageBytes, scaledNote, sniffImageType } from '../images/attach.js';
 import { prepareImage } from '../images/prepare.js';
 
 /** Whether the file's first bytes are one of the image formats read_file returns as an image. */
@@ -18,7 +17,7 @@ export function isImageHead(head: Buffer): boolean {
 /** The read_file result of the image at `absPath` (shown to people as `shown`). */
 export async function readImageFile(absPath: string, shown: string): Promise<ToolResult> {
   try {
-    const prepared = await prepareImage(await readFile(absPath), path.basename(absPath), imageLimitsFor(undefined));
+    const prepared = await prepareImage(await readImageBytes(absPath, shown), path.basename(absPath), imageLimitsFor(undefined));
     const scaled = scaledNote(prepared);
     const description = `${describeImage(prepared.image)}${scaled ? `, ${scaled}` : ''}`;
     return {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
+import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { classifyAddress, isMetadataName, type AddressClass } from './address.js';
 
@@ -73,12 +74,15 @@ function guardedLookup(host: string, options: GuardedGetOptions): LookupFunction
   };
 }
 
+/** The body stream, decompressed. Through `pipeline`, not `pipe`: a connection that breaks (or
+ * times out) mid-body fails the decompressor too, instead of leaving it waiting for bytes forever. */
 function decoded(response: http.IncomingMessage): NodeJS.ReadableStream {
   const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip());
-  if (encoding === 'deflate') return response.pipe(zlib.createInflate());
-  if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress());
-  return response;
+  const inflate =
+    encoding === 'gzip' || encoding === 'x-gzip' ? zlib.createGunzip() : encoding === 'deflate' ? zlib.createInflate() : encoding === 'br' ? zlib.createBrotliDecompress() : undefined;
+  if (!inflate) return response;
+  // The error reaches the reader through `inflate`, which pipeline destroys with it.
+  return pipeline(response, inflate, () => {});
 }
 
 /** The body up to `maxBytes` (decompressed), then stops reading. */
@@ -87,18 +91,21 @@ async function readBody(response: http.IncomingMessage, maxBytes: number): Promi
   let size = 0;
   let truncated = false;
   const stream = decoded(response);
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const room = maxBytes - size;
-    if (chunk.length > room) {
-      chunks.push(chunk.subarray(0, room));
-      size += room;
-      truncated = true;
-      break;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const room = maxBytes - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size += room;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
     }
-    chunks.push(chunk);
-    size += chunk.length;
+  } finally {
+    response.destroy();
   }
-  response.destroy();
   return { body: Buffer.concat(chunks, size), truncated };
 }
 

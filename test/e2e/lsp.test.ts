@@ -181,6 +181,21 @@ describe('servers run under the rules of commands', () => {
   }, RUN_MS);
 });
 
+describe('a server that publishes for many files', () => {
+  it('an edit result lists a few other files and counts the rest', async () => {
+    const { root, home } = makeProject({ 'main.ts': mainTs });
+    copyFileSync(FAKE, join(root, 'fake-server.mjs'));
+    server.enqueue({ toolCalls: [{ name: 'edit_file', arguments: { path: 'main.ts', old_string: 'add(1, 2)', new_string: 'add(2, 3)' } }] }, { text: 'done' });
+    const run = await runSeek(['-p', 'edit', '--yolo'], { cwd: root, env: env(home, { typescript: { command: ['node', 'fake-server.mjs', 'flood'], extensions: ['ts'] } }), timeoutMs: RUN_MS });
+    expect(run.code).toBe(0);
+    const result = toolResult(1);
+    expect(result).toContain('main.ts:1:1 error: sandbox=none');
+    expect(result.match(/LSP diagnostics in another file/g)).toHaveLength(8);
+    expect(result).toContain('LSP: 32 more files have diagnostics');
+    expect(processesIn(root)).toEqual([]);
+  }, RUN_MS);
+});
+
 describe('diagnostics that come after the budget', () => {
   it('come with the next result of a file or command tool, once', async () => {
     const { root, home } = makeProject({ 'main.ts': mainTs });

@@ -89,6 +89,30 @@ try {
 console.log(JSON.stringify({ results, aborted }));
 `;
 
+/** Two messages sent at once; the first permission answer is malformed (seek answers it with an
+ * invalid_input error about that control line), the second allows. */
+const MALFORMED_ANSWER = `
+import { query } from 'seek-agent/sdk';
+async function* conversation() {
+  yield { type: 'user', message: { role: 'user', content: 'first' } };
+  yield { type: 'user', message: { role: 'user', content: 'second' } };
+}
+const asked = [];
+const results = [];
+const q = query({
+  prompt: conversation(),
+  options: {
+    cwd: process.argv[2],
+    canUseTool: async (toolName, input) => {
+      asked.push(input.command);
+      return asked.length === 1 ? { behavior: 'maybe' } : { behavior: 'allow' };
+    },
+  },
+});
+for await (const message of q) if (message.type === 'result') results.push(message.result);
+console.log(JSON.stringify({ asked, results }));
+`;
+
 const NO_KEY = `
 import { query, NoApiKeyError, SeekError } from 'seek-agent/sdk';
 try {
@@ -148,6 +172,23 @@ describe('seek-agent/sdk from a user project', { timeout: 180_000 }, () => {
     const saved = readdirSync(sessions).filter((name) => name.endsWith('.jsonl')).map((name) => readFileSync(join(sessions, name), 'utf8'));
     expect(saved).toHaveLength(2);
     expect(saved.some((text) => text.includes('again a lot'))).toBe(true);
+  });
+
+  it('an invalid_input error about a control line answers no user message: the next question is still asked', async () => {
+    const { root, home } = makeProject();
+    suite.server.enqueue(
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo one > one.txt' } }] },
+      { text: 'First done.' },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo two > two.txt' } }] },
+      { text: 'Second done.' },
+    );
+    const dir = userProject({ 'main.mjs': MALFORMED_ANSWER });
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...suite.env(home) };
+    const { stdout } = await run(process.execPath, ['main.mjs', root], { cwd: dir, env, timeout: 150_000 });
+    const report = JSON.parse(stdout) as { asked: string[]; results: string[] };
+    expect(report.asked).toEqual(['echo one > one.txt', 'echo two > two.txt']);
+    expect(readFileSync(join(root, 'two.txt'), 'utf8')).toBe('two\n');
+    expect(report.results.at(-1)).toBe('Second done.');
   });
 
   it('throws a typed NoApiKeyError when seek has no key', async () => {

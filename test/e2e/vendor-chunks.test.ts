@@ -37,10 +37,10 @@ describe('vendor chunks', () => {
     expect(run.stdout).toContain('Hello!');
     expect(cacheNames(home).filter((name) => name.startsWith('chunk-'))).toEqual([]);
     const headless = readFileSync(join(ROOT, 'dist/cli/headless.cjs'), 'latin1');
-    for (const vendored of ['node_modules/zod/', 'node_modules/@anthropic-ai/sdk/', 'node_modules/@modelcontextprotocol/sdk/', 'node_modules/ajv/', 'node_modules/yaml/', 'node_modules/linkedom/', 'node_modules/turndown/']) {
+    for (const vendored of ['node_modules/zod/', 'node_modules/@anthropic-ai/sdk/', 'node_modules/@modelcontextprotocol/sdk/', 'node_modules/ajv/', 'node_modules/yaml/', 'node_modules/linkedom/', 'node_modules/turndown/', 'node_modules/vscode-jsonrpc/', 'node_modules/vscode-languageserver-protocol/']) {
       expect(headless, vendored).not.toContain(vendored);
     }
-    expect(readdirSync(join(ROOT, 'dist/cli/chunks')).filter((name) => name.endsWith('.cjs')).sort()).toEqual(['anthropic.cjs', 'mcp.cjs', 'web.cjs', 'yaml.cjs', 'zod.cjs']);
+    expect(readdirSync(join(ROOT, 'dist/cli/chunks')).filter((name) => name.endsWith('.cjs')).sort()).toEqual(['anthropic.cjs', 'lsp.cjs', 'mcp.cjs', 'web.cjs', 'yaml.cjs', 'zod.cjs']);
   });
 
   it('load at first use through a code cache of their own, written once and reused', async () => {

@@ -63,7 +63,8 @@ export class PermissionQuestions {
   constructor(private readonly write: WriteLine) {}
 
   readonly ask: AskFn = (prompt, signal) => {
-    if (this.closed) return Promise.resolve('no');
+    // A turn already interrupted asks nothing: its abort will not fire again to withdraw the question.
+    if (this.closed || signal?.aborted) return Promise.resolve('no');
     const requestId = `seek-perm-${this.next++}`;
     return new Promise<AskAnswer>((resolve) => {
       const onAbort = () => {

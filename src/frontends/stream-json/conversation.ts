@@ -1,10 +1,21 @@
+import type { ImageContentBlock } from '../../images/attach.js';
+import type { ToolImage } from '../../providers/types.js';
 import type { RunSummary } from '../../runtime/events.js';
 import { answerControlRequest, type ControlTarget, type PermissionQuestions, type WriteLine } from './control.js';
 import { parseInputLine } from './input.js';
 
 /** What the conversation drives: the session's turns and the control requests' targets. */
 export interface ConversationSession extends Omit<ControlTarget, 'interrupt'> {
-  prompt(text: string, signal: AbortSignal): Promise<RunSummary>;
+  prompt(text: string, signal: AbortSignal, images?: ToolImage[]): Promise<RunSummary>;
+  /** A message's image blocks as images for the session's provider and model, or why they cannot go. */
+  attachImages(blocks: readonly ImageContentBlock[]): Promise<{ images: ToolImage[] } | { error: string }>;
+}
+
+/** A user message waiting for its turn. */
+interface Queued {
+  text: string;
+  images: ImageContentBlock[];
+  lineNumber: number;
 }
 
 export interface ConversationOptions {
@@ -25,13 +36,13 @@ export interface ConversationOptions {
  * Each user message runs as a turn of the same session (so each request extends the previous one)
  * and ends with its `result` line; messages that arrive during a turn wait their turn. Control
  * requests are answered at once, during a turn too. A line that cannot be read is answered with an
- * error line and skipped. When stdin closes, the turn in progress and the messages already read run
+ * error line and skipped, and so is a message whose images cannot go (checked when its turn comes). When stdin closes, the turn in progress and the messages already read run
  * to their end (permission questions are then answered no: nobody can answer), and the status is
  * the last turn's. Returns the exit status.
  */
 export async function runConversation(options: ConversationOptions): Promise<number> {
   const { session, write, questions, stop } = options;
-  const queue: string[] = [];
+  const queue: Queued[] = [];
   let inputDone = false;
   let wake: (() => void) | undefined;
   let turn: AbortController | undefined;
@@ -75,7 +86,7 @@ export async function runConversation(options: ConversationOptions): Promise<num
     }
     const message = parsed.message;
     if (message.type === 'user') {
-      queue.push(message.text);
+      queue.push({ text: message.text, images: message.images, lineNumber });
       poke();
     } else if (message.type === 'control_request') {
       answerControlRequest(target, message.requestId, message.subtype, message.request, write);
@@ -97,14 +108,19 @@ export async function runConversation(options: ConversationOptions): Promise<num
 
   let status = 0;
   for (;;) {
-    const text = queue.shift();
-    if (text === undefined) {
+    const next = queue.shift();
+    if (next === undefined) {
       if (inputDone || stop.aborted) break;
       await new Promise<void>((resolve) => (wake = resolve));
       continue;
     }
+    const attached = await session.attachImages(next.images);
+    if ('error' in attached) {
+      write({ type: 'error', kind: 'invalid_input', line: next.lineNumber, message: `stdin line ${next.lineNumber} skipped: ${attached.error}` });
+      continue;
+    }
     turn = new AbortController();
-    status = options.finish(await session.prompt(text, turn.signal));
+    status = options.finish(await session.prompt(next.text, turn.signal, attached.images));
     turn = undefined;
   }
   stop.removeEventListener('abort', onStop);

@@ -9,9 +9,10 @@
  * Parsing only: a line becomes one typed message or a reason it is refused (the caller answers
  * with an error line and reads on).
  */
+import type { ImageContentBlock } from '../../images/attach.js';
 
 export type InputMessage =
-  | { type: 'user'; text: string }
+  | { type: 'user'; text: string; images: ImageContentBlock[] }
   | { type: 'control_request'; requestId: string; subtype: string; request: Record<string, unknown> }
   | { type: 'control_response'; requestId: string; ok: true; response: Record<string, unknown> }
   | { type: 'control_response'; requestId: string; ok: false; error: string }
@@ -53,33 +54,51 @@ function parseUser(value: Record<string, unknown>): Parsed {
   if (message.role !== undefined && message.role !== 'user') return { ok: false, error: `a user message's role must be "user", not ${JSON.stringify(message.role)}` };
   const content = userContentFromBlocks(message.content);
   if ('error' in content) return { ok: false, error: content.error };
-  if (content.text.trim() === '') return { ok: false, error: 'the user message is empty' };
-  return { ok: true, message: { type: 'user', text: content.text } };
+  if (content.text.trim() === '' && content.images.length === 0) return { ok: false, error: 'the user message is empty' };
+  return { ok: true, message: { type: 'user', text: content.text, images: content.images } };
 }
 
 /**
- * A user message's content as the prompt text: a string as it is, or content blocks whose text
- * blocks are joined by blank lines. Image blocks (`{"type":"image","source":{…}}`) are recognised
- * and refused for now with a clear error: this is the one place where they will be turned into the
- * session's image input once seek takes images.
+ * A user message's content: a string as it is, or content blocks whose text blocks are joined by
+ * blank lines and whose image blocks (Anthropic's `{"type":"image","source":{…}}` or OpenAI's
+ * `{"type":"image_url","image_url":{"url":"data:…"}}`) are kept in order, their shape checked here
+ * and their bytes by images/attach.ts when the message's turn comes.
  */
-export function userContentFromBlocks(content: unknown): { text: string } | { error: string } {
-  if (typeof content === 'string') return { text: content };
+export function userContentFromBlocks(content: unknown): { text: string; images: ImageContentBlock[] } | { error: string } {
+  if (typeof content === 'string') return { text: content, images: [] };
   if (!Array.isArray(content)) return { error: 'a user message\'s "content" must be a string or an array of content blocks' };
   const texts: string[] = [];
+  const images: ImageContentBlock[] = [];
   for (const [index, block] of content.entries()) {
     if (!isObject(block)) return { error: `content block ${index} is not an object` };
     if (block.type === 'text') {
       if (typeof block.text !== 'string') return { error: `content block ${index} (text) needs a string "text"` };
       texts.push(block.text);
-    } else if (block.type === 'image') {
-      if (!isObject(block.source)) return { error: `content block ${index} (image) needs a "source" object` };
-      return { error: `content block ${index} is an image: this seek does not take images in stream-json input yet; send text blocks only` };
+    } else if (block.type === 'image' || block.type === 'image_url') {
+      const image = imageBlock(block);
+      if (typeof image === 'string') return { error: `content block ${index} (${block.type}) ${image}` };
+      images.push(image);
     } else {
-      return { error: `content block ${index} has unsupported type ${JSON.stringify(block.type)} (text and image blocks are accepted)` };
+      return { error: `content block ${index} has unsupported type ${JSON.stringify(block.type)} (text, image and image_url blocks are accepted)` };
     }
   }
-  return { text: texts.join('\n\n') };
+  return { text: texts.join('\n\n'), images };
+}
+
+/** An image block of a known shape, or what it lacks. */
+function imageBlock(block: Record<string, unknown>): ImageContentBlock | string {
+  if (block.type === 'image_url') {
+    const target = block.image_url;
+    if (typeof target === 'string') return { type: 'image_url', image_url: target };
+    if (isObject(target) && typeof target.url === 'string') return { type: 'image_url', image_url: { url: target.url } };
+    return 'needs "image_url": {"url": "data:image/…;base64,…"}';
+  }
+  const source = block.source;
+  if (isObject(source) && source.type === 'base64' && typeof source.data === 'string') {
+    return { type: 'image', source: { type: 'base64', media_type: typeof source.media_type === 'string' ? source.media_type : '', data: source.data } };
+  }
+  if (isObject(source) && source.type === 'url' && typeof source.url === 'string') return { type: 'image', source: { type: 'url', url: source.url } };
+  return 'needs "source": {"type": "base64", "media_type": …, "data": …}';
 }
 
 function parseControlRequest(value: Record<string, unknown>): Parsed {

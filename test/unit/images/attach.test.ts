@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ImageError, imageFromContentBlock, imageLabel, pastedImagePath } from '../../../src/images/attach.js';
+import { ImageError, imageFromContentBlock, imageLabel, loadImageFile, pastedImagePath } from '../../../src/images/attach.js';
+import { readImageFile } from '../../../src/tools/image-file.js';
 import { prepareImage } from '../../../src/images/prepare.js';
 import { tempDir } from '../../support/temp-dirs.js';
 
@@ -18,6 +20,21 @@ describe('image attachments', () => {
     expect(openai.image).toEqual(anthropic.image);
     expect(imageLabel(anthropic.image, 2)).toMatch(/^\[Image #2: a\.png, 8x4, 1 KB\]$/);
     await expect(imageFromContentBlock({ type: 'image_url', image_url: 'https://example.com/x.png' }, 'openai')).rejects.toThrow(/only base64 data URLs/);
+  });
+
+  it('read_file of a huge file with an image header is refused by its size, not read into memory', async () => {
+    const dir = tempDir('seek-img-huge-');
+    const file = join(dir, 'huge.png');
+    writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    truncateSync(file, 3 * 1024 ** 3); // sparse: 3 GB that take no disk
+    const result = await readImageFile(file, 'huge.png');
+    expect(result).toMatchObject({ isError: true, content: expect.stringMatching(/^huge\.png is 3072\.0 MB; seek takes images up to 50\.0 MB\.$/) });
+  });
+
+  it('a FIFO named like an image is refused at once, never waited on', async () => {
+    const dir = tempDir('seek-img-fifo-');
+    execFileSync('mkfifo', [join(dir, 'shot.png')]);
+    await expect(loadImageFile('shot.png', dir, 'anthropic')).rejects.toThrow('shot.png is not a file.');
   });
 
   it('refuses what is not an image, and names the limit when even scaled down it is too large', async () => {

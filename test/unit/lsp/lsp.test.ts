@@ -1,5 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lspSettingsFrom } from '../../../src/lsp/config.js';
+import { initializationOptions, ServerPool } from '../../../src/lsp/pool.js';
+import { tempDir } from '../../support/temp-dirs.js';
 import { formatDiagnostics } from '../../../src/lsp/format.js';
 import { previewLines } from '../../../src/tui/components/conversation/tool-lines.js';
 import { lineToString } from '../../../src/tui/markdown/ansi.js';
@@ -49,5 +53,37 @@ describe('the terminal UI under an edit', () => {
     expect(rows.slice(-3)).toEqual(['✗ 2 errors', "  a.ts:1:7 error: Type 'number' is not assignable to type 'string'. [2322]", '  a.ts:2:1 error: x [1]']);
     const clean = previewLines({ ...item, display: diff }, 100).map((line) => lineToString(line, false));
     expect(clean.join('\n')).not.toContain('✗');
+  });
+});
+
+describe('a hostile repository cannot make seek run its own programs as language servers', () => {
+  const spec = { name: 'fake', command: ['fake-ls'], extensions: ['fk'], builtin: false };
+  function projectWithServer(): string {
+    const root = tempDir('seek-lsp-hostile-');
+    mkdirSync(join(root, 'node_modules', '.bin'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', '.bin', 'fake-ls'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    return root;
+  }
+
+  it('a server found on PATH inside the project is refused outside yolo, with the reason', async () => {
+    const root = projectWithServer();
+    const settings = { ...lspSettingsFrom(false), enabled: true, servers: [spec] };
+    const pool = new ServerPool({ settings, env: { PATH: join(root, 'node_modules', '.bin') }, policy: { mode: 'ask', preference: 'ask' } });
+    try {
+      const found = await pool.serverFor(spec, root);
+      expect(found).toBe(`fake-ls was found on PATH inside the project (node_modules/.bin/fake-ls): seek does not start a repository's own program as a language server outside yolo mode; name it in config.json's "lsp" to use it`);
+    } finally {
+      await pool.stop();
+    }
+  });
+
+  it('without an OS sandbox the typescript server is not pointed at the project own tsserver', () => {
+    const root = tempDir('seek-lsp-tsserver-');
+    mkdirSync(join(root, 'node_modules', 'typescript', 'lib'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'typescript', 'lib', 'tsserver.js'), '');
+    const typescript = lspSettingsFrom(undefined).servers[0]!;
+    const installed = join(process.cwd(), 'node_modules', '.bin', 'typescript-language-server');
+    expect(initializationOptions(typescript, installed, root, 'workspace-write')).toEqual({ tsserver: { useSyntaxServer: 'never' } });
+    expect(initializationOptions(typescript, installed, root, 'env-only')).toEqual({ tsserver: { useSyntaxServer: 'never', path: join(process.cwd(), 'node_modules', 'typescript', 'lib', 'tsserver.js') } });
   });
 });

@@ -6,6 +6,7 @@
 import dns from 'node:dns';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlockedAddressError, guardedGet, type GuardedGetOptions } from '../../../src/web/http-get.js';
 
@@ -15,6 +16,13 @@ const hosts: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     hosts.push(req.headers.host ?? '');
+    if (req.url === '/broken-gzip') {
+      // Half of a gzip body, then the connection breaks.
+      const whole = gzipSync(Buffer.alloc(64 * 1024, 'a'));
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip', 'content-length': String(whole.length) });
+      res.write(whole.subarray(0, whole.length >> 1), () => res.socket?.destroy());
+      return;
+    }
     if (req.url === '/hop') {
       res.writeHead(301, { location: '/end' }).end();
       return;
@@ -62,6 +70,10 @@ describe('guardedGet', () => {
     expect(hosts).toEqual([`rebind.test:${port}`, `rebind.test:${port}`]);
     expect(asked).toEqual(['rebind.test', 'rebind.test']); // judged again on the redirect hop
     expect(vi.mocked(dns.lookup)).toHaveBeenCalledTimes(2);
+  });
+
+  it('a compressed body whose connection breaks midway fails the fetch instead of hanging it', async () => {
+    await expect(guardedGet(`http://127.0.0.1:${port}/broken-gzip`, { ...options(() => true), maxBytes: 1024 * 1024 })).rejects.toThrow(/aborted|premature/i);
   });
 
   it('cuts a body at maxBytes and says so', async () => {
