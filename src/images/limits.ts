@@ -26,6 +26,11 @@ const OPENAI: ImageLimits = { maxEdge: 2048, maxBase64Bytes: 20 * MB, owner: 'Op
 /** The largest file seek reads as an image at all (before decoding it). */
 export const MAX_IMAGE_FILE_BYTES = 50 * MB;
 
+/** The most pixels seek decodes (a 48-megapixel phone photo fits): a small PNG can claim huge
+ * dimensions, and decoding one to scale it down would take gigabytes of memory (sharp's own
+ * default stops only at 268 million). */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+
 /** The limits for a provider by name; unknown names (and none) get the strictest, which every
  * provider takes (a tool's image, whose session may switch provider later). */
 export function imageLimitsFor(provider: string | undefined): ImageLimits {

@@ -6,7 +6,7 @@
  */
 import type { ToolImage } from '../providers/types.js';
 import { base64Size, formatImageBytes, imageTypeName, sniffImageType, type ImageType } from './formats.js';
-import { MAX_IMAGE_FILE_BYTES, type ImageLimits } from './limits.js';
+import { MAX_IMAGE_FILE_BYTES, MAX_IMAGE_PIXELS, type ImageLimits } from './limits.js';
 
 /** An image that cannot be used; the message says why, for the user or the model. */
 export class ImageError extends Error {
@@ -42,12 +42,15 @@ export async function prepareImage(bytes: Buffer, name: string, limits: ImageLim
   let width: number;
   let height: number;
   try {
-    const meta = await sharp(bytes).metadata();
+    const meta = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
     width = meta.width ?? 0;
     height = meta.pageHeight ?? meta.height ?? 0;
   } catch (error) {
-    throw new ImageError(`${name} could not be read as a ${imageTypeName(type)} image: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    if (/pixel limit/i.test(message)) throw new ImageError(`${name} has more than ${MAX_IMAGE_PIXELS / 1e6} million pixels; seek does not decode images that large.`);
+    throw new ImageError(`${name} could not be read as a ${imageTypeName(type)} image: ${message}`);
   }
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageError(`${name} is ${width}x${height}, more than ${MAX_IMAGE_PIXELS / 1e6} million pixels; seek does not decode images that large.`);
   const fits = Math.max(width, height) <= limits.maxEdge && base64Length(bytes.length) <= limits.maxBase64Bytes;
   if (fits) return { image: { mimeType: type, data: bytes.toString('base64'), name, width, height } };
   const scaled = await scaleDown(sharp, bytes, type, limits, name);
@@ -65,7 +68,7 @@ async function scaleDown(sharp: Sharp, bytes: Buffer, type: ImageType, limits: I
     type === 'image/webp' ? [{ format: 'webp', quality: 85 }, { format: 'webp', quality: 65 }] : type === 'image/jpeg' ? [] : [{ format: 'png', quality: 100 }];
   attempts.push({ format: 'jpeg', quality: 85 }, { format: 'jpeg', quality: 70 }, { format: 'jpeg', quality: 50 });
   for (const attempt of attempts) {
-    let pipeline = sharp(bytes).rotate().resize({ width: limits.maxEdge, height: limits.maxEdge, fit: 'inside', withoutEnlargement: true });
+    let pipeline = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).rotate().resize({ width: limits.maxEdge, height: limits.maxEdge, fit: 'inside', withoutEnlargement: true });
     if (attempt.format === 'jpeg') pipeline = pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: attempt.quality });
     else if (attempt.format === 'webp') pipeline = pipeline.webp({ quality: attempt.quality });
     else pipeline = pipeline.png();

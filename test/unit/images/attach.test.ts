@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,22 @@ describe('image attachments', () => {
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
     const bytes = await sharp(noise, { raw: { width: 200, height: 200, channels: 3 } }).png().toBuffer();
     await expect(prepareImage(bytes, 'noise.png', { maxEdge: 100, maxBase64Bytes: 1000, owner: 'Test' })).rejects.toThrow(/too large for Test, even scaled down to 100 pixels: images are limited to 1 KB/);
+  });
+
+  it('a small PNG claiming more pixels than seek decodes is refused before decoding', async () => {
+    const chunk = (type: string, data: Buffer): Buffer => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), data])) >>> 0);
+      return Buffer.concat([length, Buffer.from(type), data, crc]);
+    };
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(10_000, 0); // 10,000 x 10,000: 100 million pixels in a 100-byte file
+    header.writeUInt32BE(10_000, 4);
+    header[8] = 8;
+    const png = Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(16))), chunk('IEND', Buffer.alloc(0))]);
+    await expect(prepareImage(png, 'bomb.png', { maxEdge: 100, maxBase64Bytes: 1000, owner: 'Test' })).rejects.toThrow(/bomb\.png has more than 50 million pixels/);
   });
 
   it('a pasted or dropped path of an image file: plain, quoted, escaped, file:// URL; text stays text', async () => {
