@@ -22,19 +22,20 @@ export interface MemorySaver {
   stop(): void;
 }
 
-/** Arms the switch; `anchor` is any absolute file path (for `createRequire`). */
-export function startMemorySaver(anchor: string, env: NodeJS.ProcessEnv = process.env): MemorySaver {
+/** Arms the switch; `anchor` is any absolute file path (for `createRequire`); `setFlags` is
+ * node:v8's `setFlagsFromString` unless a test gives its own. */
+export function startMemorySaver(anchor: string, env: NodeJS.ProcessEnv = process.env, setFlags?: (flags: string) => void): MemorySaver {
   if (env['SEEK_LOW_MEMORY'] === '0') return { stop: () => undefined };
-  let v8: typeof V8 | undefined;
+  let set: ((flags: string) => void) | undefined;
   const timer = setTimeout(() => {
-    v8 = createRequire(anchor)('node:v8') as typeof V8;
-    v8.setFlagsFromString('--optimize-for-size');
+    set = setFlags ?? (createRequire(anchor)('node:v8') as typeof V8).setFlagsFromString;
+    set('--optimize-for-size');
   }, LOW_MEMORY_AFTER_MS);
   timer.unref();
   return {
     stop: () => {
       clearTimeout(timer);
-      v8?.setFlagsFromString('--no-optimize-for-size');
+      set?.('--no-optimize-for-size');
     },
   };
 }
