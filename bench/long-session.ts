@@ -7,7 +7,8 @@
  *  - max RSS of each process (VmHWM from /proc, read at every request and at exit);
  *  - whether every seek request extends the previous one byte for byte (the prefix cache).
  * `npm run bench:long` (`BENCH_TURNS=100` for a quick look; `BENCH_BEFORE_BIN=<older bin/seek.js>`
- * adds an older build to the same run). Linux only (/proc).
+ * adds an older build to the same run; `BENCH_NODE_FLAGS` passes node flags to the seek runs).
+ * Linux only (/proc).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,8 @@ import { median } from './stats.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 500);
 const WINDOW = 20;
+/** Node flags for the seek runs (BENCH_NODE_FLAGS="--max-semi-space-size=4"), to try V8 settings. */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 const MINIMAL_LOOP = new URL('loop-workload/minimal-loop.mjs', import.meta.url).pathname;
 
 /** The peak resident set of `pid` so far, in MB (0 once it is gone). */
@@ -73,7 +76,7 @@ try {
   const env = { PATH: process.env.PATH, HOME: home, SEEK_HOME: home, DEEPSEEK_API_KEY: 'bench', DEEPSEEK_BASE_URL: server.url };
   const seekRun = (bin: string): Promise<Run> => {
     script(server, readme);
-    return run(server, [bin, '-p', 'read the readme repeatedly', '--max-turns', String(TURNS + 5)], root, env);
+    return run(server, [...NODE_FLAGS, bin, '-p', 'read the readme repeatedly', '--max-turns', String(TURNS + 5)], root, env);
   };
   const before = process.env.BENCH_BEFORE_BIN ? await seekRun(process.env.BENCH_BEFORE_BIN) : undefined;
   const seek = await seekRun(SEEK_BIN);

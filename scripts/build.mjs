@@ -18,7 +18,7 @@
 // bundle, so it never reads package.json at start.
 import { build } from 'esbuild';
 import { isAscii } from 'node:buffer';
-import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { buildVendorChunks, emptyWants, packageOf, vendorChunks } from './vendor-chunks.mjs';
@@ -319,15 +319,31 @@ function emitSdkDeclarations(outDir) {
   if (outside.length > 0) throw new Error(`build: src/sdk must import nothing of seek's other sources, but it reaches ${outside.join(', ')}`);
 }
 // The launcher decodes an ASCII script as a one-byte string (a third of the time of UTF-8).
-// esbuild escapes non-ASCII text in strings but not in regular expression literals: write those
-// with \u escapes. A non-ASCII script still runs, only its start is slower.
+// esbuild escapes non-ASCII text in strings but not in regular expression literals (Readability's
+// `»`, `广告` in web.cjs): those are escaped here, each UTF-16 unit as \uXXXX, which means the same
+// character in a regex (with or without the u flag: an escaped surrogate pair is one code point),
+// a string or an identifier; a non-ASCII character after a backslash (an identity escape) loses
+// the backslash, as it means itself. The source map's columns on such a line shift by a few
+// characters. Whatever is still not ASCII gets a warning: it runs, only its start is slower.
 for (const script of ['main.cjs', 'headless.cjs', ...readdirSync(`${staging}/cli/chunks`).filter((name) => name.endsWith('.cjs')).map((name) => `chunks/${name}`)]) {
-  const bytes = readFileSync(`${staging}/cli/${script}`);
+  const file = `${staging}/cli/${script}`;
+  let bytes = readFileSync(file);
+  if (!isAscii(bytes)) {
+    writeFileSync(file, escapeNonAscii(bytes.toString('utf8')));
+    bytes = readFileSync(file);
+  }
   if (!isAscii(bytes)) {
     const at = bytes.findIndex((byte) => byte > 0x7f);
     const context = bytes.subarray(Math.max(0, at - 60), at + 20).toString('utf8');
     process.stderr.write(`warning: dist/cli/${script} is not ASCII, so it starts slower; near: ${context}\n`);
   }
+}
+
+function escapeNonAscii(text) {
+  return text.replace(/(\\*)([^\x00-\x7f])/g, (_match, backslashes, char) => {
+    const kept = backslashes.length % 2 === 1 ? backslashes.slice(1) : backslashes;
+    return kept + `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
 }
 rmSync('dist', { recursive: true, force: true });
 renameSync(staging, 'dist');

@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { FileSystemAdapter } from 'tinyglobby';
+import { TimeSlices } from './walk-slices.js';
 
 /**
  * The one .gitignore-aware view of the file system that glob, grep and list_dir share.
@@ -15,7 +16,10 @@ import type { FileSystemAdapter } from 'tinyglobby';
  */
 export class IgnoreRules {
   /** Parsed rules per directory; `null` when the directory has no .gitignore. */
-  private readonly rulesByDir = new Map<string, Promise<Ignore | null>>();
+  private readonly rulesByDir = new Map<string, Ignore | null>();
+  /** Per directory, the .gitignore files that apply to its entries, deepest first. */
+  private readonly chains = new Map<string, RuleScope[]>();
+  private readonly ignoredDirs = new Map<string, boolean>();
 
   private constructor(
     /** Directory whose .gitignore is the outermost one that applies. */
@@ -30,69 +34,102 @@ export class IgnoreRules {
   static async forRoot(root: string): Promise<IgnoreRules> {
     const gitTop = await findGitTop(root);
     if (!gitTop) return new IgnoreRules(root, null);
-    const exclude = await loadRules(path.join(gitTop, '.git', 'info', 'exclude'));
+    const exclude = loadRules(path.join(gitTop, '.git', 'info', 'exclude'));
     const rules = new IgnoreRules(gitTop, exclude);
-    if (gitTop !== root && (await rules.isIgnored(root, true))) return new IgnoreRules(root, null);
+    if (gitTop !== root && rules.isIgnoredSync(root, true)) return new IgnoreRules(root, null);
     return rules;
   }
 
   /** Whether `absPath` is ignored. Paths outside `top` are only checked for a `.git` component. */
-  async isIgnored(absPath: string, isDirectory: boolean): Promise<boolean> {
-    if (path.basename(absPath) === '.git') return true;
-    const relativeToTop = path.relative(this.top, absPath);
-    if (relativeToTop === '' || isOutside(relativeToTop)) return false;
-    const suffix = isDirectory ? '/' : '';
+  isIgnored(absPath: string, isDirectory: boolean): Promise<boolean> {
+    return Promise.resolve(this.isIgnoredSync(path.resolve(absPath), isDirectory));
+  }
 
+  /** `isIgnored` without a promise, for an absolute, normalised path: also ignored when a
+   * directory between `top` and it is (a negation cannot re-include what lies under one). */
+  isIgnoredSync(absPath: string, isDirectory: boolean): boolean {
+    if (path.basename(absPath) === '.git') return true;
+    if (!isBelow(this.top, absPath)) return false;
+    const parent = path.dirname(absPath);
+    return (parent !== this.top && this.dirIgnored(parent)) || this.testEntry(absPath, isDirectory);
+  }
+
+  /** `testName` for an absolute path. */
+  private testEntry(absPath: string, isDirectory: boolean): boolean {
+    return this.testName(path.dirname(absPath), path.basename(absPath), isDirectory);
+  }
+
+  /**
+   * Whether entry `name` of directory `dir` (absolute, normalised, at or below `top`) is ignored
+   * by the rules that apply there, its parent directories assumed not ignored (walkers prune
+   * ignored directories, so they never ask about their entries). Each .gitignore is read once per
+   * IgnoreRules, when a path below it is first tested.
+   */
+  private testName(dir: string, name: string, isDirectory: boolean): boolean {
+    if (name === '.git') return true;
+    const suffix = isDirectory ? '/' : '';
     // Deepest .gitignore first: the first file with an opinion (ignore or re-include) decides.
-    let dir = path.dirname(absPath);
-    for (;;) {
-      const rules = await this.rulesIn(dir);
-      if (rules) {
-        const verdict = rules.test(toPosix(path.relative(dir, absPath)) + suffix);
-        if (verdict.ignored) return true;
-        if (verdict.unignored) return false;
-      }
-      if (dir === this.top || path.dirname(dir) === dir) break;
-      dir = path.dirname(dir);
+    for (const scope of this.chainFor(dir)) {
+      const verdict = testOne(scope.rules, relativeName(scope.dir, dir, name) + suffix);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
     }
-    return this.exclude ? this.exclude.ignores(toPosix(relativeToTop) + suffix) : false;
+    return this.exclude ? testOne(this.exclude, relativeName(this.top, dir, name) + suffix).ignored : false;
+  }
+
+  /** Whether directory `dir` (below `top`) or one above it is ignored; remembered per directory. */
+  private dirIgnored(dir: string): boolean {
+    let ignored = this.ignoredDirs.get(dir);
+    if (ignored === undefined) {
+      const parent = path.dirname(dir);
+      ignored = (parent !== this.top && parent !== dir && this.dirIgnored(parent)) || this.testEntry(dir, true);
+      this.ignoredDirs.set(dir, ignored);
+    }
+    return ignored;
   }
 
   /** The entries of `dir` that are neither `.git` nor ignored. */
   async filterEntries(dir: string, entries: Dirent[]): Promise<Dirent[]> {
-    const verdicts = await Promise.all(
-      entries.map((entry) => this.isIgnored(path.join(dir, entry.name), entry.isDirectory())),
-    );
-    return entries.filter((_entry, index) => !verdicts[index]);
+    return this.filterEntriesSync(path.resolve(dir), entries);
+  }
+
+  /** `filterEntries` for an absolute, normalised `dir`, without a promise. */
+  filterEntriesSync(dir: string, entries: Dirent[]): Dirent[] {
+    if (dir !== this.top && !isBelow(this.top, dir)) return entries.filter((entry) => entry.name !== '.git');
+    return entries.filter((entry) => !this.testName(dir, entry.name, entry.isDirectory()));
   }
 
   /** Reads `dir` and drops `.git` and ignored entries. */
   async readDir(dir: string): Promise<Dirent[]> {
     const entries = await readdir(dir, { withFileTypes: true });
-    return this.filterEntries(dir, entries);
+    return this.filterEntriesSync(path.resolve(dir), entries);
   }
 
-  /**
-   * A file-system adapter for tinyglobby whose directory reads skip ignored entries, so the glob
-   * crawl prunes ignored trees (node_modules, build output) instead of filtering afterwards.
-   */
-  globFsAdapter(): FileSystemAdapter {
-    type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
-    const filteredReaddir = (dir: string, _options: unknown, callback: ReaddirCallback): void => {
-      const absolute = path.resolve(dir);
-      this.readDir(absolute).then(
-        (entries) => callback(null, entries),
-        (error: NodeJS.ErrnoException) => callback(error, []),
-      );
-    };
-    // fdir only calls the (path, { withFileTypes: true }, callback) form; the cast narrows the
-    // overloaded node:fs signature to that one.
-    return { readdir: filteredReaddir as unknown as FileSystemAdapter['readdir'] };
+  /** `readDir` without a promise (a directory read costs tens of microseconds; walkers call it
+   * in slices, see walk-slices.ts). */
+  readDirSync(dir: string): Dirent[] {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    // The listing says whether there is a .gitignore to read: no failed open per directory.
+    if (!this.rulesByDir.has(dir) && !entries.some((entry) => entry.name === '.gitignore')) this.rulesByDir.set(dir, null);
+    return this.filterEntriesSync(dir, entries);
   }
 
-  private rulesIn(dir: string): Promise<Ignore | null> {
+  /** The rule files from `dir` (at or below `top`) up to `top`, deepest first. */
+  private chainFor(dir: string): RuleScope[] {
+    let chain = this.chains.get(dir);
+    if (!chain) {
+      const parent = path.dirname(dir);
+      const outer = dir === this.top || parent === dir ? [] : this.chainFor(parent);
+      const rules = this.rulesIn(dir);
+      chain = rules ? [{ dir, rules }, ...outer] : outer;
+      this.chains.set(dir, chain);
+    }
+    return chain;
+  }
+
+  private rulesIn(dir: string): Ignore | null {
     let rules = this.rulesByDir.get(dir);
-    if (!rules) {
+    if (rules === undefined) {
       rules = loadRules(path.join(dir, '.gitignore'));
       this.rulesByDir.set(dir, rules);
     }
@@ -109,14 +146,18 @@ export interface WalkedFile {
 /**
  * Every non-ignored regular file under `root`, in lexicographic order of `relPath` (a directory
  * `a` sorts as `a/`, which makes depth-first order equal plain string order of the full paths).
- * Stops early when `signal` aborts.
+ * Stops early when `signal` aborts. Directories are read synchronously (far cheaper than a
+ * promise per read over 100,000 files), in slices that give the event loop a turn every few
+ * milliseconds (walk-slices.ts).
  */
 export async function* walkFiles(root: string, rules: IgnoreRules, signal?: AbortSignal): AsyncGenerator<WalkedFile> {
+  const slices = new TimeSlices();
   async function* visit(dir: string, relDir: string): AsyncGenerator<WalkedFile> {
     if (signal?.aborted) return;
+    await slices.pause();
     let entries: Dirent[];
     try {
-      entries = await rules.readDir(dir);
+      entries = rules.readDirSync(dir);
     } catch {
       return; // unreadable directory: skip it like rg does
     }
@@ -126,13 +167,13 @@ export async function* walkFiles(root: string, rules: IgnoreRules, signal?: Abor
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     for (const { entry } of keyed) {
       if (signal?.aborted) return;
-      const absPath = path.join(dir, entry.name);
+      const absPath = childPath(dir, entry.name);
       const relPath = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) yield* visit(absPath, relPath);
       else yield { absPath, relPath };
     }
   }
-  yield* visit(root, '');
+  yield* visit(path.resolve(root), '');
 }
 
 /** The nearest ancestor of `start` (itself included) that holds a `.git` entry. */
@@ -150,17 +191,55 @@ export async function findGitTop(start: string): Promise<string | null> {
   }
 }
 
-async function loadRules(file: string): Promise<Ignore | null> {
+function loadRules(file: string): Ignore | null {
   try {
-    const text = await readFile(file, 'utf8');
-    return ignore().add(text);
+    return ignore().add(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }
 }
 
-function isOutside(relative: string): boolean {
-  return relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+interface RuleScope {
+  dir: string;
+  rules: Ignore;
+}
+
+interface Verdict {
+  ignored: boolean;
+  unignored: boolean;
+}
+
+type RuleList = { test(relPath: string, mode: 'regex'): Verdict };
+
+/**
+ * One path against one .gitignore's rules, without `ignore`'s check of every parent directory
+ * (and its cache, which grows by every path tested): the walkers prune ignored directories, so
+ * a tested path's parents are never ignored. Uses the rule list of ignore 7 (pinned) when it has
+ * one, else the public `test`.
+ */
+function testOne(rules: Ignore, relPath: string): Verdict {
+  const list = (rules as unknown as { _rules?: Partial<RuleList> })._rules;
+  return typeof list?.test === 'function' ? list.test(relPath, 'regex') : rules.test(relPath);
+}
+
+/** `dir/name` relative to `scope` (an ancestor of `dir` or `dir` itself), with `/`. */
+function relativeName(scope: string, dir: string, name: string): string {
+  return dir === scope ? name : `${toPosix(dir.slice(prefixLength(scope)))}/${name}`;
+}
+
+/** `dir` joined with an entry name, without path.join's normalising (`dir` is already). */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
+}
+
+/** Length of `dir` plus its separator: what to slice off a path below it. */
+function prefixLength(dir: string): number {
+  return dir.endsWith(path.sep) ? dir.length : dir.length + 1;
+}
+
+/** Whether `absPath` is strictly below `dir` (both absolute and normalised). */
+function isBelow(dir: string, absPath: string): boolean {
+  return absPath.length > dir.length && absPath.startsWith(dir) && (dir.endsWith(path.sep) || absPath[dir.length] === path.sep);
 }
 
 function toPosix(p: string): string {

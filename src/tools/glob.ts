@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
+import { globWalk, type GlobMatch, type GlobWalk } from './glob-walk.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorMessage } from './text-files.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
@@ -56,34 +57,24 @@ async function globTool(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
   const refusal = patternRefusal(args.pattern);
   if (refusal) return { content: refusal, isError: true };
 
-  let matches: string[];
+  let walk: GlobWalk;
   try {
     const rules = await IgnoreRules.forRoot(root);
-    // Loaded on the first glob call, not at start (a few ms of every start-up otherwise).
-    const { glob: tinyGlob } = await import('tinyglobby');
-    matches = await tinyGlob(args.pattern, {
-      cwd: root,
-      dot: true,
-      onlyFiles: true,
-      followSymbolicLinks: false,
-      expandDirectories: false,
-      ignore: ['**/.git/**'],
-      fs: rules.globFsAdapter(),
-      signal: ctx.signal,
-    });
+    walk = await globWalk(root, args.pattern.trim(), rules, ctx.signal);
   } catch (error) {
-    if (ctx.signal.aborted) return { content: 'Interrupted: the search was cancelled.', isError: true };
     return { content: `glob failed: ${errorMessage(error)}`, isError: true };
   }
+  if (ctx.signal.aborted) return { content: 'Interrupted: the search was cancelled.', isError: true };
+  const matches = walk.matches;
 
-  const inside = await insideOnly(root, ctx.projectRoot, matches);
+  const inside = await insideOnly(root, ctx.projectRoot, walk);
   const leftOut = matches.length - inside.length;
   const outsideNote = leftOut > 0 ? `\n(${leftOut} match${leftOut === 1 ? '' : 'es'} leading outside the project through symlinks left out)` : '';
   const where = shownRoot === '.' ? '' : ` in ${shownRoot}`;
   if (inside.length === 0) {
     return { content: `No files match ${args.pattern}${where}.${outsideNote}`, display: { kind: 'list', title: `glob ${args.pattern}`, items: [], truncated: false } };
   }
-  const sorted = await newestFirst(root, inside);
+  const sorted = newestFirst(inside);
   const shown = sorted.slice(0, GLOB_MAX_RESULTS);
   const omitted = sorted.length - shown.length;
   const header = shownRoot === '.' ? '' : `(paths relative to ${shownRoot})\n`;
@@ -104,45 +95,37 @@ function patternRefusal(pattern: string): string | null {
   return null;
 }
 
-/** The matches whose real path is inside the project or the searched directory (both resolved);
- * one that cannot be resolved (a dangling link) is judged by its spelled path. */
-async function insideOnly(root: string, projectRoot: string, matches: string[]): Promise<string[]> {
+/**
+ * The matches whose real path is inside the project or the searched directory (both resolved);
+ * one that cannot be resolved (a dangling link) is judged by its spelled path. The walk follows
+ * no link below its start, so only links, and everything when the start itself lies through a
+ * link (`dir-link/*`), need resolving.
+ */
+async function insideOnly(root: string, projectRoot: string, walk: GlobWalk): Promise<GlobMatch[]> {
   const real = (p: string): Promise<string> => realpath(p).catch(() => path.resolve(p));
-  const [realRoot, realProject] = await Promise.all([real(root), real(projectRoot)]);
+  const [realRoot, realProject, realBase] = await Promise.all([real(root), real(projectRoot), real(walk.base)]);
   const contains = (dir: string, target: string): boolean => {
     const rel = path.relative(dir, target);
     return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
   };
-  const kept: string[] = [];
+  const baseIsReal = realBase === path.join(realRoot, path.relative(root, walk.base));
+  const toCheck = walk.matches.filter((match) => match.isLink || !baseIsReal);
+  const leadsOut = new Set<GlobMatch>();
   const batchSize = 256;
-  for (let start = 0; start < matches.length; start += batchSize) {
-    const batch = matches.slice(start, start + batchSize);
-    const targets = await Promise.all(batch.map((file) => real(path.join(root, file))));
-    batch.forEach((file, index) => {
+  for (let start = 0; start < toCheck.length; start += batchSize) {
+    const batch = toCheck.slice(start, start + batchSize);
+    const targets = await Promise.all(batch.map((match) => real(path.join(root, match.relPath))));
+    batch.forEach((match, index) => {
       const target = targets[index]!;
-      if (contains(realRoot, target) || contains(realProject, target)) kept.push(file);
+      if (!contains(realRoot, target) && !contains(realProject, target)) leadsOut.add(match);
     });
   }
-  return kept;
+  return leadsOut.size === 0 ? walk.matches : walk.matches.filter((match) => !leadsOut.has(match));
 }
 
-/** Sorts relative paths by modification time, newest first; ties (and unreadable files) by path. */
-async function newestFirst(root: string, files: string[]): Promise<string[]> {
-  const timed: { file: string; mtime: number }[] = [];
-  const batchSize = 256;
-  for (let start = 0; start < files.length; start += batchSize) {
-    const batch = files.slice(start, start + batchSize);
-    const times = await Promise.all(
-      batch.map((file) =>
-        stat(path.join(root, file)).then(
-          (info) => info.mtimeMs,
-          () => 0,
-        ),
-      ),
-    );
-    batch.forEach((file, index) => timed.push({ file, mtime: times[index]! }));
-  }
-  return timed
-    .sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
-    .map((entry) => entry.file);
+/** Relative paths by modification time, newest first; ties (and unreadable files) by path. */
+function newestFirst(matches: GlobMatch[]): string[] {
+  return [...matches]
+    .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0))
+    .map((match) => match.relPath);
 }

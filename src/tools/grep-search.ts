@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { IgnoreRules, walkFiles } from './gitignore.js';
-import { looksBinary } from './text-files.js';
 import { PatternTimeoutError, RegexWorker, type GrepLine } from './grep-worker.js';
 
 /**
@@ -73,63 +71,67 @@ export const DEFAULT_GREP_TIMEOUT_MS = 10_000;
 
 export type SearchOutcome = { ok: true } | { ok: false; message: string };
 
+/** Paths per message to the worker: enough to make a message's cost small beside the reading
+ * and matching it carries, few enough that an abort or a timeout is seen soon. */
+const BATCH_FILES = 256;
+/** Batches sent ahead of the one being matched, so the worker never waits for the walk. */
+const BATCHES_IN_FLIGHT = 2;
+
 /**
- * Built-in search: walks the target like glob does (.gitignore respected, `.git` skipped), skips
- * binary files and files over 2 MiB, and reads a few files at a time while keeping path order.
- * The regex runs in a worker (grep-worker.ts) that may match for `budgetMs` in all: past that the
- * search stops with a message for the model. An abort stops it too and resolves `{ ok: true }`
- * with whatever was found so far (the caller reports the interruption).
+ * Built-in search: walks the target like glob does (.gitignore respected, `.git` skipped) on the
+ * main thread while a worker (grep-worker.ts) reads each file (binary files and files over 2 MiB
+ * skipped) and matches it, a batch of paths at a time, two batches in flight, results in path
+ * order. The worker may match for `budgetMs` in all: past that the search stops with a message
+ * for the model. An abort stops it too and resolves `{ ok: true }` with whatever was found so far
+ * (the caller reports the interruption).
  */
 export async function searchBuiltin(query: GrepQuery, regex: RegExp, sink: GrepSink, budgetMs = DEFAULT_GREP_TIMEOUT_MS): Promise<SearchOutcome> {
-  const worker = new RegexWorker({ regex, contextLines: query.contextLines, budgetMs, signal: query.signal });
-  const searchBatch = async (files: string[]): Promise<void> => {
-    const texts = await Promise.all(files.map(readSearchable));
-    const readable = files.flatMap((file, index) => (texts[index] === undefined ? [] : [{ file, text: texts[index] }]));
-    if (readable.length === 0) return;
-    const results = await worker.match(readable.map((entry) => entry.text));
-    results.forEach((lines, index) => {
-      if (lines.length > 0) sink({ absPath: readable[index]!.file, lines });
-    });
+  const worker = new RegexWorker({ regex, contextLines: query.contextLines, maxFileBytes: GREP_MAX_FILE_BYTES, budgetMs, signal: query.signal });
+  const inFlight: Promise<void>[] = [];
+  const send = async (files: string[]): Promise<void> => {
+    if (files.length === 0) return;
+    const previous = inFlight[inFlight.length - 1];
+    const hits = worker.match(files);
+    // Results go to the sink in order: after the batch sent before this one.
+    const delivered = (async () => {
+      const found = await hits;
+      await previous;
+      for (const hit of found) sink({ absPath: files[hit.index]!, lines: hit.lines });
+    })();
+    delivered.catch(() => undefined); // awaited below; this keeps it from counting as unhandled
+    inFlight.push(delivered);
+    if (inFlight.length > BATCHES_IN_FLIGHT) await inFlight.shift();
   };
   try {
-    if (query.targetIsFile) {
-      await searchBatch([query.target]);
-      return { ok: true };
-    }
-    const accepts = query.fileGlob ? fileGlobMatcher(query.fileGlob) : () => true;
-    const rules = await IgnoreRules.forRoot(query.target);
-    const batchSize = 16;
-    let batch: string[] = [];
-    for await (const file of walkFiles(query.target, rules, query.signal)) {
-      if (!accepts(file.relPath)) continue;
-      batch.push(file.absPath);
-      if (batch.length >= batchSize) {
-        await searchBatch(batch);
-        batch = [];
-      }
-    }
-    await searchBatch(batch);
+    if (query.targetIsFile) await send([query.target]);
+    else await walkBatches(query, send);
+    while (inFlight.length > 0) await inFlight.shift();
     return { ok: true };
   } catch (error) {
     if (error instanceof PatternTimeoutError) return { ok: false, message: error.message };
     if (query.signal.aborted) return { ok: true };
     throw error;
   } finally {
+    await Promise.allSettled(inFlight);
     await worker.close();
   }
 }
 
-/** The text of a file worth searching; undefined for a directory, a file over 2 MiB, a binary
- * file, or one that vanished or cannot be read (skipped like rg does). */
-async function readSearchable(absPath: string): Promise<string | undefined> {
-  try {
-    const info = await stat(absPath);
-    if (!info.isFile() || info.size > GREP_MAX_FILE_BYTES) return undefined;
-    const bytes = await readFile(absPath);
-    return looksBinary(bytes) ? undefined : bytes.toString('utf8');
-  } catch {
-    return undefined;
+/** Walks a directory target and hands its files, filtered by the query's glob, to `send` in
+ * batches. */
+async function walkBatches(query: GrepQuery, send: (files: string[]) => Promise<void>): Promise<void> {
+  const accepts = query.fileGlob ? fileGlobMatcher(query.fileGlob) : () => true;
+  const rules = await IgnoreRules.forRoot(query.target);
+  let batch: string[] = [];
+  for await (const file of walkFiles(query.target, rules, query.signal)) {
+    if (!accepts(file.relPath)) continue;
+    batch.push(file.absPath);
+    if (batch.length >= BATCH_FILES) {
+      await send(batch);
+      batch = [];
+    }
   }
+  await send(batch);
 }
 
 let ripgrepProbe: Promise<boolean> | undefined;

@@ -11,9 +11,9 @@
  * vitest, a TypeScript loader). For that `searchText` must stay self-contained: no imports, no
  * module-level names, only its parameters and JavaScript globals.
  */
+import type * as Fs from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { workerThreadsModule } from '../util/builtins.js';
-import { monotonicMs } from '../util/clock.js';
 
 /** One line of a file in a result: a match or context around one. */
 export interface GrepLine {
@@ -47,16 +47,59 @@ export function searchText(text: string, regex: RegExp, contextLines: number): G
   return result;
 }
 
-/** The worker's program: answer each batch of file texts with their `searchText` results, in
- * order, compiling each pattern once (a warm worker serves one search after another). */
+/**
+ * The text of a file worth searching, read synchronously in the worker: undefined for a
+ * directory, a file over `maxBytes`, a binary one (a NUL byte in its first 8 KiB, like git and
+ * ripgrep) or one that vanished or cannot be read (skipped like rg does). Runs inside the worker:
+ * keep it self-contained (see the file comment).
+ */
+export function readSearchableSync(fs: Pick<typeof Fs, 'statSync' | 'readFileSync'>, absPath: string, maxBytes: number): string | undefined {
+  try {
+    const info = fs.statSync(absPath);
+    if (!info.isFile() || info.size > maxBytes) return undefined;
+    const bytes = fs.readFileSync(absPath);
+    return bytes.subarray(0, 8192).includes(0) ? undefined : bytes.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A whole-file test that passes every file `searchText` finds a line in: the pattern with the `m`
+ * flag (so ^ and $ still mean a line's ends) run once over the file, instead of once per line.
+ * Only a lookaround could see past a line's end and tell the two apart, so a pattern with one
+ * gets no prefilter. Runs inside the worker: keep it self-contained.
+ */
+export function wholeFilePrefilter(source: string, flags: string): RegExp | undefined {
+  return /\(\?<?[=!]/.test(source) ? undefined : new RegExp(source, flags.replace(/[gmy]/g, '') + 'm');
+}
+
+/** The worker's program: for each batch of paths, read each file and answer its `searchText`
+ * lines (files without a match left out), with the time spent matching, compiling each pattern
+ * once (a warm worker serves one search after another). */
 const workerSource = (): string => `
 const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
 const searchText = (${searchText.toString()});
-let compiled = { key: undefined, regex: undefined };
-parentPort.on('message', ({ source, flags, contextLines, texts }) => {
+const readSearchableSync = (${readSearchableSync.toString()});
+const wholeFilePrefilter = (${wholeFilePrefilter.toString()});
+let compiled = { key: undefined, regex: undefined, prefilter: undefined };
+parentPort.on('message', ({ source, flags, contextLines, paths, maxBytes }) => {
   const key = flags + '/' + source;
-  if (compiled.key !== key) compiled = { key, regex: new RegExp(source, flags) };
-  parentPort.postMessage(texts.map((text) => searchText(text, compiled.regex, contextLines)));
+  if (compiled.key !== key) compiled = { key, regex: new RegExp(source, flags), prefilter: wholeFilePrefilter(source, flags) };
+  const found = [];
+  let matchMs = 0;
+  for (let index = 0; index < paths.length; index += 1) {
+    const text = readSearchableSync(fs, paths[index], maxBytes);
+    if (text === undefined) continue;
+    const started = performance.now();
+    if (!compiled.prefilter || compiled.prefilter.test(text)) {
+      const lines = searchText(text, compiled.regex, contextLines);
+      if (lines.length > 0) found.push({ index, lines });
+    }
+    matchMs += performance.now() - started;
+  }
+  parentPort.postMessage({ found, matchMs });
 });
 `;
 
@@ -130,78 +173,115 @@ function formatSeconds(ms: number): string {
 export interface RegexWorkerOptions {
   regex: RegExp;
   contextLines: number;
-  /** Total matching time this search may use, summed over all batches (worker start-up excluded). */
+  /** Files larger than this are skipped. */
+  maxFileBytes: number;
+  /** Total matching time this search may use, summed over all batches (worker start-up and
+   * file reading excluded). */
   budgetMs: number;
-  /** Aborting stops the worker; the pending batch rejects with the signal's reason. */
+  /** Aborting stops the worker; pending batches reject with the signal's reason. */
   signal: AbortSignal;
 }
 
+/** A file of a batch with at least one match: its index in the batch and its lines. */
+export interface BatchHit {
+  index: number;
+  lines: GrepLine[];
+}
+
+interface Pending {
+  resolve: (hits: BatchHit[]) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
- * One search's use of a worker, taken by the first batch. `match` sends file texts and resolves
- * with their results; it rejects with a PatternTimeoutError once the batches together took longer
- * than the budget, with the abort reason when the signal fires, or with the worker's own error;
- * the worker is then terminated. `close` gives a healthy worker back to the pool, or waits until a
- * stopped one's thread is gone; call it when the search is over, whatever happened.
+ * One search's use of a worker, taken by the first batch. `match` sends file paths (the worker
+ * reads them) and resolves with the files that matched; batches queue in the worker, so the next
+ * can be sent while one is matched. It rejects with a PatternTimeoutError once matching took
+ * longer than the budget in all, with the abort reason when the signal fires, or with the
+ * worker's own error; the worker is then terminated. The watchdog runs for the batch at the head
+ * of the queue, for the budget not yet used. `close` gives a healthy worker back to the pool, or
+ * waits until a stopped one's thread is gone; call it when the search is over, whatever happened.
  */
 export class RegexWorker {
   private worker: Worker | undefined;
   private usedMs = 0;
   private stopped: Promise<void> = Promise.resolve();
+  private readonly queue: Pending[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private failure: unknown;
 
   constructor(private readonly options: RegexWorkerOptions) {}
 
-  match(texts: string[]): Promise<GrepLine[][]> {
-    const { signal, budgetMs, regex, contextLines } = this.options;
+  match(paths: string[]): Promise<BatchHit[]> {
+    const { signal, regex, contextLines, maxFileBytes } = this.options;
     if (signal.aborted) return Promise.reject(signal.reason);
-    const worker = (this.worker ??= takeWorker());
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const worker = this.worker ?? this.start();
     return new Promise((resolve, reject) => {
-      let startedAt: number | undefined;
-      let timer: NodeJS.Timeout | undefined;
-      // The clock runs only while the worker can match: start-up time (long on a busy machine)
-      // is not the pattern's fault.
-      const startClock = (): void => {
-        startedAt = monotonicMs();
-        timer = setTimeout(() => fail(new PatternTimeoutError(budgetMs)), Math.max(0, budgetMs - this.usedMs));
-      };
-      const settle = (): void => {
-        clearTimeout(timer);
-        if (startedAt !== undefined) this.usedMs += monotonicMs() - startedAt;
-        worker.off('online', startClock).off('message', onMessage).off('error', fail).off('exit', onExit);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const onMessage = (results: GrepLine[][]): void => {
-        settle();
-        resolve(results);
-      };
-      const fail = (error: unknown): void => {
-        settle();
-        this.stop();
-        reject(error);
-      };
-      const onExit = (code: number): void => fail(new Error(`the regex worker stopped (exit code ${code})`));
-      const onAbort = (): void => fail(signal.reason);
-      worker.on('message', onMessage).on('error', fail).on('exit', onExit);
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (liveWorkers.has(worker)) startClock();
-      else worker.once('online', startClock);
-      worker.postMessage({ source: regex.source, flags: regex.flags, contextLines, texts });
+      this.queue.push({ resolve, reject });
+      if (this.queue.length === 1 && liveWorkers.has(worker)) this.startClock();
+      worker.postMessage({ source: regex.source, flags: regex.flags, contextLines, maxBytes: maxFileBytes, paths });
     });
   }
 
   /** Ends this search's use of the worker. */
   close(): Promise<void> {
-    if (this.worker) releaseWorker(this.worker);
-    this.worker = undefined;
+    const worker = this.worker;
+    if (worker) {
+      this.detach(worker);
+      releaseWorker(worker);
+    }
     return this.stopped;
   }
 
-  private stop(): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (!worker) return;
-    workersInUse.delete(worker);
-    this.stopped = worker.terminate().then(() => {
-      liveWorkers.delete(worker);
-    });
+  private start(): Worker {
+    const worker = takeWorker();
+    this.worker = worker;
+    worker.on('message', this.onMessage).on('error', this.fail).on('exit', this.onExit).once('online', this.onOnline);
+    this.options.signal.addEventListener('abort', this.onAbort, { once: true });
+    return worker;
   }
+
+  private detach(worker: Worker): void {
+    clearTimeout(this.timer);
+    worker.off('message', this.onMessage).off('error', this.fail).off('exit', this.onExit).off('online', this.onOnline);
+    this.options.signal.removeEventListener('abort', this.onAbort);
+    this.worker = undefined;
+  }
+
+  /** The clock runs only while the worker can match: start-up time (long on a busy machine) is
+   * not the pattern's fault. */
+  private startClock(): void {
+    clearTimeout(this.timer);
+    const budgetMs = this.options.budgetMs;
+    this.timer = setTimeout(() => this.fail(new PatternTimeoutError(budgetMs)), Math.max(0, budgetMs - this.usedMs));
+  }
+
+  private readonly onOnline = (): void => {
+    if (this.queue.length > 0) this.startClock();
+  };
+
+  private readonly onMessage = ({ found, matchMs }: { found: BatchHit[]; matchMs: number }): void => {
+    this.usedMs += matchMs;
+    const head = this.queue.shift();
+    if (this.queue.length > 0) this.startClock();
+    else clearTimeout(this.timer);
+    head?.resolve(found);
+  };
+
+  private readonly fail = (error: unknown): void => {
+    this.failure ??= error;
+    const worker = this.worker;
+    if (worker) {
+      this.detach(worker);
+      workersInUse.delete(worker);
+      this.stopped = worker.terminate().then(() => {
+        liveWorkers.delete(worker);
+      });
+    }
+    for (const pending of this.queue.splice(0)) pending.reject(error);
+  };
+
+  private readonly onExit = (code: number): void => this.fail(new Error(`the regex worker stopped (exit code ${code})`));
+  private readonly onAbort = (): void => this.fail(this.options.signal.reason);
 }
