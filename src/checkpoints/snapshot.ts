@@ -28,8 +28,6 @@ export interface TreeState {
   unrestorable: UnrestorableFile[];
   /** Untracked directories left out for their size (untracked.ts), this snapshot's. */
   leftOut: LeftOutDirectory[];
-  /** Those left out for the first time in this process (each gets one notice). */
-  newlyLeftOut: LeftOutDirectory[];
 }
 
 /**
@@ -78,7 +76,7 @@ export async function snapshotTree(repo: CheckpointRepository): Promise<TreeStat
       for (const path of removed) cache.addedSinceSeed.delete(path);
     }
     const tree = await git.value(repo.root, ['write-tree'], { env });
-    return { tree, unrestorable: large, leftOut: admitted.matched, newlyLeftOut: admitted.newlyLeftOut };
+    return { tree, unrestorable: large, leftOut: admitted.matched };
   });
 }
 

@@ -72,7 +72,7 @@ interface Group {
 /**
  * The untracked files of `entries` (git status paths; directories end in `/`) that the checkpoint
  * copies: those under a directory left out before are skipped, new directories are listed and
- * measured. Adds newly left-out directories to `leftOut` and returns them too (for the notice).
+ * measured. Adds newly left-out directories to `leftOut`; `matched`: those this snapshot met.
  */
 export async function admitUntracked(
   git: GitClient,
@@ -81,7 +81,7 @@ export async function admitUntracked(
   entries: readonly string[],
   limits: UntrackedLimits,
   leftOut: LeftOutSet,
-): Promise<{ files: string[]; newlyLeftOut: LeftOutDirectory[]; matched: LeftOutDirectory[] }> {
+): Promise<{ files: string[]; matched: LeftOutDirectory[] }> {
   const matched = new Set<LeftOutDirectory>();
   const groups = new Map<string, Group>();
   for (const entry of entries) {
@@ -101,7 +101,6 @@ export async function admitUntracked(
     groups.set(key(path, 'files'), group);
   }
   const files: string[] = [];
-  const newlyLeftOut: LeftOutDirectory[] = [];
   for (const group of groups.values()) {
     if (group.scope === 'tree') group.files = await untrackedUnder(git, root, env, group.path, limits.maxUntrackedFiles);
     const over = await overCap(root, group, limits);
@@ -111,13 +110,12 @@ export async function admitUntracked(
     }
     leftOut.set(key(group.path, group.scope), over);
     matched.add(over);
-    newlyLeftOut.push(over);
   }
-  return { files, newlyLeftOut, matched: [...matched] };
+  return { files, matched: [...matched] };
 }
 
-/** The untracked, not ignored files under `dir` (stops counting past `max` + 1 is not possible with
- * git, so the listing is whole; it runs once per new untracked directory). */
+/** The untracked, not ignored files under `dir`, `max` + 1 at most kept (git lists them all: this
+ * runs once per new untracked directory in a session). */
 async function untrackedUnder(git: GitClient, root: string, env: Record<string, string>, dir: string, max: number): Promise<string[]> {
   const out = await git.ok(root, ['ls-files', '-z', '-o', '--exclude-standard', '--', dir], { env });
   const listed = out.split('\0').filter(Boolean);
