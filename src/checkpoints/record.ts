@@ -12,12 +12,14 @@
  * start of a user turn and `restore` for the state just before a rewind replaced it (rewinding to
  * that one undoes the rewind), and `merge` for the state just before work was merged into the tree
  * (a worktree's, or delegate_tasks' editors'). `unrestorable` (absent when empty) lists changed
- * files too large to copy, by path, size and SHA-256 (large-files.ts).
+ * files too large to copy, by path, size and SHA-256 (large-files.ts); `leftOut` (absent when
+ * empty) the untracked directories left out for their size (untracked.ts).
  */
 import { lazySchema } from '../util/zod.js';
 import type { IndexedEntry } from '../session/reader.js';
 import type { SessionEntryInput } from '../session/format.js';
 import type { UnrestorableFile } from './large-files.js';
+import type { LeftOutDirectory } from './untracked.js';
 
 export const CHECKPOINT_EVENT = 'checkpoint';
 
@@ -37,6 +39,8 @@ export interface CheckpointRecord {
   at: string;
   /** Files left out for their size: a restore cannot bring them back. */
   unrestorable?: UnrestorableFile[];
+  /** Untracked directories left out for their size: a restore leaves what is under them alone. */
+  leftOut?: LeftOutDirectory[];
 }
 
 const dataSchema = lazySchema((z) =>
@@ -49,13 +53,14 @@ const dataSchema = lazySchema((z) =>
     root: z.string().min(1),
     prompt: z.string(),
     unrestorable: z.array(z.object({ path: z.string(), size: z.number(), sha256: z.string() })).optional(),
+    leftOut: z.array(z.object({ path: z.string().min(1), scope: z.enum(['tree', 'files']), files: z.number(), bytes: z.number() })).optional(),
   }),
 );
 
 /** A checkpoint entry for the session file. */
 export function checkpointEntry(record: CheckpointRecord): SessionEntryInput {
-  const { at, unrestorable, ...rest } = record;
-  const data = unrestorable?.length ? { ...rest, unrestorable } : rest;
+  const { at, unrestorable, leftOut, ...rest } = record;
+  const data = { ...rest, ...(unrestorable?.length ? { unrestorable } : {}), ...(leftOut?.length ? { leftOut } : {}) };
   return { type: 'event', ts: at, name: CHECKPOINT_EVENT, data };
 }
 
@@ -67,11 +72,11 @@ export function checkpointsOf(entries: readonly IndexedEntry[]): Array<Checkpoin
     if (entry.type !== 'event' || entry.name !== CHECKPOINT_EVENT) continue;
     const parsed = dataSchema().safeParse(entry.data);
     if (!parsed.success) continue;
-    const { turn, kind, ref, commit, tree, root, prompt, unrestorable } = parsed.data;
+    const { turn, kind, ref, commit, tree, root, prompt, unrestorable, leftOut } = parsed.data;
     // A turn's checkpoint recorded after the turn's prompt (its snapshot overlapped the request)
     // stands where it was reserved: `position` (session/writer.ts reserve).
     const entryIndex = entry.position !== undefined && entry.position < index ? entry.position : index;
-    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex, ...(unrestorable?.length ? { unrestorable } : {}) });
+    found.push({ turn, kind, ref, commit, tree, root, prompt, at: entry.ts, entryIndex, ...(unrestorable?.length ? { unrestorable } : {}), ...(leftOut?.length ? { leftOut } : {}) });
   }
   return found;
 }

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { GitClient, runGit, type GitRunner } from '../worktree/git.js';
 import { beginEarlyListing, StatCache } from './stat-cache.js';
-import { DEFAULT_CHECKPOINT_SETTINGS } from './settings.js';
+import { checkpointLimits, DEFAULT_CHECKPOINT_SETTINGS, type CheckpointLimits } from './settings.js';
 
 export const CHECKPOINT_PREFIX = 'refs/seek/checkpoints/';
 
@@ -41,28 +41,34 @@ export interface CheckpointRepository {
   readonly statCache: StatCache;
   /** Changed files larger than this are recorded by hash, not copied (large-files.ts). */
   readonly maxFileSize: number;
+  /** maxFileSize, and the caps on untracked directories (untracked.ts). */
+  readonly limits: CheckpointLimits;
 }
 
-export interface LocateOptions {
+export interface LocateOptions extends Partial<CheckpointLimits> {
   root: string;
   seekHome: string;
   projectId: string;
   runner?: GitRunner;
-  /** See CheckpointSettings.maxFileSize. */
-  maxFileSize?: number;
+}
+
+/** The options' limits, defaults for those not given. */
+function limitsOf(options: Partial<CheckpointLimits>): CheckpointLimits {
+  const defined = Object.fromEntries(Object.entries(checkpointLimits(options as CheckpointLimits)).filter(([, value]) => value !== undefined));
+  return { ...checkpointLimits(DEFAULT_CHECKPOINT_SETTINGS), ...defined };
 }
 
 /** Opened repositories by root, so a session locates each one once. */
 export class CheckpointRepositories {
   private readonly opened = new Map<string, Promise<CheckpointRepository>>();
 
-  constructor(private readonly options: { seekHome: string; projectId: string; maxFileSize?: number }) {}
+  constructor(private readonly options: { seekHome: string; projectId: string } & Partial<CheckpointLimits>) {}
 
   get(root: string): Promise<CheckpointRepository> {
     let repo = this.opened.get(root);
     if (!repo) {
-      const { seekHome, projectId, maxFileSize } = this.options;
-      repo = openCheckpointRepository({ root, seekHome, projectId, ...(maxFileSize === undefined ? {} : { maxFileSize }) });
+      const { seekHome, projectId } = this.options;
+      repo = openCheckpointRepository({ root, seekHome, projectId, ...limitsOf(this.options) });
       this.opened.set(root, repo);
     }
     return repo;
@@ -82,7 +88,8 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
   const runner = options.runner ?? runGit;
   const base = new GitClient(runner, CHECKPOINT_IDENTITY);
   if (!existsSync(options.root)) throw new Error(`${options.root} does not exist any more (a worktree that was merged or removed?)`);
-  const maxFileSize = options.maxFileSize ?? DEFAULT_CHECKPOINT_SETTINGS.maxFileSize;
+  const limits = limitsOf(options);
+  const maxFileSize = limits.maxFileSize;
   // Paths in trees are relative to the top of the work tree: everything runs there.
   const finding = base.run(options.root, ['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'config', '--git-path', 'config.worktree'], { timeoutMs: 10_000 });
   // The config is listed while the repository is found: the first snapshot's git processes then
@@ -93,7 +100,7 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
   if (top && paths.length === 3) {
     const [indexPath, ...configPaths] = paths.map((path) => (isAbsolute(path) ? path : resolve(options.root, path)));
     const target = { root: top, git: base, indexPath: indexPath!, configPaths };
-    return { ...target, shadow: false, statCache: new StatCache(target, early), maxFileSize };
+    return { ...target, shadow: false, statCache: new StatCache(target, early), maxFileSize, limits };
   }
   // A home directory or the file system root as a "project" would copy far too much.
   if ([homedir(), '/'].includes(resolve(options.root))) {
@@ -107,7 +114,7 @@ export async function openCheckpointRepository(options: LocateOptions): Promise<
   const git = base.withEnv({ GIT_DIR: gitDir, GIT_WORK_TREE: options.root });
   const index = join(gitDir, 'index');
   const target = { root: options.root, git, indexPath: index, shadowIndex: index, configPaths: [join(gitDir, 'config')] };
-  return { ...target, shadow: true, statCache: new StatCache(target), maxFileSize };
+  return { ...target, shadow: true, statCache: new StatCache(target), maxFileSize, limits };
 }
 
 /** `refs/seek/checkpoints/<sid>/<n>`. */

@@ -16,6 +16,7 @@ import { checkpointRef, seenRef, type CheckpointRepository } from './repository.
 import { applyRestore, diffTrees, numstat, restorePlan, type NumstatRow, type TreeChange } from './restore.js';
 import type { CheckpointRecord } from './record.js';
 import type { UnrestorableFile } from './large-files.js';
+import { underLeftOut, type LeftOutDirectory } from './untracked.js';
 import { mapLimit } from '../util/map-limit.js';
 
 /** git processes at once while listing (a long session has hundreds of checkpoints). */
@@ -50,6 +51,8 @@ export interface CodeRewindPlan {
   notRestorable: UnrestorableFile[];
   /** The files too large to copy now (recorded with the pre-restore checkpoint). */
   currentUnrestorable: UnrestorableFile[];
+  /** The untracked directories too large to copy now (recorded with the pre-restore checkpoint). */
+  currentLeftOut: LeftOutDirectory[];
 }
 
 /**
@@ -63,8 +66,10 @@ export async function planCodeRewind(repo: CheckpointRepository, sessionId: stri
   const current = await snapshotTree(repo);
   const targetLarge = new Map((target.unrestorable ?? []).map((f) => [f.path, f]));
   const currentLarge = new Map(current.unrestorable.map((f) => [f.path, f]));
-  // A path the checkpoint could not copy is left as it is (the diff would delete it otherwise).
-  const changes = (await restorePlan(repo, current.tree, target.tree)).filter((c) => !targetLarge.has(c.path));
+  // A path the checkpoint could not copy is left as it is (the diff would delete it otherwise), and
+  // so is what lies under a directory it left out for its size (untracked.ts).
+  const targetLeftOut = target.leftOut ?? [];
+  const changes = (await restorePlan(repo, current.tree, target.tree)).filter((c) => !targetLarge.has(c.path) && !underLeftOut(targetLeftOut, c.path));
   const notRestorable = [...targetLarge.values()].filter((f) => currentLarge.get(f.path)?.sha256 !== f.sha256);
   // A large file now that the checkpoint has as an ordinary file, or does not have at all, is
   // overwritten or deleted, and the pre-restore checkpoint cannot hold it.
@@ -72,11 +77,12 @@ export async function planCodeRewind(repo: CheckpointRepository, sessionId: stri
   for (const path of currentLarge.keys()) {
     if (!planned.has(path) && !targetLarge.has(path)) changes.push({ path, status: 'deleted' });
   }
-  const unrecoverable = changes.filter((c) => currentLarge.has(c.path)).map((c) => c.path);
+  // So is a file the checkpoint has where the tree now has a directory too large to checkpoint first.
+  const unrecoverable = changes.filter((c) => currentLarge.has(c.path) || underLeftOut(current.leftOut, c.path)).map((c) => c.path);
   const seen = (await readRef(repo, seenRef(sessionId)))?.tree ?? latest.tree;
   const outside = new Set((await diffTrees(repo, seen, current.tree)).map((c) => c.path));
   const conflicts = [...new Set([...changes.filter((c) => outside.has(c.path)).map((c) => c.path), ...unrecoverable])];
-  return { target, currentTree: current.tree, changes, conflicts, unrecoverable, notRestorable, currentUnrestorable: current.unrestorable };
+  return { target, currentTree: current.tree, changes, conflicts, unrecoverable, notRestorable, currentUnrestorable: current.unrestorable, currentLeftOut: current.leftOut };
 }
 
 export interface CodeRewindResult {
@@ -115,6 +121,7 @@ export async function rewindCode(repo: CheckpointRepository, plan: CodeRewindPla
     prompt: what,
     at: at.toISOString(),
     ...(plan.currentUnrestorable.length > 0 ? { unrestorable: plan.currentUnrestorable } : {}),
+    ...(plan.currentLeftOut.length > 0 ? { leftOut: plan.currentLeftOut } : {}),
   };
   await options.record(before);
   let skippedIgnored: string[];

@@ -21,8 +21,10 @@ export interface SessionRewindOptions {
   /** The session file (it exists: the session has a first message). */
   sessionPath: string;
   checkpoints: TurnCheckpoints;
-  /** See CheckpointSettings.maxFileSize. */
+  /** See CheckpointSettings.maxFileSize, maxUntrackedFiles and maxUntrackedBytes. */
   maxFileSize?: number;
+  maxUntrackedFiles?: number;
+  maxUntrackedBytes?: number;
 }
 
 export class SessionRewind {

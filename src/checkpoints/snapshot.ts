@@ -3,15 +3,17 @@
  * are not ignored, deletions, modes, symlinks) as a git commit, without touching the user's index,
  * stash, branches, HEAD or history.
  *
- * The tree is written through a private index (stat-cache.ts), never the user's: `git ls-files
- * -m -o --exclude-standard` lists what differs from it (changed, deleted and untracked files; git
- * ignores what .gitignore ignores, so ignored files are never captured), `git add -A` stages only
- * those, and `git write-tree` writes the tree. Changed files above the size limit are left out
- * and recorded by hash (large-files.ts). The commit's parent is the session's previous
+ * The tree is written through a private index (stat-cache.ts), never the user's: `git status`
+ * lists what differs from it (changed, deleted and untracked files; git ignores what .gitignore
+ * ignores, so ignored files are never captured), `git add -A` stages only those, and `git
+ * write-tree` writes the tree. Changed files above the size limit are left out and recorded by
+ * hash (large-files.ts); untracked directories above the count or byte cap are left out and
+ * named (untracked.ts). The commit's parent is the session's previous
  * checkpoint, or HEAD for the first one; when the tree equals the parent's, the checkpoint is the
  * parent itself (no new commit), which keeps an idle turn cheap.
  */
 import { partitionBySize, type UnrestorableFile } from './large-files.js';
+import { admitUntracked, type LeftOutDirectory } from './untracked.js';
 import type { CheckpointRepository } from './repository.js';
 import { runGitWithOverrides, type GitClient } from '../worktree/git.js';
 
@@ -24,6 +26,30 @@ export interface Snapshot {
 export interface TreeState {
   tree: string;
   unrestorable: UnrestorableFile[];
+  /** Untracked directories left out for their size (untracked.ts), this snapshot's. */
+  leftOut: LeftOutDirectory[];
+}
+
+/**
+ * What differs from the private index: `git status` with git's untracked cache (kept in the
+ * private index, which status refreshes and writes back, so unchanged directories are not read
+ * again and unchanged files not hashed again). Changed and deleted tracked paths, and untracked
+ * entries (a wholly untracked directory as `dir/`). Submodules count when their commit moved.
+ */
+async function listChanges(git: GitClient, root: string, env: Record<string, string>): Promise<{ changed: string[]; untracked: string[] }> {
+  const args = ['-c', 'core.untrackedCache=true', 'status', '--porcelain=v1', '-z', '--untracked-files=normal', '--no-renames', '--ignore-submodules=dirty'];
+  const listed = await git.ok(root, args, { env });
+  const changed: string[] = [];
+  const untracked: string[] = [];
+  for (const field of listed.split('\0')) {
+    if (field.length < 4) continue;
+    const [x, y, path] = [field[0], field[1], field.slice(3)];
+    if (x === '?' && y === '?') untracked.push(path);
+    // The worktree differs from the index (unmerged paths too: their Y is never blank); a
+    // staged-only change is already in the index.
+    else if (y !== ' ') changed.push(path);
+  }
+  return { changed, untracked };
 }
 
 /** The working tree as it is now. Writes objects, never a ref or the user's index. */
@@ -32,21 +58,15 @@ export async function snapshotTree(repo: CheckpointRepository): Promise<TreeStat
   return cache.run(async (git, index) => {
     // Pathspecs from the listing are paths, never patterns (a file may be called `*.ts`).
     const env = { ...index, GIT_LITERAL_PATHSPECS: '1' };
-    // `-t` tags each path: `? ` untracked, other tags tracked (changed, deleted).
-    const listed = await git.ok(repo.root, ['ls-files', '-z', '-t', '-m', '-o', '--exclude-standard'], { env });
-    const untracked = new Set<string>();
-    const changed = new Set<string>();
-    for (const field of listed.split('\0')) {
-      if (field.length < 3) continue;
-      const path = field.slice(2);
-      changed.add(path);
-      if (field.startsWith('? ')) untracked.add(path);
-    }
+    const { changed, untracked } = await listChanges(git, repo.root, env);
+    const admitted = await admitUntracked(git, repo.root, env, untracked, repo.limits, cache.leftOut);
+    const newFiles = new Set(admitted.files);
     const newlyIgnored = await ignoredByRules(git, repo.root, [...cache.addedSinceSeed]);
-    const { copy, large } = await partitionBySize(repo.root, [...changed].filter((p) => !newlyIgnored.has(p)), repo.maxFileSize);
+    const candidates = [...changed, ...admitted.files].filter((p) => !newlyIgnored.has(p));
+    const { copy, large } = await partitionBySize(repo.root, candidates, repo.limits.maxFileSize);
     if (copy.length > 0) {
       await git.ok(repo.root, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { env, input: copy.map((p) => `${p}\0`).join('') });
-      for (const path of copy) if (untracked.has(path)) cache.addedSinceSeed.add(path);
+      for (const path of copy) if (newFiles.has(path)) cache.addedSinceSeed.add(path);
     }
     // A large file git tracks keeps its old version in the index: take it out, so the tree never
     // holds a stale copy that a restore would write back. Files ignored now leave the same way.
@@ -56,7 +76,7 @@ export async function snapshotTree(repo: CheckpointRepository): Promise<TreeStat
       for (const path of removed) cache.addedSinceSeed.delete(path);
     }
     const tree = await git.value(repo.root, ['write-tree'], { env });
-    return { tree, unrestorable: large };
+    return { tree, unrestorable: large, leftOut: admitted.matched };
   });
 }
 

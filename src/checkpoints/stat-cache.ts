@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedIndex } from '../worktree/rescue.js';
 import { listConfigSafety, runGitWithOverrides, type GitClient } from '../worktree/git.js';
+import type { LeftOutSet } from './untracked.js';
 
 export interface StatCacheTarget {
   readonly root: string;
@@ -109,6 +110,8 @@ export class StatCache {
    * match must leave the snapshot, as it would if each snapshot started from the user's index.
    */
   readonly addedSinceSeed = new Set<string>();
+  /** Untracked directories snapshots leave out (untracked.ts): kept while the process lives. */
+  readonly leftOut: LeftOutSet = new Map();
   private overrides: { signature: string; args: string[] } | undefined;
   /** One snapshot at a time per repository: they share the private index. */
   private queue: Promise<unknown> = Promise.resolve();

@@ -16,6 +16,7 @@ import { checkpointMessage, commitCheckpoint, headSnapshot, snapshotTree, type S
 import { CHECKPOINT_EVENT, checkpointEntry, firstLine, type CheckpointKind, type CheckpointRecord } from './record.js';
 import type { SessionEntryInput } from '../session/format.js';
 import { errorText } from '../worktree/git.js';
+import { leftOutNotice, rememberLeftOut, type LeftOutDirectory } from './untracked.js';
 
 /** A checkpoint that takes longer than this is abandoned (and checkpoints are turned off). */
 const CHECKPOINT_TIMEOUT_MS = 20_000;
@@ -30,8 +31,10 @@ export interface TurnCheckpointsOptions {
   /** Reserves the next entry of the session file, filled later (SessionWriter.reserve). */
   reserve: () => (entry: SessionEntryInput) => void;
   notice: (text: string) => void;
-  /** See CheckpointSettings.maxFileSize. */
+  /** See CheckpointSettings.maxFileSize, maxUntrackedFiles and maxUntrackedBytes. */
   maxFileSize?: number;
+  maxUntrackedFiles?: number;
+  maxUntrackedBytes?: number;
 }
 
 export class TurnCheckpoints {
@@ -43,11 +46,15 @@ export class TurnCheckpoints {
   private toolsRan = false;
   private readonly repos: CheckpointRepositories;
   private disabled = false;
+  /** Directories left out that the session was told of (its earlier processes' checkpoints too). */
+  private readonly announced: Set<string>;
+  private readonly seeded = new Set<string>();
 
   constructor(private readonly options: TurnCheckpointsOptions) {
     this.repos = new CheckpointRepositories(options);
     this.count = options.recorded.reduce((max, r) => Math.max(max, r.turn), 0);
     this.last = options.recorded.at(-1);
+    this.announced = new Set(options.recorded.flatMap((r) => (r.leftOut ?? []).map((dir) => `${r.root}\0${dir.path}`)));
   }
 
   /** Opens the repository of `root` ahead of the first turn, and lists its config and seeds the
@@ -91,8 +98,11 @@ export class TurnCheckpoints {
   }
 
   /** Before a tool call of the turn: waits for the turn-start checkpoint, and notes that the turn
-   * may change the tree (so its end takes a snapshot for the `seen` ref). */
-  async beforeTool(): Promise<void> {
+   * may change the tree (so its end takes a snapshot for the `seen` ref). A call that cannot change
+   * the tree (`readOnly`: a core tool that only reads) neither waits nor counts: it runs while the
+   * snapshot is taken, and a turn of reads alone needs no second snapshot at its end. */
+  async beforeTool(options: { readOnly?: boolean } = {}): Promise<void> {
+    if (options.readOnly) return;
     this.toolsRan = true;
     await this.pending;
   }
@@ -139,7 +149,8 @@ export class TurnCheckpoints {
       // something else. No second snapshot, no git process.
       if (!this.toolsRan) return;
       const repo = await this.repository(last.root);
-      const { tree } = await withTimeout(snapshotTree(repo));
+      const { tree, leftOut } = await withTimeout(snapshotTree(repo));
+      this.announce(repo, leftOut);
       const message = `seek: state at the end of turn ${last.turn} of session ${this.options.sessionId}\n`;
       await commitCheckpoint(repo, tree, { ref: seenRef(this.options.sessionId), parent: start, message });
     } catch (error) {
@@ -153,16 +164,34 @@ export class TurnCheckpoints {
     // The first checkpoint of a root has HEAD for parent: read while the tree is snapshotted.
     const parent = this.last && this.last.root === repo.root ? this.last : headSnapshot(repo);
     if (parent instanceof Promise) parent.catch(() => undefined); // awaited below unless the snapshot fails first
-    const { tree, unrestorable } = await withTimeout(snapshotTree(repo));
+    const { tree, unrestorable, leftOut } = await withTimeout(snapshotTree(repo));
+    this.announce(repo, leftOut);
     const alsoRefs = kind === 'turn' ? [seenRef(this.options.sessionId)] : [];
     const snapshot = await commitCheckpoint(repo, tree, { ref, alsoRefs, parent, message: checkpointMessage(this.options.sessionId, turn, at, what) });
-    const record: CheckpointRecord = { turn, kind, ref, ...snapshot, root: repo.root, prompt: what, at: at.toISOString(), ...(unrestorable.length > 0 ? { unrestorable } : {}) };
+    const record: CheckpointRecord = { turn, kind, ref, ...snapshot, root: repo.root, prompt: what, at: at.toISOString(), ...(unrestorable.length > 0 ? { unrestorable } : {}), ...(leftOut.length > 0 ? { leftOut } : {}) };
     this.last = record;
     return record;
   }
 
-  private repository(root: string): Promise<CheckpointRepository> {
-    return this.repos.get(root);
+  /** One notice per directory left out in the session (a resumed session's earlier checkpoints
+   * that left it out count). */
+  private announce(repo: CheckpointRepository, dirs: readonly LeftOutDirectory[]): void {
+    for (const dir of dirs) {
+      const key = `${repo.root}\0${dir.path}`;
+      if (this.announced.has(key)) continue;
+      this.announced.add(key);
+      this.options.notice(leftOutNotice(dir, repo.limits));
+    }
+  }
+
+  /** The repository of `root`; the first time, told which directories the session left out before. */
+  private async repository(root: string): Promise<CheckpointRepository> {
+    const repo = await this.repos.get(root);
+    if (!this.seeded.has(repo.root)) {
+      this.seeded.add(repo.root);
+      for (const record of this.options.recorded) if (record.root === repo.root) for (const dir of record.leftOut ?? []) rememberLeftOut(repo.statCache.leftOut, dir);
+    }
+    return repo;
   }
 
   private fail(error: unknown): void {

@@ -16,11 +16,12 @@ import { modeReminder } from './system-prompt.js';
 import type { RunSummary, SessionEvent, SessionListener } from './events.js';
 import { prepareSession, type OpenSessionOptions, type PreparedSession } from './prepare.js';
 import type { TurnCheckpoints } from '../checkpoints/turns.js';
-import { sessionCheckpoints } from './session-checkpoints.js';
+import { readsOnly, sessionCheckpoints } from './session-checkpoints.js';
 import { applyMode } from './permissions.js';
 import { commandTurn } from './custom-commands.js';
 import { CALL_TOOL } from '../agent/tool-proxy.js';
 import { SessionRewind } from '../checkpoints/session-rewind.js';
+import { checkpointLimits } from '../checkpoints/settings.js';
 import { monotonicMs } from '../util/clock.js';
 import { redact } from '../util/redact.js';
 import { redactEvent } from './redact-event.js';
@@ -46,7 +47,7 @@ export class AgentSession extends SessionView {
   /** The gate's check, after the turn-start checkpoint is in: no tool changes the tree before it.
    * The gate itself waits for the OS sandbox's detection when its decision depends on it. */
   private readonly beforeToolCall: BeforeToolCall = async (call) => {
-    await this.checkpoints?.beforeTool();
+    await this.checkpoints?.beforeTool({ readOnly: readsOnly(call.tool) });
     return this.prepared.gate.before(call);
   };
   /** Before anything that can run a tool or spawn a child outside the loop's own calls (a
@@ -77,8 +78,8 @@ export class AgentSession extends SessionView {
   get rewind(): SessionRewind | undefined {
     const { writer, checkpoints } = this;
     if (!writer?.created || !checkpoints) return undefined;
-    const { maxFileSize } = this.prepared.checkpointSettings;
-    return new SessionRewind({ sessionId: this.id, seekHome: this.seekHome, projectId: this.projectId, sessionPath: writer.path, checkpoints, maxFileSize });
+    const limits = checkpointLimits(this.prepared.checkpointSettings);
+    return new SessionRewind({ sessionId: this.id, seekHome: this.seekHome, projectId: this.projectId, sessionPath: writer.path, checkpoints, ...limits });
   }
 
   /** Whether the session has a file to resume (a session is saved with its first message; never

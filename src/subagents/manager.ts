@@ -29,7 +29,7 @@ import { isolate, isolationInstructions, releaseIsolation, type Isolation } from
 import type { WorktreeManager } from '../worktree/manager.js';
 import { SlotQueue } from './slots.js';
 import { TurnCheckpoints } from '../checkpoints/turns.js';
-import type { CheckpointSettings } from '../checkpoints/settings.js';
+import { checkpointLimits, type CheckpointSettings } from '../checkpoints/settings.js';
 import { NO_FIGURES, type ChildReport, type ChildRunRequest } from './child-report.js';
 import { childExtras, type SessionBudget } from './session-budget.js';
 
@@ -373,7 +373,7 @@ export class SubagentManager {
       append: (entry) => void writer.append(entry),
       reserve: () => writer.reserve(),
       notice: (text) => this.options.onProblem?.(`subagent ${subSid}: ${text}`),
-      ...(this.options.checkpoints ? { maxFileSize: this.options.checkpoints.maxFileSize } : {}),
+      ...(this.options.checkpoints ? checkpointLimits(this.options.checkpoints) : {}),
     });
   }
 

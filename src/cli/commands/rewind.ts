@@ -3,6 +3,7 @@ import { configFile, resolveProject, seekHome } from '../../config/paths.js';
 import { readConfig } from '../../config/config.js';
 import {
   checkpointEntry,
+  checkpointLimits,
   checkpointSettingsFrom,
   checkpointsOf,
   conflictText,
@@ -103,8 +104,8 @@ interface RewindContext {
 
 /** The code half. False when it stopped (a dry run's report, or a refusal reported). */
 async function rewindTree(c: RewindContext): Promise<boolean> {
-  const { maxFileSize } = checkpointSettingsFrom(await readConfig(c.home), configFile(c.home));
-  const repo = await openCheckpointRepository({ root: c.target.root, seekHome: c.home, projectId: c.pid, maxFileSize });
+  const limits = checkpointLimits(checkpointSettingsFrom(await readConfig(c.home), configFile(c.home)));
+  const repo = await openCheckpointRepository({ root: c.target.root, seekHome: c.home, projectId: c.pid, ...limits });
   const sameRoot = c.checkpoints.filter((k) => k.root === c.target.root);
   const latest = sameRoot.at(-1) ?? c.target;
   const plan = await planCodeRewind(repo, c.sessionId, c.target, latest);

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openCheckpointRepository, snapshotTree } from '../../../src/checkpoints/index.js';
+import { checkpointLimits, DEFAULT_CHECKPOINT_SETTINGS, openCheckpointRepository, snapshotTree } from '../../../src/checkpoints/index.js';
 import { StatCache, type EarlyListing } from '../../../src/checkpoints/stat-cache.js';
 import { workingStateTree } from '../../../src/worktree/rescue.js';
 import { GitClient, runGit } from '../../../src/worktree/git.js';
@@ -91,7 +91,7 @@ describe('the config listing begun when the repository is opened', () => {
     }
     const listing: EarlyListing = { startedAt: Date.now(), result: Promise.resolve({ args: ['-c', `core.excludesFile=${ignoreFile}`], includes: early.includes ?? false }) };
     const target = { root, git: new GitClient(runGit), indexPath: join(root, '.git', 'index'), configPaths };
-    return { ...target, shadow: false, statCache: new StatCache(target, listing), maxFileSize: 1 << 20 };
+    return { ...target, shadow: false, statCache: new StatCache(target, listing), maxFileSize: 1 << 20, limits: { ...checkpointLimits(DEFAULT_CHECKPOINT_SETTINGS), maxFileSize: 1 << 20 } };
   }
   const paths = (root: string, tree: string): string => git(root, 'ls-tree', '-r', '--name-only', tree);
 

@@ -50,6 +50,26 @@ describe('TurnCheckpoints', () => {
     expect(git(root, 'diff', '--name-only', seenRef(SID)).trim()).toBe('a.txt');
   });
 
+  it('lets a read-only call run before the turn-start snapshot is in, and a turn of reads alone ends without a second snapshot', async () => {
+    const { root, checkpoints, records } = harness();
+    await checkpoints.atTurnStart(root, 'read only');
+    let settled = false;
+    void checkpoints.settled().then(() => (settled = true));
+    await checkpoints.beforeTool({ readOnly: true });
+    expect(settled).toBe(false); // it did not wait for the snapshot
+    await checkpoints.settled();
+    writeFiles(root, { 'a.txt': 'changed by an editor while the model read\n' });
+    await checkpoints.atTurnEnd();
+    expect(git(root, 'rev-parse', seenRef(SID)).trim()).toBe(records()[0]!.commit);
+    // A call that may write waits for the snapshot, and the turn's end moves `seen` to what it left.
+    await checkpoints.atTurnStart(root, 'write');
+    await checkpoints.beforeTool();
+    expect(records()).toHaveLength(2);
+    writeFiles(root, { 'b.txt': 'written by the turn\n' });
+    await checkpoints.atTurnEnd();
+    expect(git(root, 'diff', '--name-only', seenRef(SID)).trim()).toBe('');
+  });
+
   it('numbers on from the checkpoints a resumed session already has', async () => {
     const prior: CheckpointRecord = { turn: 4, kind: 'turn', ref: 'refs/seek/checkpoints/x/4', commit: 'c', tree: 't', root: '/elsewhere', prompt: 'p', at: '' };
     const { root, checkpoints, records } = harness([prior]);
