@@ -53,11 +53,15 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
   const rows = newestFirst(state);
   const [ui, setUi] = usePanelState(rows[0]?.subSid);
   const { confirm, message, scroll } = ui.current;
-  const view = (now: PanelUi) => {
+  // What the keys act on, from the latest render: Ink attaches a render's key handler after its
+  // frame is drawn, so a key read in between would otherwise see the rows of the frame before.
+  const latest = useRef({ rows, width, maxRows });
+  latest.current = { rows, width, maxRows };
+  const view = (now: PanelUi, list = rows) => {
     // Selection and the open transcript follow a child by id: new children push rows down.
-    const selected = Math.max(0, rows.findIndex((child) => child.subSid === now.selectedSid));
-    const shown = now.viewing ? rows.find((child) => child.subSid === now.viewing) : undefined;
-    return { selected, current: rows[selected], shown };
+    const selected = Math.max(0, list.findIndex((child) => child.subSid === now.selectedSid));
+    const shown = now.viewing ? list.find((child) => child.subSid === now.viewing) : undefined;
+    return { selected, current: list[selected], shown };
   };
   const { selected, shown } = view(ui.current);
 
@@ -72,7 +76,8 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
       // Read the state of the latest key, not of the last render: keys typed faster than a frame
       // (k then y, y then Esc) each see what the one before did.
       const now = ui.current;
-      const { selected, current, shown } = view(now);
+      const { rows, width, maxRows } = latest.current;
+      const { selected, current, shown } = view(now, rows);
       const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
       if (now.confirm) {
         if (letter === 'y') setUi({ message: onKill(now.confirm) ? `stopping ${shortSubSid(now.confirm)}…` : `${shortSubSid(now.confirm)} is not running` });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentsPanel } from '../../../../src/tui/components/AgentsPanel.js';
 import { stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import type { SubagentsState } from '../../../../src/tui/state/subagents.js';
-import { flush, KEYS, renderAttached } from '../input/helpers.js';
+import { flush, KEYS, renderAttached, waitFor } from '../input/helpers.js';
 import { widestLine } from '../conversation/ink-at-width.js';
 import { end, fold, start, SUB_A, SUB_B, text, toolEnd, toolStart, turn, usage } from './events.js';
 
@@ -75,6 +75,28 @@ describe('/agents panel', () => {
     await flush();
     expect(rows()[0]).toBe('Subagents 3 · 2 running');
     expect(rows().find((row) => row.startsWith('❯ '))!.startsWith('❯ a1b2c3')).toBe(true);
+    view.unmount();
+  });
+
+  it('a key pressed the moment a new child appears acts on the rows of that frame (not the frame before)', async () => {
+    const onlyA = EVENTS.slice(0, 6);
+    const { rows, view, update } = await setup(fold(onlyA));
+    expect(rows()[1]!.startsWith('❯ a1b2c3')).toBe(true);
+    // Up goes in right after the first frame listing the new child is written, before React runs
+    // that frame's effects (which attach its key handler).
+    const stdout = view.stdout as unknown as { write: (frame: string) => void };
+    const write = stdout.write.bind(stdout);
+    let sent = false;
+    stdout.write = (text: string) => {
+      write(text);
+      if (!sent && stripAnsi(text).includes('d4e5f6')) {
+        sent = true;
+        view.stdin.write(KEYS.up);
+      }
+    };
+    update(fold(EVENTS));
+    await waitFor(() => expect(rows().find((row) => row.startsWith('❯ '))!.startsWith('❯ d4e5f6')).toBe(true));
+    expect(sent).toBe(true);
     view.unmount();
   });
 
