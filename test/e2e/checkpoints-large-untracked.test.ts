@@ -8,18 +8,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedServer } from '../support/scripted-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => server.reset());
+const suite = useScriptedServer();
 
 const CAP = 2_000;
 const GENERATED = 2_100;
@@ -38,7 +31,7 @@ function project(): { root: string; home: string } {
 }
 
 async function seek(root: string, home: string, ...args: string[]) {
-  return runSeek(args, { cwd: root, env: { SEEK_HOME: home, DEEPSEEK_API_KEY: 'test-key', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' }, timeoutMs: 120_000 });
+  return runSeek(args, { cwd: root, env: suite.env(home), timeoutMs: 120_000 });
 }
 
 /** The session file's checkpoint events (one session in `home`). */
@@ -59,7 +52,7 @@ function checkpointEvents(home: string): Array<{ name: string; data: { turn: num
 
 /** A turn that edits README.md, writes a new small file and adds a file to generated/. */
 function changingTurn(n: number): void {
-  server.enqueue(
+  suite.server.enqueue(
     { toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] },
     { toolCalls: [{ name: 'edit_file', arguments: { path: 'README.md', old_string: n === 1 ? '# demo' : `# demo ${n - 1}`, new_string: `# demo ${n}` } }] },
     { toolCalls: [{ name: 'bash', arguments: { command: `printf "turn ${n}\\n" > made-${n}.txt && printf "late\\n" > generated/late-${n}.txt` } }] },
