@@ -6,7 +6,7 @@
 import { readSubagentIndex } from './index-log.js';
 import type { BackgroundChild, BackgroundChildren } from './background.js';
 import { shortSubSid } from './result-format.js';
-import { processAlive } from './child-resume.js';
+import { isProcessAlive } from '../util/process.js';
 import type { SubagentRecord } from './types.js';
 
 export interface StatusQuery {
@@ -57,7 +57,7 @@ function describeRecord(record: SubagentRecord): string {
   const id = shortSubSid(record.sub_sid);
   const figures = `${record.turns ?? 0} turns · tokens: ${(record.tokens?.prompt ?? 0) + (record.tokens?.completion ?? 0)}`;
   const resume = `continue it with agent (resume: "${id}", and a prompt saying what to do now), or the user with \`seek --resume ${record.sub_sid}\``;
-  const stale = record.status === 'active' && !processAlive(record.pid); // its process died; recovery has not run yet
+  const stale = record.status === 'active' && !isProcessAlive(record.pid); // its process died; recovery has not run yet
   if (record.status === 'active' && !stale) return `${id} ("${record.description}"): active in another seek process (pid ${record.pid}); ${figures}`;
   const state = record.status === 'orphaned' || stale ? 'interrupted (its seek process ended while it ran; not running any more)' : record.status;
   return `${id} ("${record.description}"): ${state}${record.reason ? ` (${record.reason})` : ''} · ${figures}; ${resume}`;

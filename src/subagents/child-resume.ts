@@ -7,6 +7,7 @@
  * answered get interrupted results first (a provider rejects unanswered calls).
  */
 import { subagentTranscriptFile } from '../config/paths.js';
+import { isProcessAlive } from '../util/process.js';
 import type { Message } from '../providers/types.js';
 import { danglingToolCalls, interruptedToolResults, readSession } from '../session/reader.js';
 import { readSubagentIndex } from './index-log.js';
@@ -38,7 +39,7 @@ export async function loadEarlierChild(id: string, lookup: ResumeLookup): Promis
   const record = records.find((candidate) => candidate.sub_sid === id) ?? records.find((candidate) => shortSubSid(candidate.sub_sid) === id || candidate.sub_sid.endsWith(id));
   if (!record) return `no subagent "${id}" of this session to resume (agent_status lists them)`;
   if (lookup.runningHere(record.sub_sid)) return `subagent ${shortSubSid(record.sub_sid)} is still running: wait for it (agent_status with wait) before continuing it`;
-  if (record.status === 'active' && record.pid !== process.pid && processAlive(record.pid)) {
+  if (record.status === 'active' && record.pid !== process.pid && isProcessAlive(record.pid)) {
     return `subagent ${shortSubSid(record.sub_sid)} is still running in another seek process (pid ${record.pid})`;
   }
   try {
@@ -56,15 +57,4 @@ function unbilled(message: Message): Message {
   if (message.role !== 'assistant') return { ...message };
   const { usage: _usage, costUsd: _cost, ...rest } = message;
   return rest;
-}
-
-/** Whether process `pid` exists here (a reused pid reads as alive: a known limit). */
-export function processAlive(pid: number): boolean {
-  if (!(pid > 0)) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
