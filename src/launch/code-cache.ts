@@ -38,7 +38,6 @@ import { basename, dirname, join, resolve } from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { chunkAwareRequire, chunkFolder, type CompiledScript, type ModuleWrapper } from './chunks.js';
-import { startMemorySaver } from './memory-saver.js';
 import { runsOnHeadlessBuild } from './route.js';
 
 interface CliModule {
@@ -81,11 +80,9 @@ export async function launch(scripts: CliScripts, argv: string[]): Promise<void>
   const require = chunkAwareRequire(scriptPath, (path) => compile(path, 'shared'));
   cliScript.wrapper.call(module.exports, module.exports, require, module, scriptPath, dirname(scriptPath));
   const cli = module.exports as CliModule;
-  const memorySaver = startMemorySaver(scriptPath);
   try {
     await cli.main(argv);
   } finally {
-    memorySaver.stop();
     const kind = RUN_KIND_BITS[cli.runKind?.() ?? 'other'] | (cli.ranTools?.() === true ? TOOLS_BIT : 0);
     for (const script of compiled) script.saveCache(kind, scripts);
   }
