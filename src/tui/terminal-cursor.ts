@@ -14,10 +14,15 @@
  * target (its box and the cell of the insertion point inside it) while it has focus; the box's
  * offset in Ink's output is the sum of the yoga offsets up to the root, and the output's height
  * is the root's.
+ *
+ * Every write is counted for the width the terminal reports at that moment (`terminalColumns`),
+ * and while that width is changing Ink's writes are held and the cursor left where it is, then
+ * let through in order once it has stopped (resize-hold.ts).
  */
 import type { DOMElement } from 'ink';
 import { createContext } from 'react';
 import { LiveFrame } from './live-frame.js';
+import { ResizeHold } from './resize-hold.js';
 
 export interface CursorTarget {
   /** The element the cell is relative to (its top-left corner is row 0, column 0). */
@@ -51,27 +56,22 @@ export class TerminalCursor {
   /** On the alternate screen: the main screen's frame and where the cursor was on it. */
   private main: { frame: LiveFrame; parked: Parked | undefined } | undefined;
 
+  /** Writes held while the terminal's width is changing (resize-hold.ts). */
+  private readonly hold: ResizeHold;
+  private readonly onResize = (): void => {
+    if (!this.disposed) this.hold.resized();
+  };
+
   constructor(private readonly out: NodeJS.WriteStream) {
+    this.hold = new ResizeHold(
+      () => terminalColumns(out),
+      () => this.queueSettle(),
+    );
+    // Before Ink's own resize handler, which writes at once.
+    out.prependListener('resize', this.onResize);
     const write = (chunk: unknown, ...rest: unknown[]): boolean => {
-      const columns = out.columns || 80;
-      let data = chunk;
-      let back = '';
-      if (typeof chunk === 'string' && !this.disposed && this.switching && !LiveFrame.controlOnly(chunk)) {
-        data = this.switchScreen(chunk, columns);
-      } else if (typeof chunk === 'string' && !this.disposed && this.frame.mustRecount(chunk, columns)) {
-        // The cursor is where it was parked, but the rows under it were reflowed: the erase is
-        // counted again for the new width (this replaces the unpark and Ink's own erase).
-        data = this.frame.eraseReflowed(chunk, columns, this.parked);
-      } else {
-        back = this.parked && !this.disposed ? this.unparkSequence() : '';
-        data = back && typeof chunk === 'string' ? back + chunk : chunk;
-      }
-      this.parked = undefined;
-      if (back && data === chunk) out.write(back);
-      const result = (out.write as (...args: unknown[]) => boolean)(data, ...rest);
-      if (typeof chunk === 'string') this.frame.observe(chunk, columns);
-      this.queueSettle();
-      return result;
+      if (!this.disposed && this.hold.defer(() => this.pass(chunk, rest))) return true;
+      return this.pass(chunk, rest);
     };
     this.stream = new Proxy(out, {
       get(target, property) {
@@ -80,6 +80,36 @@ export class TerminalCursor {
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
+  }
+
+  /** Writes one of Ink's chunks, with the cursor brought back from where it was parked first. */
+  private pass(chunk: unknown, rest: unknown[]): boolean {
+    const out = this.out;
+    const columns = terminalColumns(out);
+    const text = typeof chunk === 'string' && !this.disposed ? chunk : undefined;
+    let data = chunk;
+    let back = '';
+    if (text !== undefined && this.switching && !LiveFrame.controlOnly(text)) {
+      data = this.switchScreen(text, columns);
+    } else if (text !== undefined && this.frame.mustRecount(text, columns)) {
+      // The cursor is where it was parked, but the rows under it were reflowed: the erase is
+      // counted again for the new width (this replaces the unpark and Ink's own erase).
+      data = this.frame.eraseReflowed(text, columns, this.parked);
+    } else if (text !== undefined && LiveFrame.controlOnly(text) && this.frame.reflowed(columns)) {
+      // Draws nothing (synchronized-output brackets): the cursor stays parked, for the erase that
+      // follows to be counted from there (moving it down by rows counted before the reflow would
+      // not reach the frame's bottom).
+      return (out.write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    } else {
+      back = this.parked && !this.disposed ? this.unparkSequence() : '';
+      data = back && text !== undefined ? back + text : chunk;
+    }
+    this.parked = undefined;
+    if (back && data === chunk) out.write(back);
+    const result = (out.write as (...args: unknown[]) => boolean)(data, ...rest);
+    if (text !== undefined) this.frame.observe(text, columns);
+    this.queueSettle();
+    return result;
   }
 
   /** The editor with focus says where its insertion point is; `undefined` hides the cursor. */
@@ -128,6 +158,8 @@ export class TerminalCursor {
   /** Puts the cursor back where Ink expects it and stops following the editor. */
   dispose(): void {
     if (this.disposed) return;
+    this.hold.release();
+    this.out.off('resize', this.onResize);
     if (this.main) this.out.write(`${ESC}?1049l`);
     this.main = undefined;
     if (this.parked) this.out.write(this.unparkSequence());
@@ -147,7 +179,7 @@ export class TerminalCursor {
   /** Moves the cursor to the insertion point of the current layout, if it is not there already. */
   private settle(): void {
     // After a narrowing the cursor stays put until Ink's next write erases the reflowed frame.
-    if (this.disposed || this.switching || this.frame.reflowed(this.out.columns || 80)) return;
+    if (this.disposed || this.switching || this.hold.holding || this.frame.reflowed(terminalColumns(this.out))) return;
     const wanted = this.wantedPosition();
     const current = this.parked;
     if (wanted?.up === current?.up && wanted?.column === current?.column) return;
@@ -167,7 +199,7 @@ export class TerminalCursor {
     const resting = origin.outputHeight >= rows ? origin.outputHeight - 1 : origin.outputHeight;
     const up = resting - (origin.top + target.row);
     if (up < 0 || up > rows - 1) return undefined;
-    const columns = this.out.columns || 80;
+    const columns = terminalColumns(this.out);
     return { up, column: Math.min(columns - 1, Math.max(0, origin.left + target.column)) };
   }
 
@@ -175,6 +207,22 @@ export class TerminalCursor {
     const up = this.parked?.up ?? 0;
     return `${HIDE_CURSOR}${up > 0 ? `${ESC}${up}B` : ''}\r`;
   }
+}
+
+/**
+ * The terminal's width now, asked of the terminal itself (TIOCGWINSZ, as Node does on SIGWINCH).
+ * `stream.columns` changes only when Node handles the SIGWINCH, an event-loop turn or a long
+ * render later; a terminal that reflows on resize has by then already laid out the frame's rows
+ * for the new width, and a park or an erase counted for the old one lands on the wrong row (the
+ * input's row left twice). Falls back to `columns` for streams without a terminal handle.
+ */
+export function terminalColumns(stream: NodeJS.WriteStream): number {
+  const handle = (stream as { _handle?: { getWindowSize?: (size: number[]) => number } })._handle;
+  if (typeof handle?.getWindowSize === 'function') {
+    const size: number[] = [];
+    if (handle.getWindowSize(size) === 0 && (size[0] ?? 0) > 0) return size[0]!;
+  }
+  return stream.columns || 80;
 }
 
 function parkSequence(position: Parked): string {

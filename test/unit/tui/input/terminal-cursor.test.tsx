@@ -13,6 +13,15 @@ restoreEnvironment();
 class FakeTerminal extends EventEmitter {
   readonly isTTY = true;
   columns = 40;
+  /** The width the terminal itself reports (TIOCGWINSZ), ahead of `columns` until its SIGWINCH is handled. */
+  realColumns = 40;
+  readonly _handle = {
+    getWindowSize: (size: number[]): number => {
+      size[0] = this.realColumns;
+      size[1] = this.rows;
+      return 0;
+    },
+  };
   rows = 12;
   readonly writes: string[] = [];
   write(chunk: string): boolean {
@@ -120,5 +129,21 @@ describe('TerminalCursor', () => {
     expect(terminal.writes.at(-1)).toBe(parked(2, 2));
     cursor.dispose();
     expect(terminal.writes.at(-1)).toBe(`${HIDE_CURSOR}\u001b[2B\r`);
+  });
+
+  it('a terminal narrowed before its SIGWINCH is handled: the next frame is erased by the rows it was reflowed into, from where the cursor was parked', async () => {
+    const { terminal, stdin } = mount();
+    await flush();
+    expect(terminal.writes.at(-1)).toBe(parked(2, 2));
+    terminal.realColumns = 5; // the terminal reflowed the frame; Node still says 40 columns
+    const before = terminal.writes.length;
+    stdin.write('x');
+    await until(() => terminal.writes.some((chunk) => chunk.includes('› x')));
+    const after = terminal.writes.slice(before).join('');
+    // Parked on the editor's row (column 2): up to its first row as reflowed at 5 columns
+    // ('first line' takes 2 rows, 'second line' 3), never back down by the 2 rows counted at 40.
+    expect(after.indexOf('\u001b[5A\r\u001b[J')).toBeGreaterThanOrEqual(0);
+    expect(after.indexOf('\u001b[5A\r\u001b[J')).toBeLessThan(after.indexOf('› x'));
+    expect(after).not.toContain(`${HIDE_CURSOR}\u001b[2B\r`);
   });
 });
