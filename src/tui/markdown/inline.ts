@@ -1,5 +1,6 @@
 import type { MarkedToken, Token } from 'marked';
 import { mergeStyle, type Segment, type Style } from './ansi.js';
+import { linkCodeSpan, linkPlainText } from './file-links.js';
 
 /** Inline Markdown (emphasis, code spans, links…) as styled segments, ready for wrapping. */
 
@@ -71,7 +72,7 @@ function appendInline(out: Segment[], token: Token, base: Style | undefined): vo
   switch (known.type) {
     case 'text':
       if (known.tokens !== undefined && known.tokens.length > 0) out.push(...inlineSegments(known.tokens, base));
-      else out.push({ text: collapseWhitespace(decodeEntities(known.text)), style: base });
+      else out.push(...linkPlainText(collapseWhitespace(decodeEntities(known.text)), base));
       return;
     case 'strong':
       out.push(...inlineSegments(known.tokens, mergeStyle(base, { bold: true })));
@@ -83,7 +84,7 @@ function appendInline(out: Segment[], token: Token, base: Style | undefined): vo
       out.push(...inlineSegments(known.tokens, mergeStyle(base, { strikethrough: true })));
       return;
     case 'codespan':
-      out.push({ text: collapseWhitespace(known.text), style: mergeStyle(base, CODE_SPAN) });
+      out.push(...linkCodeSpan(collapseWhitespace(known.text), mergeStyle(base, CODE_SPAN)));
       return;
     case 'br':
       out.push({ text: '\n', style: base });
