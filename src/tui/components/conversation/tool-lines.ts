@@ -5,7 +5,7 @@ import type { ConversationItem } from '../../types.js';
 import { diffLines } from './diff-lines.js';
 import { capLines, count, DETAIL_MAX_LINES, firstLine, formatDuration, outputLines, textLines } from './text-blocks.js';
 import { grepCounts, runSummary } from './tool-outcome.js';
-import { linkedSummary } from './tool-path.js';
+import { diffFileLink, linkedSummary } from './tool-path.js';
 
 /** The lines of a tool row: header, live output, result hint, detail body. Pure, so they are
  * tested without Ink. */
@@ -210,7 +210,7 @@ export function detailBody(item: ToolItem, width: number, whole = false): Line[]
   if (display === undefined) return outputLines(output, width, item.status === 'error' ? RED : undefined, max, whole);
   switch (display.kind) {
     case 'diff':
-      return [diffCounts(display), ...diffLines(display.diff, { width, ...(whole ? { wrap: true } : { maxLines: DETAIL_MAX_LINES }), lineNumbers: true, words: true })];
+      return [diffCounts(display), ...diffLines(display.diff, { width, ...(whole ? { wrap: true } : { maxLines: DETAIL_MAX_LINES }), lineNumbers: true, words: true, ...diffFileLink(item) })];
     case 'command': {
       const body = outputLines(display.output, width, undefined, max, whole);
       const failed = display.exitCode !== 0;

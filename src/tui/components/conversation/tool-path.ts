@@ -59,3 +59,8 @@ export function linkedSummary(summary: string, files: readonly string[] | undefi
   if (before !== '' && left >= 2) return [...truncateLine([{ text: before }], left), { text: ' ' }, link];
   return truncateLine(whole, room);
 }
+
+/** `{ fileLink }` for the headers of an edit's diff (detail views), where links are on. */
+export function diffFileLink(item: { paths?: readonly string[] }): { fileLink?: string } {
+  return hyperlinksOn() && item.paths?.length === 1 ? { fileLink: fileUrl(item.paths[0]!) } : {};
+}

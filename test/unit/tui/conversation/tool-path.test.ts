@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { findShownPath } from '../../../../src/tui/components/conversation/tool-path.js';
-import { headerLine, type ToolItem } from '../../../../src/tui/components/conversation/tool-lines.js';
+import { detailBody, headerLine, type ToolItem } from '../../../../src/tui/components/conversation/tool-lines.js';
 import { lineToString, setHyperlinks, stripAnsi } from '../../../../src/tui/markdown/ansi.js';
 import { fileUrl } from '../../../../src/tui/markdown/file-links.js';
 import { lineWidth } from '../../../../src/tui/markdown/width.js';
@@ -51,6 +51,17 @@ describe('tool rows with links on', () => {
     const out = lineToString(cut, true);
     expect(stripAnsi(out)).toMatch(/^✓ read long\/long\/\S*…  1\.2s$/);
     expect(out).toContain(`${OSC8}${fileUrl(`/p/${'long/'.repeat(12)}read-file.ts`)}\u001b\\`);
+  });
+
+  it('link the file names of an edit diff\'s headers in the detail view', () => {
+    const diff = '--- src/a.ts\n+++ src/a.ts\n@@ -1 +1 @@\n-old\n+new\n';
+    const edit = tool({ name: 'edit_file', summary: 'edit src/a.ts', paths: ['/work/proj/src/a.ts'], display: { kind: 'diff', path: 'src/a.ts', diff, added: 1, removed: 1 } });
+    const rows = () => detailBody(edit, 60).map((line) => lineToString(line, true));
+    expect(rows().join('\n')).not.toContain(OSC8);
+    setHyperlinks(true);
+    const headers = rows().filter((row) => /^(---|\+\+\+)/.test(stripAnsi(row).trim()));
+    expect(headers).toHaveLength(2);
+    for (const row of headers) expect(row).toContain(`${OSC8}${fileUrl('/work/proj/src/a.ts')}\u001b\\`);
   });
 
   it('are laid out as before with links off', () => {
