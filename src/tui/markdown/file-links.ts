@@ -101,6 +101,12 @@ export function withPathLinks<T>(render: () => T): T {
 const WORD = /^([(["'<]*)(.*?)([)\]"'>,;:.!?]*)$/;
 const PLAIN_WORDS = /(\s+)/;
 
+/** The `file://` target of a Markdown link's address that names a file (`[a.ts](src/a.ts)`). */
+export function fileLinkTarget(href: string): string | undefined {
+  const file = current?.target(href);
+  return file === undefined ? undefined : fileUrl(file);
+}
+
 /** A code span's text as segments: the whole span linked when it names a file. */
 export function linkCodeSpan(text: string, style: Style | undefined): Segment[] {
   const linker = current;

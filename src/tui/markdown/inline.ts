@@ -1,6 +1,6 @@
 import type { MarkedToken, Token } from 'marked';
 import { mergeStyle, type Segment, type Style } from './ansi.js';
-import { linkCodeSpan, linkPlainText } from './file-links.js';
+import { fileLinkTarget, linkCodeSpan, linkPlainText } from './file-links.js';
 
 /** Inline Markdown (emphasis, code spans, links…) as styled segments, ready for wrapping. */
 
@@ -48,9 +48,12 @@ function collapseWhitespace(text: string): string {
  * (which would end the OSC 8 sequence early). */
 const LINKABLE = /^(?:https?:\/\/|mailto:)[^\s\u0000-\u001f\u007f-\u009f]+$/i;
 
-/** `style` with `href` as its hyperlink when a terminal can open it. */
+/** `style` with `href` as its hyperlink when a terminal can open it (a web or mail address, or a
+ * file of the session's directory where file links are on: file-links.ts). */
 function linked(style: Style, href: string): Style {
-  return LINKABLE.test(href) ? { ...style, link: href } : style;
+  if (LINKABLE.test(href)) return { ...style, link: href };
+  const file = fileLinkTarget(href);
+  return file === undefined ? style : { ...style, link: file };
 }
 
 function isSameUrl(text: string, href: string): boolean {

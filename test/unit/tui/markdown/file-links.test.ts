@@ -82,6 +82,13 @@ describe('paths in rendered answers', () => {
     expect(out.split(OSC8).length - 1).toBe(4); // two links, each opened and closed
   });
 
+  it('links a Markdown link whose address is a file of the project, label and address', () => {
+    const out = render('See [the module](src/a.ts) and [gone](src/missing.ts).');
+    const link = open(join(root, 'src', 'a.ts'));
+    expect(out.split(link).length - 1).toBe(2);
+    expect(out).not.toContain(fileUrl(join(root, 'src', 'missing.ts')));
+  });
+
   it('never links inside a fenced code block, nor a path with spaces', () => {
     const out = render('```\ncat src/a.ts\n```\n\nand `my file.txt`');
     expect(out).not.toContain(OSC8);
