@@ -15,8 +15,23 @@ import { hyperlinksOn, type Segment, type Style } from './ansi.js';
 
 /** The address of a local file for an OSC 8 link: `file://HOST/path`, the host naming the machine
  * the file is on, as the OSC 8 convention asks (a terminal opens only its own host's files). */
-export function fileUrl(file: string, host: string = hostname()): string {
+export function fileUrl(file: string, host: string = thisHost()): string {
   return pathToFileURL(path.resolve(file)).href.replace(/^file:\/\//, `file://${encodeURIComponent(host)}`);
+}
+
+let host: string | undefined;
+const thisHost = () => (host ??= hostname());
+
+const urls = new Map<string, string>();
+/** `fileUrl` of this host, remembered (answers re-render on every frame while they stream). */
+function linkTo(file: string): string {
+  let url = urls.get(file);
+  if (url === undefined) {
+    if (urls.size >= 1000) urls.clear();
+    url = fileUrl(file);
+    urls.set(file, url);
+  }
+  return url;
 }
 
 /** Files looked up per render at most: a long answer full of path-like words never stalls a frame. */
@@ -65,12 +80,12 @@ function isFile(file: string): boolean {
 const LINE_SUFFIX = /:\d+(?::\d+)?$/;
 
 /** The absolute file a token would name inside `root`, before looking: it must look like a path
- * (a `/` or a dot inside it), hold no space or control character, not be a URL, and resolve inside
- * the root (`../outside` does not). */
+ * (a `/`, or a name with an extension that starts with a letter), hold no space or control
+ * character, not be a URL, and resolve inside the root (`../outside` does not). */
 export function candidateFile(token: string, root: string): string | undefined {
   const bare = token.replace(LINE_SUFFIX, '');
   if (bare === '' || bare.length > 1024 || /[\s\u0000-\u001f\u007f-\u009f]/.test(bare) || bare.includes('://')) return undefined;
-  if (!bare.includes('/') && !/[^.]\.[^./]+$/.test(bare)) return undefined;
+  if (!bare.includes('/') && !/[^.]\.[A-Za-z][^./]*$/.test(bare)) return undefined; // `a.ts`, not `v1.2`
   const file = path.resolve(root, bare);
   const relative = path.relative(root, file);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
@@ -104,7 +119,7 @@ const PLAIN_WORDS = /(\s+)/;
 /** The `file://` target of a Markdown link's address that names a file (`[a.ts](src/a.ts)`). */
 export function fileLinkTarget(href: string): string | undefined {
   const file = current?.target(href);
-  return file === undefined ? undefined : fileUrl(file);
+  return file === undefined ? undefined : linkTo(file);
 }
 
 /** A code span's text as segments: the whole span linked when it names a file. */
@@ -112,7 +127,7 @@ export function linkCodeSpan(text: string, style: Style | undefined): Segment[] 
   const linker = current;
   if (linker === undefined || style?.link !== undefined) return [{ text, style }];
   const file = linker.target(text.trim());
-  return [{ text, style: file === undefined ? style : { ...style, link: fileUrl(file) } }];
+  return [{ text, style: file === undefined ? style : { ...style, link: linkTo(file) } }];
 }
 
 /** Plain text as segments: each word that names a file linked (its punctuation left out). */
@@ -130,7 +145,7 @@ export function linkPlainText(text: string, style: Style | undefined): Segment[]
     }
     plain += parts[1]!;
     if (plain !== '') out.push({ text: plain, style });
-    out.push({ text: parts[2]!, style: { ...style, link: fileUrl(file) } });
+    out.push({ text: parts[2]!, style: { ...style, link: linkTo(file) } });
     plain = parts[3]!;
   }
   if (plain !== '') out.push({ text: plain, style });

@@ -46,6 +46,7 @@ describe('path tokens (createPathLinker)', () => {
     // Words that cannot be paths are not even looked up.
     expect(candidateFile('hello', root)).toBeUndefined();
     expect(candidateFile('e.g.', root)).toBeUndefined();
+    expect(candidateFile('v1.2', root)).toBeUndefined();
   });
 
   it('looks each file up once, and at most the cap', () => {
