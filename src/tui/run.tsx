@@ -13,6 +13,7 @@ import { TerminalCursor, TerminalCursorContext } from './terminal-cursor.js';
 import { withUnlimitedRows } from './state/use-terminal-rows.js';
 import { layoutEngineReady } from './layout-engine.js';
 import { setHyperlinks } from './markdown/ansi.js';
+import { setFileLinkRoot } from './markdown/file-links.js';
 
 restoreEnvironment();
 
@@ -47,6 +48,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return 2;
   }
 
+  // Paths in answers link to the session's files (only where links are on: file-links.ts).
+  setFileLinkRoot(first.cwd);
   const home = seekHome(options.session.env);
   const root = findProjectRoot(options.session.cwd);
   // The session's project id (config/paths.ts): never one a repository's files name.
@@ -88,7 +91,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
           firstPrompt={options.firstPrompt || undefined}
           firstImages={attached.images}
           color={color}
-          onSessionChange={(session) => (current = session)}
+          onSessionChange={(session) => {
+            current = session;
+            setFileLinkRoot(session.cwd);
+          }}
         />
       </TerminalCursorContext.Provider>,
       // Ink sees no terminal height, so it never clears the terminal (see withUnlimitedRows).

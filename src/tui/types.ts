@@ -43,6 +43,8 @@ export type ConversationItem =
       name: string;
       /** The key argument, one line: a path, a command, a pattern. */
       summary: string;
+      /** The files the call touches, absolute (none for commands): the row links the path it shows. */
+      paths?: string[];
       status: 'running' | 'done' | 'error' | 'denied';
       durationMs?: number;
       /** What a screen shows (a diff, a command's output…), once finished. */

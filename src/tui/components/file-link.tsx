@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
-import { homedir, hostname } from 'node:os';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import stringWidth from 'string-width';
 import { lineToString, sanitizeTerminalText, type Segment } from '../markdown/ansi.js';
+import { fileUrl } from '../markdown/file-links.js';
 
 /**
  * A file path as the terminal UI shows it: under the home directory as `~/…` (shorter, and a
@@ -20,11 +20,7 @@ export function shownPath(file: string, home: string = homedir()): string {
   return sanitizeTerminalText(text).replace(/[\t\n]/g, ' ');
 }
 
-/** The address of a local file for an OSC 8 link: `file://HOST/path`, the host naming the machine
- * the file is on, as the OSC 8 convention asks (a terminal opens only its own host's files). */
-export function fileUrl(file: string, host: string = hostname()): string {
-  return pathToFileURL(path.resolve(file)).href.replace(/^file:\/\//, `file://${encodeURIComponent(host)}`);
-}
+export { fileUrl };
 
 /** The path as a segment: its shown text, linked to the file. */
 export function pathSegment(file: string, home?: string): Segment {

@@ -70,6 +70,11 @@ export function setHyperlinks(enabled: boolean): void {
   hyperlinks = enabled;
 }
 
+/** Whether links are written as OSC 8 hyperlinks (see `setHyperlinks`). */
+export function hyperlinksOn(): boolean {
+  return hyperlinks;
+}
+
 /** `text` in `style`, self-contained (it ends with a reset), or plain when colour is off. */
 export function paint(text: string, style: Style | undefined, color: boolean): string {
   if (!color || text === '') return text;

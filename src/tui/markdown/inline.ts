@@ -1,5 +1,6 @@
 import type { MarkedToken, Token } from 'marked';
 import { mergeStyle, type Segment, type Style } from './ansi.js';
+import { fileLinkTarget, linkCodeSpan, linkPlainText } from './file-links.js';
 
 /** Inline Markdown (emphasis, code spans, links…) as styled segments, ready for wrapping. */
 
@@ -47,9 +48,12 @@ function collapseWhitespace(text: string): string {
  * (which would end the OSC 8 sequence early). */
 const LINKABLE = /^(?:https?:\/\/|mailto:)[^\s\u0000-\u001f\u007f-\u009f]+$/i;
 
-/** `style` with `href` as its hyperlink when a terminal can open it. */
+/** `style` with `href` as its hyperlink when a terminal can open it (a web or mail address, or a
+ * file of the session's directory where file links are on: file-links.ts). */
 function linked(style: Style, href: string): Style {
-  return LINKABLE.test(href) ? { ...style, link: href } : style;
+  if (LINKABLE.test(href)) return { ...style, link: href };
+  const file = fileLinkTarget(href);
+  return file === undefined ? style : { ...style, link: file };
 }
 
 function isSameUrl(text: string, href: string): boolean {
@@ -71,7 +75,7 @@ function appendInline(out: Segment[], token: Token, base: Style | undefined): vo
   switch (known.type) {
     case 'text':
       if (known.tokens !== undefined && known.tokens.length > 0) out.push(...inlineSegments(known.tokens, base));
-      else out.push({ text: collapseWhitespace(decodeEntities(known.text)), style: base });
+      else out.push(...linkPlainText(collapseWhitespace(decodeEntities(known.text)), base));
       return;
     case 'strong':
       out.push(...inlineSegments(known.tokens, mergeStyle(base, { bold: true })));
@@ -83,7 +87,7 @@ function appendInline(out: Segment[], token: Token, base: Style | undefined): vo
       out.push(...inlineSegments(known.tokens, mergeStyle(base, { strikethrough: true })));
       return;
     case 'codespan':
-      out.push({ text: collapseWhitespace(known.text), style: mergeStyle(base, CODE_SPAN) });
+      out.push(...linkCodeSpan(collapseWhitespace(known.text), mergeStyle(base, CODE_SPAN)));
       return;
     case 'br':
       out.push({ text: '\n', style: base });

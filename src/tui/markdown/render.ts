@@ -1,6 +1,7 @@
 import { Lexer, type Token } from 'marked';
 import { linesToString, sanitizeTerminalText, type Line } from './ansi.js';
 import { fitLines, renderBlock, type BlockContext } from './blocks.js';
+import { withPathLinks } from './file-links.js';
 
 /**
  * Markdown → a string for the terminal (ANSI styles when `color`), every line at most `width`
@@ -65,7 +66,7 @@ export function renderMarkdown(text: string, options: MarkdownRenderOptions): st
   }
   let rendered: string;
   try {
-    rendered = renderIncrementally(sanitizeTerminalText(text), width, color, keep);
+    rendered = withPathLinks(() => renderIncrementally(sanitizeTerminalText(text), width, color, keep));
   } catch {
     // A parser bug must not take the screen down: show the text itself.
     rendered = linesToString(fitLines(plainFallback(text), width), false);

@@ -4,6 +4,7 @@ import type { ConversationItem } from '../types.js';
 import { displayFromView } from '../../agent/tool-view.js';
 import type { TranscriptEntry } from '../../runtime/session-types.js';
 import { keyArgument } from './key-argument.js';
+import { filesOf, savedFiles } from './tool-files.js';
 import { unwrapProxyCall } from '../../agent/tool-proxy.js';
 import { isInjectedContext } from '../../session/context.js';
 
@@ -112,6 +113,7 @@ export function reduceConversation(state: ConversationState, event: SessionEvent
         id: event.toolCall.id,
         name: event.toolCall.name,
         summary: event.action?.summary ?? keyArgument(event.toolCall.name, event.args ?? event.toolCall.arguments),
+        ...filesOf(event.action),
         status: 'running',
       });
       break;
@@ -169,8 +171,8 @@ export function addNotice(state: ConversationState, level: 'info' | 'warn' | 'er
 }
 
 /** The items of a resumed history, all finished. */
-export function itemsFromHistory(messages: readonly Message[]): ConversationItem[] {
-  return itemsFromTranscript(messages.map((message) => ({ kind: 'message', message })));
+export function itemsFromHistory(messages: readonly Message[], cwd?: string): ConversationItem[] {
+  return itemsFromTranscript(messages.map((message) => ({ kind: 'message', message })), cwd);
 }
 
 /** What a compaction leaves in the history: the summary standing in for the messages it replaced. */
@@ -179,9 +181,11 @@ const SUMMARY_MESSAGE = /^<summary>\nThis session was compacted\. Summary of the
 /**
  * The items of a saved conversation, all finished, as they showed live: tool rows with the summary,
  * duration and display recorded with their result (ToolResultMessage.view), a compaction as its
- * marker line (its summary expands in the transcript), never as a message the user typed.
+ * marker line (its summary expands in the transcript), never as a message the user typed. The
+ * files a call touched come from its view, or (a session saved without them) from its arguments
+ * resolved against `cwd`.
  */
-export function itemsFromTranscript(entries: readonly TranscriptEntry[]): ConversationItem[] {
+export function itemsFromTranscript(entries: readonly TranscriptEntry[], cwd?: string): ConversationItem[] {
   const items: ConversationItem[] = [];
   let n = 0;
   const results = new Map<string, Message & { role: 'tool' }>();
@@ -210,6 +214,7 @@ export function itemsFromTranscript(entries: readonly TranscriptEntry[]): Conver
           id: call.id,
           name: call.name,
           summary: view?.title ?? keyArgument(call.name, parsedArguments(call.arguments)),
+          ...savedFiles(call.name, view?.paths, parsedArguments(call.arguments), cwd),
           status: !result ? 'error' : result.isError ? (DENIAL.test(result.content) ? 'denied' : 'error') : 'done',
           ...(result ? { output: result.content } : {}),
           ...(view?.durationMs !== undefined ? { durationMs: view.durationMs } : {}),

@@ -3,7 +3,8 @@ import type { ConversationItem } from '../types.js';
 import { itemsFromHistory, itemsFromTranscript } from './conversation.js';
 
 /** A resumed session as it showed: its transcript, or (no file behind it) its history. */
-export const shownItems = (session: AgentSession) => (session.transcript?.length ? itemsFromTranscript(session.transcript) : itemsFromHistory(session.history));
+export const shownItems = (session: AgentSession) => 
+  session.transcript?.length ? itemsFromTranscript(session.transcript, session.cwd) : itemsFromHistory(session.history, session.cwd);
 
 /** The width a finished item is laid out in for <Static>: wide enough that Ink never breaks the
  * long lines (code, URLs) an answer keeps whole for the scrollback (Ink allocates every cell of

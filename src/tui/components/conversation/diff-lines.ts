@@ -22,6 +22,8 @@ export interface DiffLinesOptions {
   words?: boolean;
   /** Leave out the `---`/`+++` file headers (a row that already names the file). */
   hideFileHeaders?: boolean;
+  /** A link target for the file the `---`/`+++` headers name (`file://…`, where links are on). */
+  fileLink?: string;
 }
 
 const ADDED: Style = { fg: 'green' };
@@ -143,7 +145,7 @@ export function diffLines(diff: string, options: DiffLinesOptions = {}): Line[] 
   const words = options.words === true ? wordSegments(parsed) : new Map<number, Segment[]>();
   const rows: Line[][] = parsed.map((line, index) => {
     const gutter = gutterOf(line);
-    const body: Segment[] = words.get(index) ?? (line.text === '' ? [] : [{ text: line.text, style: STYLE_BY_KIND[line.kind] }]);
+    const body: Segment[] = words.get(index) ?? headerSegments(line, options.fileLink) ?? (line.text === '' ? [] : [{ text: line.text, style: STYLE_BY_KIND[line.kind] }]);
     if (options.width === undefined) return [[...gutter, ...body]];
     const width = Math.max(1, options.width);
     if (options.wrap !== true) return [truncateLine([...gutter, ...body], width)];
@@ -158,6 +160,16 @@ export function diffLines(diff: string, options: DiffLinesOptions = {}): Line[] 
   if (options.maxLines === undefined || rows.length <= options.maxLines) return flat;
   const hidden = rows.length - options.maxLines;
   return [...flat, [{ text: `… ${hidden} more ${hidden === 1 ? 'line' : 'lines'}`, style: DIM }]];
+}
+
+/** A `---`/`+++` header with its file name linked to `link`; undefined for other lines. */
+function headerSegments(line: ParsedDiffLine, link: string | undefined): Segment[] | undefined {
+  const header = link === undefined || line.kind !== 'header' ? null : /^(---|\+\+\+) (?=\S)/.exec(line.text);
+  if (header === null) return undefined;
+  return [
+    { text: header[0], style: FILE_HEADER },
+    { text: line.text.slice(header[0].length), style: { ...FILE_HEADER, link: link! } },
+  ];
 }
 
 /** A diff line cut into rows of `columns`, every character kept (spaces included: indentation is

@@ -5,6 +5,7 @@ import type { ConversationItem } from '../../types.js';
 import { diffLines } from './diff-lines.js';
 import { capLines, count, DETAIL_MAX_LINES, firstLine, formatDuration, outputLines, textLines } from './text-blocks.js';
 import { grepCounts, runSummary } from './tool-outcome.js';
+import { diffFileLink, linkedSummary } from './tool-path.js';
 
 /** The lines of a tool row: header, live output, result hint, detail body. Pure, so they are
  * tested without Ink. */
@@ -46,7 +47,8 @@ export function labelOf(item: Pick<ToolItem, 'name' | 'summary'>): { label: stri
   return { label: item.name, rest: summary };
 }
 
-/** `✓ bash npm test  1.2s`: glyph, name, key argument cut to fit, duration once finished. */
+/** `✓ bash npm test  1.2s`: glyph, name, key argument cut to fit (a path in it linked to its file
+ * and kept whole where links are on: tool-path.ts), duration once finished. */
 export function headerLine(item: ToolItem, width: number): Line {
   const glyph = GLYPHS[item.status];
   const { label, rest: summary } = labelOf(item);
@@ -58,7 +60,7 @@ export function headerLine(item: ToolItem, width: number): Line {
       : [];
   const room = width - lineWidth(head) - lineWidth(tail) - 1;
   const line: Line = [...head];
-  if (summary !== '' && room >= 2) line.push({ text: ' ' }, ...truncateLine([{ text: summary }], room));
+  if (summary !== '' && room >= 2) line.push({ text: ' ' }, ...(linkedSummary(summary, item.paths, room) ?? truncateLine([{ text: summary }], room)));
   return truncateLine([...line, ...tail], width);
 }
 
@@ -208,7 +210,7 @@ export function detailBody(item: ToolItem, width: number, whole = false): Line[]
   if (display === undefined) return outputLines(output, width, item.status === 'error' ? RED : undefined, max, whole);
   switch (display.kind) {
     case 'diff':
-      return [diffCounts(display), ...diffLines(display.diff, { width, ...(whole ? { wrap: true } : { maxLines: DETAIL_MAX_LINES }), lineNumbers: true, words: true })];
+      return [diffCounts(display), ...diffLines(display.diff, { width, ...(whole ? { wrap: true } : { maxLines: DETAIL_MAX_LINES }), lineNumbers: true, words: true, ...diffFileLink(item) })];
     case 'command': {
       const body = outputLines(display.output, width, undefined, max, whole);
       const failed = display.exitCode !== 0;
