@@ -3,9 +3,11 @@
  * allow rules, then the preference (ask, auto, yolo). Everything it depends on besides the request is
  * the PolicyState; PermissionPolicy (policy.ts) holds that state for one agent.
  */
+import path from 'node:path';
 import type { ActionRequest } from '../agent/types.js';
 import { isReadOnlyInspector } from './inspectors.js';
 import { isInside } from './paths.js';
+import { protectedWrite } from './protected-paths.js';
 import { coverCommand, denyMatch } from './command-rules.js';
 import { DEFAULT_RULES, SOURCE_PRECEDENCE, formatRule, ruleAppliesTo, ruleMatches, suggestRule } from './rules.js';
 import { formatSimpleCommand } from './shell-commands.js';
@@ -48,6 +50,17 @@ function subject(label: string, outside: string[]): string {
  * allowed-tools): the command they allow still runs in the sandbox. Session rules are a person's
  * answer to the exact action: unsandboxed. */
 const SANDBOXED_RULE_SOURCES = new Set(['user', 'project', 'local', 'command']);
+
+/** The first path of a write or edit that lands in git metadata or `.seek/` (protected-paths.ts),
+ * with what it is; only a person (a yes, an "always" for the session) or yolo lets such a write run. */
+function protectedTarget(state: PolicyState, request: ActionRequest): { path: string; what: string } | undefined {
+  if (request.kind !== 'write' && request.kind !== 'edit') return undefined;
+  for (const p of request.paths) {
+    const what = protectedWrite(state.root, p);
+    if (what !== undefined) return { path: path.relative(state.root, p) || p, what };
+  }
+  return undefined;
+}
 
 function noSandboxNote(state: PolicyState): string {
   return `no OS sandbox is available here (${state.sandbox.reason ?? 'unknown reason'}; see \`seek sandbox check\`)`;
@@ -155,6 +168,7 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   const askRule = ruled?.decision === 'ask' ? ruled.rule : undefined;
   const readRoots = request.kind === 'read' ? (state.readRoots ?? []) : [];
   const outside = request.paths.filter((p) => !isInside(root, p) && !readRoots.some((dir) => isInside(dir, p)));
+  const guarded = protectedTarget(state, request);
 
   const inspector = isBash && request.command !== undefined && request.unsandboxed !== true && isReadOnlyInspector(request.command, { root, cwd });
   const readLike = request.kind === 'read' || request.kind === 'git' || request.kind === 'agent';
@@ -199,7 +213,7 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   }
 
   if (state.workflow === 'plan_execute' && state.preApproved && outside.length === 0) {
-    if (request.kind === 'write' || request.kind === 'edit') return { decision: 'allow', code: 'plan_execute' };
+    if ((request.kind === 'write' || request.kind === 'edit') && guarded === undefined) return { decision: 'allow', code: 'plan_execute' };
     if (isBash) {
       if (sandboxable) return { decision: 'allow', code: 'plan_execute', sandbox: 'workspace-write' };
       lostSandbox ||= request.unsandboxed !== true;
@@ -210,7 +224,8 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   // A command's allowed-tools only spare a question: under yolo nothing is asked, and its grants
   // must not put into the sandbox what yolo runs outside it.
   if (ruled?.decision === 'allow' && state.preference === 'yolo' && ruled.rules.every((r) => r.source === 'command')) return { decision: 'allow', code: 'yolo' };
-  if (ruled?.decision === 'allow') {
+  // A protected file is allowed by a person's answer (a session rule), never by a rule written ahead.
+  if (ruled?.decision === 'allow' && (guarded === undefined || ruled.rules.every((r) => r.source === 'session'))) {
     const allowRule = ruled.rules[0]!;
     const needsSandbox = isBash && ruled.rules.some((r) => SANDBOXED_RULE_SOURCES.has(r.source));
     if (!needsSandbox) return { decision: 'allow', code: 'rule', rule: allowRule };
@@ -220,19 +235,19 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
   }
   if (dangerous === undefined) {
     const byDefault = DEFAULT_RULES.find((r) => ruleMatches(r, request, tool, root, cwd));
-    dangerous = outside.length > 0 || byDefault?.decision !== 'allow';
+    dangerous = outside.length > 0 || guarded !== undefined || byDefault?.decision !== 'allow';
   }
 
   if (!dangerous) return { decision: 'allow', code: 'safe' };
   if (state.preference === 'auto' && outside.length === 0) {
-    if (request.kind === 'write' || request.kind === 'edit') return { decision: 'allow', code: 'auto' };
+    if ((request.kind === 'write' || request.kind === 'edit') && guarded === undefined) return { decision: 'allow', code: 'auto' };
     if (isBash) {
       if (sandboxable) return { decision: 'allow', code: 'auto', sandbox: 'workspace-write' };
       lostSandbox ||= request.unsandboxed !== true;
     }
   }
   if (state.preference === 'yolo') return { decision: 'allow', code: 'yolo' };
-  const why = lostSandbox ? ` (${noSandboxNote(state)})` : '';
+  const why = lostSandbox ? ` (${noSandboxNote(state)})` : guarded ? ` (${guarded.path} is ${guarded.what}: writing it needs a person's approval in every mode but --yolo)` : '';
   if ((state.preference === 'ask' || state.preference === 'auto') && ctx.canAsk) {
     return {
       decision: 'ask',
@@ -241,13 +256,15 @@ export function evaluatePolicy(state: PolicyState, request: ActionRequest, ctx: 
       suggestedRule: suggestRule(request, tool, root),
     };
   }
-  const hint = lostSandbox
-    ? `it would run in the OS sandbox, but ${noSandboxNote(state)}. Re-run seek interactively to approve it, or with --yolo to run it unsandboxed.`
-    : isBash && request.unsandboxed === true
-      ? 'running outside the sandbox needs the user\'s approval; nobody can be asked in this mode (re-run seek interactively, or with --yolo).'
-      : outside.length === 0 && (isBash || request.kind === 'write' || request.kind === 'edit') && state.preference !== 'auto'
-        ? AUTO_HINT
-        : YOLO_HINT;
+  const hint = guarded
+    ? `${guarded.path} is ${guarded.what}; seek writes it only with a person's approval (run seek interactively and answer yes) or with --yolo.`
+    : lostSandbox
+      ? `it would run in the OS sandbox, but ${noSandboxNote(state)}. Re-run seek interactively to approve it, or with --yolo to run it unsandboxed.`
+      : isBash && request.unsandboxed === true
+        ? 'running outside the sandbox needs the user\'s approval; nobody can be asked in this mode (re-run seek interactively, or with --yolo).'
+        : outside.length === 0 && (isBash || request.kind === 'write' || request.kind === 'edit') && state.preference !== 'auto'
+          ? AUTO_HINT
+          : YOLO_HINT;
   return { decision: 'deny', code: 'dangerous', message: `${subject(label, outside)} is not allowed in this mode: ${hint}` };
 }
 

@@ -52,15 +52,20 @@ function detected(env: Readonly<Record<string, string | undefined>>, config: See
 }
 
 /**
- * Paths named by deny rules on reads without globs (`Read(./.env)`, `Read(~/.config/x)`,
- * `Read(//etc/x)`): the sandbox hides them too, so a denied read cannot be done through a command.
- * Relative ones stay relative: the launcher resolves them in each call's root (a child's worktree).
+ * Paths named by deny rules on reads (`Read(./.env)`, `Read(~/.config/x)`, `Read(//etc/x)`) or on
+ * edits and writes (`Edit(./deploy.yml)`, `Write(...)`): the sandbox hides the first and keeps the
+ * second read-only, so a denied read or edit cannot be done through a command. A pattern is a path
+ * without globs, or a folder and everything in it (`Read(./secrets/**)`: the folder); other globs
+ * are judged for seek's own tools only. Relative ones stay relative: the launcher resolves them in
+ * each call's root (a child's worktree).
  */
-function deniedReadPaths(rules: readonly PolicyRule[], home: string): string[] {
-  return rules
-    .filter((rule) => rule.decision === 'deny' && rule.kind === 'read' && rule.pattern !== undefined && !/[*?[{]/.test(rule.pattern))
-    .map((rule) => rule.pattern!)
+function deniedPaths(rules: readonly PolicyRule[], home: string, kinds: readonly string[]): string[] {
+  const paths = rules
+    .filter((rule) => rule.decision === 'deny' && rule.kind !== undefined && kinds.includes(rule.kind) && rule.pattern !== undefined)
+    .map((rule) => rule.pattern!.replace(/\/\*\*(\/\*)?$/, ''))
+    .filter((p) => p !== '' && !/[*?[{]/.test(p))
     .map((p) => (p.startsWith('~/') ? `${home}/${p.slice(2)}` : p));
+  return [...new Set(paths)];
 }
 
 export async function setUpPermissions(options: {
@@ -88,7 +93,11 @@ export async function setUpPermissions(options: {
   const home = options.env.HOME ?? homedir();
   const status = options.deferSandbox ? UNDETECTED : await detected(options.env, options.config, options.configFile);
   const sandbox = new SandboxLauncher({
-    settings: { ...settings, denyRead: [...settings.denyRead, ...deniedReadPaths(loaded.rules, home)] },
+    settings: {
+      ...settings,
+      denyRead: [...settings.denyRead, ...deniedPaths(loaded.rules, home, ['read'])],
+      denyWrite: [...settings.denyWrite, ...deniedPaths(loaded.rules, home, ['edit', 'write'])],
+    },
     status,
     home,
     seekHome: options.seekHome,

@@ -16,9 +16,11 @@ export const SECCOMP_FD = 3;
  *  4. hidden paths: an empty tmpfs over directories, /dev/null over files and sockets;
  *  5. the roots that must stay visible (the agent's root, which may sit under /tmp, the home or a
  *     hidden SEEK_HOME, as worktrees do), writable for workspace-write;
- *  6. git metadata (git-layout.ts: the `.git` directory pinned, its config, hooks and pointers
- *     read-only), then other protected paths read-only (`.seek`), and hidden paths inside a root
- *     or a toolchain folder hidden again;
+ *  6. the folders holding protected or hidden paths inside a root pinned (bound onto themselves,
+ *     so they cannot be renamed away), git metadata (git-layout.ts: the `.git` directory pinned,
+ *     its config, hooks and pointers read-only), then other protected paths read-only (`.seek`,
+ *     `denyWrite` and the files of `Edit(...)` deny rules), and hidden paths inside a root or a
+ *     toolchain folder hidden again;
  *  7. every namespace unshared (network too, unless allowed), no capabilities at all (as root
  *     too), the seccomp filter (seccomp.ts) on descriptor 3 when `seccomp` is set, killed with
  *     seek, in its own session (no terminal to push keystrokes into).
@@ -40,6 +42,7 @@ export function bwrapArguments(scope: SandboxScope, cwd: string, options: { secc
     if (!writable.has(root)) args.push('--ro-bind', root, root);
   }
   for (const root of writable) args.push('--bind', root, root);
+  for (const dir of scope.pinned ?? []) args.push('--bind', dir, dir);
   for (const mount of scope.gitMounts) args.push(mount.mode === 'rw' ? '--bind' : '--ro-bind', mount.path, mount.path);
   for (const protectedPath of scope.protectedPaths) args.push('--ro-bind', protectedPath, protectedPath);
   // A root or toolchain folder that contains a hidden path (seek run in ~) must not bring it back.

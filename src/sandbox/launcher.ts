@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CommandSandbox } from '../agent/types.js';
 import { bwrapArguments } from './bwrap.js';
 import { sandboxEnvironment } from './environment.js';
+import { ancestorsBelow, deniedInRoot } from './denied-paths.js';
 import { GitMetadataAudit } from './git-audit.js';
 import { gitLayout } from './git-layout.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -66,16 +67,19 @@ export class SandboxLauncher {
     const writes = profile === 'workspace-write';
     const git = writes ? gitLayout(realRoot, this.#options.home) : undefined;
     const writable = writes ? unique([realRoot, ...this.settings.allowWrite.map((p) => realOrSelf(expandUserPath(p, this.#options.home)))]).filter(existsSync) : [];
-    const protectedPaths = writes ? [path.join(realRoot, '.seek')].filter(existsSync) : [];
+    const denied = writes ? deniedInRoot(this.#expanded(this.settings.denyWrite), realRoot) : [];
+    const protectedPaths = writes ? unique([path.join(realRoot, '.seek'), ...denied].filter(existsSync)) : [];
+    const hiddenInRoot = this.#hiddenInRoot(realRoot);
     const home = this.#privateHome();
     const scope: SandboxScope = {
       profile,
       writable,
       protectedPaths,
-      hidden: unique([...this.#hiddenPaths(), ...this.#hiddenInRoot(realRoot)]),
+      hidden: unique([...this.#hiddenPaths(), ...hiddenInRoot]),
       scratch: home.scratch,
       readable: home.readable,
       visible: [realRoot],
+      pinned: writes ? ancestorsBelow(realRoot, [...denied, ...hiddenInRoot]) : [],
       gitMounts: git?.mounts ?? [],
       network: writes && this.settings.network,
       unixSockets: this.settings.allowUnixSockets,
@@ -145,11 +149,12 @@ export class SandboxLauncher {
 
   /** Relative deny-read entries (`Read(./.env)` deny rules) name files in the call's own root. */
   #hiddenInRoot(root: string): string[] {
-    return this.settings.denyRead
-      .filter((p) => !path.isAbsolute(p) && !p.startsWith('~'))
-      .map((p) => path.join(root, p))
-      .filter((p) => existsSync(p) && realOrSelf(p).startsWith(`${root}/`))
-      .map(realOrSelf);
+    return deniedInRoot(this.settings.denyRead.filter((p) => !path.isAbsolute(p) && !p.startsWith('~')), root);
+  }
+
+  /** `~/` entries against the home; absolute and relative ones as they are. */
+  #expanded(entries: readonly string[]): string[] {
+    return entries.map((p) => (p.startsWith('~') ? expandUserPath(p, this.#options.home) : p));
   }
 
   #macTemp(): string {

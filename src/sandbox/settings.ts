@@ -11,6 +11,7 @@ const sandboxSchema = lazySchema((z) =>
     allowRead: z.array(z.string().min(1)).optional(),
     allowUnixSockets: z.boolean().optional(),
     allowWrite: z.array(z.string().min(1)).optional(),
+    denyWrite: z.array(z.string().min(1)).optional(),
     env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).optional(),
   }),
 );

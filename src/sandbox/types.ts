@@ -37,6 +37,9 @@ export interface SandboxSettings {
   allowUnixSockets: boolean;
   /** Extra paths workspace-write commands may write (absolute or `~/`), e.g. `~/.cache`. */
   allowWrite: string[];
+  /** Paths workspace-write commands may read but not write (absolute, `~/`, or relative to the
+   * root), beside the files of `Edit(...)`/`Write(...)` deny rules. */
+  denyWrite: string[];
   /** Extra environment variable names passed through (secret-looking names are still dropped). */
   env: string[];
 }
@@ -48,6 +51,7 @@ export const DEFAULT_SANDBOX_SETTINGS: Readonly<SandboxSettings> = Object.freeze
   allowRead: [],
   allowUnixSockets: false,
   allowWrite: [],
+  denyWrite: [],
   env: [],
 });
 
@@ -91,6 +95,9 @@ export interface SandboxScope {
   scratch: string[];
   /** Paths inside scratch directories shown again, read-only: toolchains and their caches. */
   readable: string[];
+  /** Directories inside a writable root bound onto themselves before the protected and hidden
+   * paths in it (denied-paths.ts): they cannot be renamed away from under those mounts. */
+  pinned?: string[];
   /** Git metadata inside or beside writable roots, pinned or read-only, in order. */
   gitMounts: GitMount[];
   /** Unix sockets may be created (no seccomp rule against them). */

@@ -16,6 +16,48 @@ const suLike: WrapperRule = (argv) => {
   return { kind: 'unknown', why: 'su without -c runs a shell that reads its commands from its input' };
 };
 
+/** git's options before its subcommand that take a value (git(1)); `--exec-path` takes one only
+ * attached (`--exec-path=DIR`). */
+const GIT_GLOBAL = { short: 'Cc', long: ['git-dir', 'work-tree', 'namespace', 'config-env', 'attr-source', 'super-prefix'] } as const;
+
+/**
+ * `git [global options] SUBCOMMAND …` is judged as `git SUBCOMMAND …` too, so a rule on
+ * `git push` sees `git -C . push`, `git --no-pager push` and `git -c x=y push`. An alias defined on
+ * the command line (`-c alias.p=push`, `--config-env=alias.p=VAR`) runs what seek cannot see from
+ * the subcommand's name (`!sh …` included): unknown. Aliases in the user's or the repository's
+ * config files are not looked into.
+ */
+const gitGlobalOptions: WrapperRule = (argv) => {
+  const first = argv[1] === undefined ? undefined : literalOf(argv[1]);
+  if (first !== undefined && !first.startsWith('-')) return { kind: 'none' };
+  const scanned = scanOptions(argv, 1, GIT_GLOBAL);
+  if (scanned.unknown) return { kind: 'unknown', why: `an option of git is not known before it runs (${scanned.unknown.source})` };
+  const settings = gitCommandLineSettings(argv.slice(1, scanned.index));
+  const alias = settings.find((setting) => setting !== undefined && /^alias\./i.test(setting.text));
+  if (alias !== undefined || settings.includes(undefined)) {
+    return { kind: 'unknown', why: `git is given an alias, or a setting not known before it runs, on its command line${alias ? ` (${alias.source})` : ''}` };
+  }
+  const rest = argv.slice(scanned.index);
+  return rest.length > 0 ? { kind: 'argv', argv: [argv[0]!, ...rest] } : { kind: 'none' };
+};
+
+/** The `-c NAME=VALUE` and `--config-env=NAME=VAR` settings among git's global options (undefined:
+ * not known before the command runs). */
+function gitCommandLineSettings(options: ShellWord[]): ({ text: string; source: string } | undefined)[] {
+  const settings: ({ text: string; source: string } | undefined)[] = [];
+  for (let i = 0; i < options.length; i++) {
+    const text = literalOf(options[i]!);
+    if (text === '-c' || text === '--config-env') {
+      const value = options[i + 1] === undefined ? undefined : literalOf(options[i + 1]!);
+      settings.push(value === undefined ? undefined : { text: value, source: options[i + 1]!.source });
+      i += 1;
+    } else if (text?.startsWith('-c') && text.length > 2) settings.push({ text: text.slice(2), source: options[i]!.source });
+    else if (text?.startsWith('--config-env=')) settings.push({ text: text.slice(13), source: options[i]!.source });
+    else if (text === '-C' || ['--git-dir', '--work-tree', '--namespace', '--attr-source', '--super-prefix'].includes(text ?? '')) i += 1;
+  }
+  return settings;
+}
+
 /**
  * The wrappers seek looks through, each with its options (GNU coreutils, util-linux, sudo, GNU
  * findutils and parallel, bash builtins). `transparent` ones only change how a command runs, so an
@@ -198,6 +240,7 @@ export const WRAPPERS: ReadonlyMap<string, { transparent: boolean; inner: Wrappe
   ['coproc', { transparent: true, inner: (argv) => after(argv, {}) }],
   ['busybox', { transparent: false, inner: (argv) => after(argv, { noCommandLong: ['list', 'help', 'install'] }) }],
   ['toybox', { transparent: false, inner: (argv) => after(argv, {}) }],
+  ['git', { transparent: false, inner: gitGlobalOptions }],
 ]);
 
 /** `env -S STRING`: env's own splitting (spaces; single and double quotes; backslash escapes);
