@@ -16,9 +16,11 @@
  *   the launcher writes no cache at all: a chunk compiled after it had its cache rejected and must
  *   not write it again (it would be rejected by the next start, which would write it again: two
  *   kinds of run fighting over one file).
- * - It is checked once, when the run has lasted `LOW_MEMORY_AFTER_MS`: a short run (a scripted
+ * - It is checked when the run has lasted `LOW_MEMORY_CHECKS_MS[0]`: a short run (a scripted
  *   `seek -p`) never grows, and never pays for loading node:v8 (about 3 ms) or for a late chunk
- *   compiled without its cache.
+ *   compiled without its cache. A run that has a cache to write is checked again later, as the
+ *   answer can change while the CLI has not yet said what kind of run it makes (it says so after
+ *   reading piped input, say); once that is known the answer stays, so a few checks suffice.
  * - `SEEK_LOW_MEMORY=0` leaves V8's defaults alone. With `SEEK_LAUNCH_TRACE=1` (trace.ts) the
  *   decision is written to stderr: `seek launch: --optimize-for-size on`, or `… stays off (…)`.
  */
@@ -26,8 +28,9 @@ import { createRequire } from 'node:module';
 import type * as V8 from 'node:v8';
 import { launchTrace } from './trace.js';
 
-/** When the run is checked for the switch (docs/performance.md has the measurements behind it). */
-export const LOW_MEMORY_AFTER_MS = 300;
+/** When the run is checked for the switch, from its start (docs/performance.md has the
+ * measurements behind the first); the check stops at the first switch. */
+export const LOW_MEMORY_CHECKS_MS = [300, 1_000, 3_000, 10_000] as const;
 
 export interface MemorySaver {
   /** True once `--optimize-for-size` is on in this process: write no code cache. */
@@ -51,17 +54,24 @@ export function startMemorySaver(options: MemorySaverOptions): MemorySaver {
   const env = options.env ?? process.env;
   let on = false;
   if (env['SEEK_LOW_MEMORY'] === '0') return { on, stop: () => undefined };
-  const timer = setTimeout(() => {
-    if (!options.nothingToWrite()) {
-      launchTrace('--optimize-for-size stays off (a code cache to write after this run)', env);
-      return;
-    }
+  let timer: NodeJS.Timeout | undefined;
+  const checkAt = (index: number, elapsed: number): void => {
+    const at = LOW_MEMORY_CHECKS_MS[index];
+    if (at === undefined) return;
+    timer = setTimeout(() => {
+      if (options.nothingToWrite()) return switchOn();
+      launchTrace(`--optimize-for-size stays off at ${at} ms (a code cache to write after this run)`, env);
+      checkAt(index + 1, at);
+    }, at - elapsed);
+    timer.unref();
+  };
+  const switchOn = (): void => {
     const setFlags = options.setFlags ?? (createRequire(options.anchor)('node:v8') as typeof V8).setFlagsFromString;
     setFlags('--optimize-for-size');
     on = true;
     launchTrace('--optimize-for-size on', env);
-  }, LOW_MEMORY_AFTER_MS);
-  timer.unref();
+  };
+  checkAt(0, 0);
   return {
     get on() {
       return on;
