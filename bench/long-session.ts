@@ -79,9 +79,11 @@ async function warmUp(server: ScriptedServer, bin: string, readme: string, cwd: 
   server.reset();
   server.enqueue({ toolCalls: [{ name: 'read_file', arguments: { path: readme } }] }, { text: 'done' });
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, bin, '-p', 'read the readme', '--no-save'], { cwd, env, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...NODE_FLAGS, bin, '-p', 'read the readme', '--no-save'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`warm-up run of ${bin} exited ${code}`))));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`warm-up run of ${bin} exited ${code}: ${stderr}`))));
   });
 }
 
