@@ -27,9 +27,12 @@
  *   length, not every byte, and a damaged file must cost a recompile, never a crash. Node before
  *   20.15 has no zlib.crc32 and runs without the cache.
  * - Any failure to read or write the cache only costs speed; `SEEK_CODE_CACHE=0` turns it off.
+ * - A run that lasts and will write no cache switches V8's `--optimize-for-size` on, and then
+ *   writes none (memory-saver.ts: V8 rejects a cache made under other flags).
  *
  * This file is bundled on its own (dist/launch.cjs) and imports nothing from the rest of seek but
- * the routing rule (route.ts) and the chunks' require (chunks.ts).
+ * the routing rule (route.ts), the chunks' require (chunks.ts), the memory saver (memory-saver.ts)
+ * and its trace (trace.ts).
  */
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -38,7 +41,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { chunkAwareRequire, chunkFolder, type CompiledScript, type ModuleWrapper } from './chunks.js';
+import { startMemorySaver } from './memory-saver.js';
 import { runsOnHeadlessBuild } from './route.js';
+import { launchTrace } from './trace.js';
 
 interface CliModule {
   main(argv: string[]): Promise<void>;
@@ -80,11 +85,19 @@ export async function launch(scripts: CliScripts, argv: string[]): Promise<void>
   const require = chunkAwareRequire(scriptPath, (path) => compile(path, 'shared'));
   cliScript.wrapper.call(module.exports, module.exports, require, module, scriptPath, dirname(scriptPath));
   const cli = module.exports as CliModule;
+  const runKind = (): number => RUN_KIND_BITS[cli.runKind?.() ?? 'other'];
+  // Whatever this run does next, every cache it has read already holds it (memory-saver.ts).
+  const nothingToWrite = (): boolean => compiled.every((script) => script.holds(runKind() | TOOLS_BIT));
+  const memorySaver = startMemorySaver({ anchor: scriptPath, nothingToWrite });
   try {
     await cli.main(argv);
   } finally {
-    const kind = RUN_KIND_BITS[cli.runKind?.() ?? 'other'] | (cli.ranTools?.() === true ? TOOLS_BIT : 0);
-    for (const script of compiled) script.saveCache(kind, scripts);
+    memorySaver.stop();
+    // Under --optimize-for-size every cache written now would be rejected by the next start.
+    if (!memorySaver.on) {
+      const kind = runKind() | (cli.ranTools?.() === true ? TOOLS_BIT : 0);
+      for (const script of compiled) script.saveCache(kind, scripts);
+    }
   }
 }
 
@@ -92,6 +105,9 @@ export async function launch(scripts: CliScripts, argv: string[]): Promise<void>
 type CacheGroup = 'print' | 'session' | 'shared';
 
 interface CachedScript extends CompiledScript {
+  /** True when the script needs no cache written after a run of `kind`: its cache was read and
+   * accepted and holds that kind (and the tools, if asked), or there is no cache to write. */
+  holds(kind: number): boolean;
   /** Writes the cache after the run if it was missing or rejected, or lacks this kind of run (or
    * its tools). */
   saveCache(kind: number, scripts: CliScripts): void;
@@ -104,11 +120,15 @@ function compileCached(scriptPath: string, group: CacheGroup): CachedScript {
   const cache = cacheFile(scriptPath, group);
   const cached = cache ? readCache(cache.path) : undefined;
   const script = new vm.Script(source, { filename: scriptPath, cachedData: cached?.data });
+  const usable = cached !== undefined && script.cachedDataRejected !== true;
+  launchTrace(`${basename(scriptPath)}: code cache ${!cache ? 'off' : cached === undefined ? 'missing' : usable ? `accepted (kinds ${cached.kinds})` : 'rejected'}`);
+  const kinds = usable ? cached.kinds : 0;
+  const holds = (kind: number): boolean => !cache || (usable && (kinds & kind) === kind);
   return {
     wrapper: script.runInThisContext() as ModuleWrapper,
+    holds,
     saveCache(kind, scripts) {
-      const usable = cached !== undefined && script.cachedDataRejected !== true;
-      if (cache && (!usable || (cached.kinds & kind) !== kind)) writeCache(cache, script, (usable ? cached.kinds : 0) | kind, scripts);
+      if (cache && !holds(kind)) writeCache(cache, script, kinds | kind, scripts);
     },
   };
 }
