@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { childPath, type IgnoreRules } from './gitignore.js';
@@ -37,6 +37,61 @@ export function globStart(root: string, pattern: string): GlobStart {
   const literal = scan.isGlob ? scan.base : path.posix.dirname(normalised);
   const parts = literal === '' || literal === '.' ? [] : literal.split('/').filter((part) => part !== '' && part !== '.');
   return { pattern: normalised, baseRel: parts.join('/'), base: path.join(root, ...parts) };
+}
+
+/**
+ * Why the walk may not start at `start.base`, or null: it lies through a symbolic link (`dir-link/**`,
+ * `dir-link` pointing at `/`) outside both the searched directory `root` (which the permission
+ * policy judged) and the project. Decided before any directory is read, so a link to `/` costs a
+ * few system calls, not a walk of the machine. A base that does not exist is left to the walk
+ * (it finds nothing).
+ */
+export function baseRefusal(root: string, projectRoot: string, start: GlobStart, shownPattern: string): string | null {
+  if (start.baseRel === '') return null;
+  const realBase = realOrNull(start.base);
+  if (realBase === null) return null;
+  const allowed = [root, projectRoot].map((dir) => realOrNull(dir) ?? path.resolve(dir));
+  if (allowed.some((dir) => contains(dir, realBase))) return null;
+  let at = root;
+  for (const part of start.baseRel.split('/')) {
+    at = path.join(at, part);
+    if (!isLink(at)) continue;
+    const real = realOrNull(at);
+    if (real !== null && allowed.some((dir) => contains(dir, real))) continue;
+    const shown = path.relative(root, at);
+    return `refusing to read ${shownPattern}: ${shown} is a symbolic link to ${readlinkOr(at, real ?? '?')}, leading outside ${projectRoot}; nothing was searched. To search there, set path to that directory (it is judged like any path outside the project).`;
+  }
+  return `refusing to read ${shownPattern}: ${start.baseRel} leads outside ${projectRoot} (to ${realBase}); nothing was searched. To search there, set path to that directory (it is judged like any path outside the project).`;
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function readlinkOr(p: string, fallback: string): string {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return fallback;
+  }
+}
+
+/** Whether `target` is `dir` or below it (both absolute and resolved). */
+function contains(dir: string, target: string): boolean {
+  const rel = path.relative(dir, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**
