@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { childPath, type IgnoreRules } from './gitignore.js';
+import { MtimeReader } from './glob-stat.js';
 import { walkTree } from './walk.js';
 
 /** A file a glob matched. */
@@ -109,10 +110,15 @@ export async function globWalk(root: string, pattern: string, rules: IgnoreRules
   const isMatch = fastMatcher(start.pattern);
   const baseDepth = baseRel === '' ? 0 : baseRel.split('/').length;
   const maxLevels = start.pattern.includes('**') ? Infinity : start.pattern.split('/').length - baseDepth;
+  const mtimes = new MtimeReader();
   const onFile = (relPath: string, dir: string, entry: Dirent): void => {
-    if (isMatch(relPath)) matches.push({ relPath, mtimeMs: mtimeOf(childPath(dir, entry.name)), isLink: entry.isSymbolicLink() });
+    if (!isMatch(relPath)) return;
+    const match: GlobMatch = { relPath, mtimeMs: 0, isLink: entry.isSymbolicLink() };
+    matches.push(match);
+    mtimes.read(childPath(dir, entry.name), match);
   };
   await walkTree(base, rules, onFile, { signal, maxLevels, links: true, relStart: baseRel });
+  await mtimes.done();
   return { matches, base };
 }
 
@@ -123,13 +129,4 @@ export async function globWalk(root: string, pattern: string, rules: IgnoreRules
 function fastMatcher(pattern: string): (relPath: string) => boolean {
   const regex = picomatch.makeRe(pattern, { dot: true });
   return (relPath) => relPath !== '' && (relPath === pattern || regex.test(relPath));
-}
-
-/** Modification time, 0 for a file that cannot be read (a dangling link): it sorts last. */
-function mtimeOf(absPath: string): number {
-  try {
-    return statSync(absPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  } catch {
-    return 0;
-  }
 }
