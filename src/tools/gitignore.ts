@@ -3,10 +3,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { TimeSlices } from './walk-slices.js';
 
 /**
- * The one .gitignore-aware view of the file system that glob, grep and list_dir share.
+ * The one .gitignore-aware view of the file system that glob, grep and list_dir share (the walk
+ * itself is walk.ts).
  *
  * Rules: `.git` is always skipped; every `.gitignore` from the repository top level (the nearest
  * ancestor holding `.git`, else the searched root) down to an entry's directory applies, deeper
@@ -66,15 +66,16 @@ export class IgnoreRules {
    * IgnoreRules, when a path below it is first tested.
    */
   private testName(dir: string, name: string, isDirectory: boolean): boolean {
-    if (name === '.git') return true;
-    const suffix = isDirectory ? '/' : '';
-    // Deepest .gitignore first: the first file with an opinion (ignore or re-include) decides.
-    for (const scope of this.chainFor(dir)) {
-      const verdict = testOne(scope.rules, relativeName(scope.dir, dir, name) + suffix);
-      if (verdict.ignored) return true;
-      if (verdict.unignored) return false;
-    }
-    return this.exclude ? testOne(this.exclude, relativeName(this.top, dir, name) + suffix).ignored : false;
+    return name === '.git' || this.scopesFor(dir).ignores(name, isDirectory);
+  }
+
+  /** The rule files that apply to the entries of `dir` (at or below `top`), each with the prefix
+   * that makes an entry's name relative to it: built once per directory, not per entry. */
+  private scopesFor(dir: string): DirScopes {
+    const chain = this.chainFor(dir);
+    const prefixes = chain.map((scope) => relativePrefix(scope.dir, dir));
+    const exclude = this.exclude && hasRules(this.exclude) ? this.exclude : null;
+    return new DirScopes(chain, prefixes, exclude, exclude ? relativePrefix(this.top, dir) : '');
   }
 
   /** Whether directory `dir` (below `top`) or one above it is ignored; remembered per directory. */
@@ -96,7 +97,9 @@ export class IgnoreRules {
   /** `filterEntries` for an absolute, normalised `dir`, without a promise. */
   filterEntriesSync(dir: string, entries: Dirent[]): Dirent[] {
     if (dir !== this.top && !isBelow(this.top, dir)) return entries.filter((entry) => entry.name !== '.git');
-    return entries.filter((entry) => !this.testName(dir, entry.name, entry.isDirectory()));
+    const scopes = this.scopesFor(dir);
+    if (scopes.empty) return entries.filter((entry) => entry.name !== '.git');
+    return entries.filter((entry) => entry.name !== '.git' && !scopes.ignores(entry.name, entry.isDirectory()));
   }
 
   /** Reads `dir` and drops `.git` and ignored entries. */
@@ -137,45 +140,6 @@ export class IgnoreRules {
   }
 }
 
-export interface WalkedFile {
-  absPath: string;
-  /** Relative to the walk root, with `/` separators. */
-  relPath: string;
-}
-
-/**
- * Every non-ignored regular file under `root`, in lexicographic order of `relPath` (a directory
- * `a` sorts as `a/`, which makes depth-first order equal plain string order of the full paths).
- * Stops early when `signal` aborts. Directories are read synchronously (far cheaper than a
- * promise per read over 100,000 files), in slices that give the event loop a turn every few
- * milliseconds (walk-slices.ts).
- */
-export async function* walkFiles(root: string, rules: IgnoreRules, signal?: AbortSignal): AsyncGenerator<WalkedFile> {
-  const slices = new TimeSlices();
-  async function* visit(dir: string, relDir: string): AsyncGenerator<WalkedFile> {
-    if (signal?.aborted) return;
-    await slices.pause();
-    let entries: Dirent[];
-    try {
-      entries = rules.readDirSync(dir);
-    } catch {
-      return; // unreadable directory: skip it like rg does
-    }
-    const keyed = entries
-      .filter((entry) => entry.isFile() || entry.isDirectory())
-      .map((entry) => ({ entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    for (const { entry } of keyed) {
-      if (signal?.aborted) return;
-      const absPath = childPath(dir, entry.name);
-      const relPath = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-      if (entry.isDirectory()) yield* visit(absPath, relPath);
-      else yield { absPath, relPath };
-    }
-  }
-  yield* visit(path.resolve(root), '');
-}
-
 /** The nearest ancestor of `start` (itself included) that holds a `.git` entry. */
 export async function findGitTop(start: string): Promise<string | null> {
   let dir = path.resolve(start);
@@ -204,6 +168,33 @@ interface RuleScope {
   rules: Ignore;
 }
 
+/** The rules that apply in one directory, deepest .gitignore first, with the `.git/info/exclude`
+ * rules last; `prefixes[i]` makes an entry name relative to `chain[i]`'s directory. */
+class DirScopes {
+  constructor(
+    private readonly chain: RuleScope[],
+    private readonly prefixes: string[],
+    private readonly exclude: Ignore | null,
+    private readonly excludePrefix: string,
+  ) {}
+
+  /** No rule applies: nothing here is ignored (but `.git`). */
+  get empty(): boolean {
+    return this.chain.length === 0 && this.exclude === null;
+  }
+
+  ignores(name: string, isDirectory: boolean): boolean {
+    const suffix = isDirectory ? '/' : '';
+    // Deepest .gitignore first: the first file with an opinion (ignore or re-include) decides.
+    for (let index = 0; index < this.chain.length; index += 1) {
+      const verdict = testOne(this.chain[index]!.rules, this.prefixes[index]! + name + suffix);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
+    }
+    return this.exclude ? testOne(this.exclude, this.excludePrefix + name + suffix).ignored : false;
+  }
+}
+
 interface Verdict {
   ignored: boolean;
   unignored: boolean;
@@ -222,9 +213,17 @@ function testOne(rules: Ignore, relPath: string): Verdict {
   return typeof list?.test === 'function' ? list.test(relPath, 'regex') : rules.test(relPath);
 }
 
-/** `dir/name` relative to `scope` (an ancestor of `dir` or `dir` itself), with `/`. */
-function relativeName(scope: string, dir: string, name: string): string {
-  return dir === scope ? name : `${toPosix(dir.slice(prefixLength(scope)))}/${name}`;
+/** What makes an entry name of `dir` relative to `scope` (an ancestor of `dir` or `dir` itself),
+ * with `/`: '' or `sub/dir/`. */
+function relativePrefix(scope: string, dir: string): string {
+  return dir === scope ? '' : `${toPosix(dir.slice(prefixLength(scope)))}/`;
+}
+
+/** Whether a rule set has rules (a `.git/info/exclude` of comments only has none); true when
+ * `ignore`'s internals are not as expected. */
+function hasRules(rules: Ignore): boolean {
+  const list = (rules as unknown as { _rules?: { _rules?: unknown } })._rules?._rules;
+  return !Array.isArray(list) || list.length > 0;
 }
 
 /** `dir` joined with an entry name, without path.join's normalising (`dir` is already). */

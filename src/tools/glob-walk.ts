@@ -1,9 +1,10 @@
 import type { Dirent } from 'node:fs';
-import { statSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { childPath, type IgnoreRules } from './gitignore.js';
-import { TimeSlices } from './walk-slices.js';
+import { MtimeReader } from './glob-stat.js';
+import { walkTree } from './walk.js';
 
 /** A file a glob matched. */
 export interface GlobMatch {
@@ -21,54 +22,111 @@ export interface GlobWalk {
   base: string;
 }
 
+/** Where a glob's walk starts: the pattern's literal leading directories under `root`. */
+export interface GlobStart {
+  /** The pattern without leading `./`. */
+  pattern: string;
+  /** Those directories, relative to `root`, with `/` ('' for `root` itself). */
+  baseRel: string;
+  /** Absolute. */
+  base: string;
+}
+
+export function globStart(root: string, pattern: string): GlobStart {
+  const normalised = pattern.replace(/^(\.\/)+/, '');
+  const scan = picomatch.scan(normalised);
+  const literal = scan.isGlob ? scan.base : path.posix.dirname(normalised);
+  const parts = literal === '' || literal === '.' ? [] : literal.split('/').filter((part) => part !== '' && part !== '.');
+  return { pattern: normalised, baseRel: parts.join('/'), base: path.join(root, ...parts) };
+}
+
+/**
+ * Why the walk may not start at `start.base`, or null: it lies through a symbolic link (`dir-link/**`,
+ * `dir-link` pointing at `/`) outside both the searched directory `root` (which the permission
+ * policy judged) and the project. Decided before any directory is read, so a link to `/` costs a
+ * few system calls, not a walk of the machine. A base that does not exist is left to the walk
+ * (it finds nothing).
+ */
+export function baseRefusal(root: string, projectRoot: string, start: GlobStart, shownPattern: string): string | null {
+  if (start.baseRel === '') return null;
+  const realBase = realOrNull(start.base);
+  if (realBase === null) return null;
+  const allowed = [root, projectRoot].map((dir) => realOrNull(dir) ?? path.resolve(dir));
+  if (allowed.some((dir) => contains(dir, realBase))) return null;
+  let at = root;
+  for (const part of start.baseRel.split('/')) {
+    at = path.join(at, part);
+    if (!isLink(at)) continue;
+    const real = realOrNull(at);
+    if (real !== null && allowed.some((dir) => contains(dir, real))) continue;
+    const shown = path.relative(root, at);
+    return `refusing to read ${shownPattern}: ${shown} is a symbolic link to ${readlinkOr(at, real ?? '?')}, leading outside ${projectRoot}; nothing was searched. To search there, set path to that directory (it is judged like any path outside the project).`;
+  }
+  return `refusing to read ${shownPattern}: ${start.baseRel} leads outside ${projectRoot} (to ${realBase}); nothing was searched. To search there, set path to that directory (it is judged like any path outside the project).`;
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function readlinkOr(p: string, fallback: string): string {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return fallback;
+  }
+}
+
+/** Whether `target` is `dir` or below it (both absolute and resolved). */
+function contains(dir: string, target: string): boolean {
+  const rel = path.relative(dir, target);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
 /**
  * The files under `root` that `pattern` matches (picomatch syntax, dotfiles included), .gitignore
  * respected: ignored directories are pruned, `.git` skipped, symlinks listed as files and never
- * followed. The walk starts at the pattern's literal leading directories (`src/` of
- * `src/**\/*.ts`), goes no deeper than a pattern without `**` can match, and reads directories
- * synchronously in time slices (walk-slices.ts). Stops early when `signal` aborts.
+ * followed (walk.ts). The walk starts at the pattern's literal leading directories (`src/` of
+ * `src/**\/*.ts`) and goes no deeper than a pattern without `**` can match. Stops early when
+ * `signal` aborts.
  */
 export async function globWalk(root: string, pattern: string, rules: IgnoreRules, signal?: AbortSignal): Promise<GlobWalk> {
-  const normalised = pattern.replace(/^(\.\/)+/, '');
-  const scan = picomatch.scan(normalised);
-  const baseRel = scan.isGlob ? scan.base : path.posix.dirname(normalised);
-  const baseParts = baseRel === '' || baseRel === '.' ? [] : baseRel.split('/').filter((part) => part !== '' && part !== '.');
-  const base = path.join(root, ...baseParts);
+  const start = globStart(root, pattern);
+  const { base, baseRel } = start;
   const matches: GlobMatch[] = [];
-  if (baseParts.length > 0 && rules.isIgnoredSync(base, true)) return { matches, base };
-  const isMatch = picomatch(normalised, { dot: true });
-  const maxDepth = normalised.includes('**') ? Infinity : normalised.split('/').length;
-  const slices = new TimeSlices();
-
-  const visit = async (dir: string, relDir: string, depth: number): Promise<void> => {
-    if (signal?.aborted) return;
-    await slices.pause();
-    let entries: Dirent[];
-    try {
-      entries = rules.readDirSync(dir);
-    } catch {
-      return; // unreadable or missing directory: nothing under it
-    }
-    const subdirs: [string, string][] = [];
-    for (const entry of entries) {
-      const relPath = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (depth < maxDepth) subdirs.push([childPath(dir, entry.name), relPath]);
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && isMatch(relPath)) {
-        matches.push({ relPath, mtimeMs: mtimeOf(childPath(dir, entry.name)), isLink: entry.isSymbolicLink() });
-      }
-    }
-    for (const [absPath, relPath] of subdirs) await visit(absPath, relPath, depth + 1);
+  if (baseRel !== '' && rules.isIgnoredSync(base, true)) return { matches, base };
+  const isMatch = fastMatcher(start.pattern);
+  const baseDepth = baseRel === '' ? 0 : baseRel.split('/').length;
+  const maxLevels = start.pattern.includes('**') ? Infinity : start.pattern.split('/').length - baseDepth;
+  const mtimes = new MtimeReader();
+  const onFile = (relPath: string, dir: string, entry: Dirent): void => {
+    if (!isMatch(relPath)) return;
+    const match: GlobMatch = { relPath, mtimeMs: 0, isLink: entry.isSymbolicLink() };
+    matches.push(match);
+    mtimes.read(childPath(dir, entry.name), match);
   };
-  await visit(base, baseParts.join('/'), baseParts.length + 1);
+  await walkTree(base, rules, onFile, { signal, maxLevels, links: true, relStart: baseRel });
+  await mtimes.done();
   return { matches, base };
 }
 
-/** Modification time, 0 for a file that cannot be read (a dangling link): it sorts last. */
-function mtimeOf(absPath: string): number {
-  try {
-    return statSync(absPath, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  } catch {
-    return 0;
-  }
+/**
+ * picomatch's matcher without its per-call wrapping (a result object per path, options looked up
+ * again): for a plain pattern it is exactly `input !== '' && (input === pattern || regex.test(input))`.
+ */
+function fastMatcher(pattern: string): (relPath: string) => boolean {
+  const regex = picomatch.makeRe(pattern, { dot: true });
+  return (relPath) => relPath !== '' && (relPath === pattern || regex.test(relPath));
 }

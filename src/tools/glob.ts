@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { IgnoreRules } from './gitignore.js';
-import { globWalk, type GlobMatch, type GlobWalk } from './glob-walk.js';
+import { baseRefusal, globStart, globWalk, type GlobMatch, type GlobWalk } from './glob-walk.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorMessage } from './text-files.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
@@ -25,8 +25,9 @@ export type GlobArgs = z.infer<ReturnType<typeof globSchema>>;
 /**
  * glob: file paths matching a pattern, newest first, .gitignore respected. The policy judges
  * `path`; the pattern cannot leave it: absolute, `~` and `..` patterns are refused, and a match
- * whose real path (symlinks resolved: `link-to-outside/*`) is outside both the project and the
- * searched directory is left out of the result.
+ * whose real path (symlinks resolved) is outside both the project and the searched directory is
+ * left out of the result; a pattern whose literal directories lead out through a link
+ * (`link-to-outside/**`) is refused before anything is walked.
  */
 export function createGlobTool(): Tool<GlobArgs> {
   return {
@@ -56,6 +57,8 @@ async function globTool(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
   if (args.pattern.trim() === '') return { content: 'pattern is empty.', isError: true };
   const refusal = patternRefusal(args.pattern);
   if (refusal) return { content: refusal, isError: true };
+  const leadsOut = baseRefusal(root, ctx.projectRoot, globStart(root, args.pattern.trim()), args.pattern);
+  if (leadsOut) return { content: leadsOut, isError: true };
 
   let walk: GlobWalk;
   try {

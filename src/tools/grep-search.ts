@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { IgnoreRules, walkFiles } from './gitignore.js';
+import { childPath, IgnoreRules } from './gitignore.js';
 import { PatternTimeoutError, RegexWorker, type GrepLine } from './grep-worker.js';
+import { walkTree } from './walk.js';
 
 /**
  * The two search engines behind the grep tool. Both report per-file results in path order, with
@@ -123,14 +124,15 @@ async function walkBatches(query: GrepQuery, send: (files: string[]) => Promise<
   const accepts = query.fileGlob ? fileGlobMatcher(query.fileGlob) : () => true;
   const rules = await IgnoreRules.forRoot(query.target);
   let batch: string[] = [];
-  for await (const file of walkFiles(query.target, rules, query.signal)) {
-    if (!accepts(file.relPath)) continue;
-    batch.push(file.absPath);
-    if (batch.length >= BATCH_FILES) {
-      await send(batch);
-      batch = [];
-    }
-  }
+  const onFile = (relPath: string, dir: string, entry: { name: string }): Promise<void> | undefined => {
+    if (!accepts(relPath)) return undefined;
+    batch.push(childPath(dir, entry.name));
+    if (batch.length < BATCH_FILES) return undefined;
+    const full = batch;
+    batch = [];
+    return send(full);
+  };
+  await walkTree(query.target, rules, onFile, { signal: query.signal, sorted: true });
   await send(batch);
 }
 

@@ -93,7 +93,9 @@ describe.each([
   ['--plan', ['--plan']],
 ])('no leak with zero approvals: %s', (_label, mode) => {
   it('reads outside the project, network and repository programs are refused at their source', async () => {
-    const { root, home, marker } = hostileProject();
+    const { base, root, home, marker } = hostileProject();
+    symlinkSync(base, join(root, 'dir-link-out'));
+    symlinkSync('/', join(root, 'link-to-slash'));
     const before = connections;
     server.enqueue(
       call('bash', { command: 'cat link-to-outside-secret' }),
@@ -101,13 +103,18 @@ describe.each([
       call('glob', { pattern: '../../**' }),
       call('git', { subcommand: 'ls-remote', args: [`http://127.0.0.1:${port}/x.git`] }),
       call('git', { subcommand: 'status' }),
+      call('glob', { pattern: 'dir-link-out/**/secret.txt' }),
+      call('glob', { pattern: 'link-to-slash/**' }),
       { text: 'done' },
     );
     const run = await runSeek(['-p', 'look around', ...mode], { cwd: root, env: env(home) });
     expect(run.code, run.stderr).toBe(0);
-    expect(server.requests).toHaveLength(6);
+    expect(server.requests).toHaveLength(8);
     const results = toolResults();
-    expect(results).toHaveLength(5);
+    expect(results).toHaveLength(7);
+    // A glob through a link leading out is refused before walking (a link to / walked the machine).
+    expect(results[5]).toContain('refusing to read dir-link-out/**/secret.txt: dir-link-out is a symbolic link to');
+    expect(results[6]).toContain('refusing to read link-to-slash/**: link-to-slash is a symbolic link to /, leading outside');
     // Everything that reached the model, and everything seek printed.
     expect(JSON.stringify(server.requests.map((r) => r.body))).not.toContain(SECRET);
     expect(run.stdout + run.stderr).not.toContain(SECRET);

@@ -1,6 +1,6 @@
 /**
  * The project's paths for `@file` completion: listed once in the background with the shared
- * .gitignore-aware walker (src/tools/gitignore.ts, the same view glob and grep have), then
+ * .gitignore-aware walker (src/tools/walk.ts, the same view glob and grep have), then
  * searched synchronously with fuzzysort on every keystroke.
  *
  * Directories are offered too (`src/tui/`, derived from the files under them): accepting one
@@ -8,7 +8,8 @@
  */
 import fuzzysort from 'fuzzysort';
 import path from 'node:path';
-import { IgnoreRules, walkFiles } from '../../tools/gitignore.js';
+import { IgnoreRules } from '../../tools/gitignore.js';
+import { walkTree } from '../../tools/walk.js';
 import type { Completion } from '../types.js';
 
 export interface FileIndexOptions {
@@ -54,19 +55,21 @@ export function createFileIndex(projectRoot: string, options: FileIndexOptions =
     let published = 0;
     try {
       const rules = await IgnoreRules.forRoot(root);
-      for await (const file of walkFiles(root, rules, signal)) {
-        for (let dir = path.posix.dirname(file.relPath); dir !== '.' && !directories.has(dir); dir = path.posix.dirname(dir)) {
+      const onFile = (relPath: string): boolean => {
+        for (let dir = path.posix.dirname(relPath); dir !== '.' && !directories.has(dir); dir = path.posix.dirname(dir)) {
           directories.add(dir);
           listed.push(entryFor(`${dir}/`));
         }
-        listed.push(entryFor(file.relPath));
-        if (listed.length - directories.size >= maxFiles) break;
+        listed.push(entryFor(relPath));
+        if (listed.length - directories.size >= maxFiles) return false;
         // Publish progress now and then, so completion works while a large tree is walked.
         if (listed.length - published >= 2_000 && !signal.aborted) {
           published = listed.length;
           publish(listed.slice());
         }
-      }
+        return true;
+      };
+      await walkTree(root, rules, onFile, { signal, sorted: true });
     } catch {
       // Unreadable root: keep whatever was listed.
     }

@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IgnoreRules, walkFiles } from '../../../src/tools/gitignore.js';
+import { IgnoreRules } from '../../../src/tools/gitignore.js';
 import { globWalk } from '../../../src/tools/glob-walk.js';
 import { readSearchableSync, searchText, wholeFilePrefilter } from '../../../src/tools/grep-worker.js';
 import { TimeSlices } from '../../../src/tools/walk-slices.js';
+import { walkTree } from '../../../src/tools/walk.js';
 import { tempDir, writeTree } from './helpers.js';
 
 async function walked(root: string): Promise<string[]> {
   const rules = await IgnoreRules.forRoot(root);
   const files: string[] = [];
-  for await (const file of walkFiles(root, rules)) files.push(file.relPath);
+  await walkTree(root, rules, (relPath) => void files.push(relPath), { sorted: true });
   return files;
 }
 
@@ -25,6 +26,23 @@ describe('the shared walk (sync reads in time slices)', () => {
       'node/build/deep.js': '', '.git/config': '',
     });
     expect(await walked(root)).toEqual(['.gitignore', 'a-b.ts', 'a/.gitignore', 'a/drop.txt', 'a/keep.log', 'b.ts']);
+  });
+
+  it('bounds the depth, lists links only when asked, and stops when the visitor says so', async () => {
+    const root = tempDir();
+    writeTree(root, { 'a.txt': '', 'd/b.txt': '', 'd/e/c.txt': '' });
+    fs.symlinkSync(path.join(root, 'd'), path.join(root, 'link'));
+    const rules = await IgnoreRules.forRoot(root);
+    const seen = async (options: Parameters<typeof walkTree>[3], stopAt?: string): Promise<string[]> => {
+      const files: string[] = [];
+      const done = await walkTree(root, rules, (relPath) => (files.push(relPath), relPath !== stopAt), options);
+      expect(done).toBe(stopAt === undefined);
+      return files;
+    };
+    expect(await seen({ sorted: true })).toEqual(['a.txt', 'd/b.txt', 'd/e/c.txt']);
+    expect(await seen({ sorted: true, links: true })).toEqual(['a.txt', 'd/b.txt', 'd/e/c.txt', 'link']);
+    expect(await seen({ sorted: true, maxLevels: 2, relStart: 'top' })).toEqual(['top/a.txt', 'top/d/b.txt']);
+    expect(await seen({ sorted: true }, 'd/b.txt')).toEqual(['a.txt', 'd/b.txt']);
   });
 
   it('answers isIgnored for a path under an ignored directory, whatever a negation says', async () => {
