@@ -9,7 +9,8 @@
  * (BENCH_KEEP=1 leaves it, and a later run reuses it). For each query it prints the median of
  * BENCH_RUNS runs (after one warm-up) of seek's tool, called in-process through the tool's own
  * `execute` as the loop calls it, beside ripgrep's own time for the same work (`rg -n PATTERN`,
- * `rg --files -g GLOB`, `rg --files --max-depth 1 DIR`), when `rg` is on PATH, and the ratio.
+ * `rg --files -g GLOB`, and with `--sortr modified` the same list newest first as glob gives it,
+ * `rg --files --max-depth 1 DIR`), when `rg` is on PATH, and the ratio.
  * grep runs twice: the default engine (ripgrep when it is installed) and the built-in one (what
  * a machine without ripgrep gets). Prints figures; asserts nothing.
  */
@@ -139,6 +140,8 @@ async function main(): Promise<void> {
     { label: 'grep frequent regex (default)', tool: grepAuto, args: { pattern: 'TODO: \\w+' }, rg: ['-n', 'TODO: \\w+'] },
     { label: 'grep frequent regex (built-in)', tool: grepBuiltin, args: { pattern: 'TODO: \\w+' }, rg: ['-n', 'TODO: \\w+'] },
     { label: 'glob **/*.ts', tool: glob, args: { pattern: '**/*.ts' }, rg: ['--files', '-g', '*.ts'] },
+    // The same job as glob's: the list newest first (rg then stats each file, on one thread).
+    { label: 'glob **/*.ts vs rg newest first', tool: glob, args: { pattern: '**/*.ts' }, rg: ['--files', '-g', '*.ts', '--sortr', 'modified'] },
     { label: 'list_dir root', tool: listDir, args: {}, rg: ['--files', '--max-depth', '1'] },
     { label: `list_dir ${deep}`, tool: listDir, args: { path: deep }, rg: ['--files', '--max-depth', '1', deep] },
   ];
