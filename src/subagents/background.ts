@@ -15,6 +15,7 @@ import { ResultsInbox } from './results-inbox.js';
 import { capDescription, failedResult, shortSubSid } from './result-format.js';
 import { loadEarlierChild, type ResumeLookup } from './child-resume.js';
 import { matchChild, type ChildMatch } from './child-lookup.js';
+import { abortOrDelay } from '../util/abort.js';
 import type { ChildRunRequest } from './child-report.js';
 import type { SubagentEvent } from './types.js';
 
@@ -123,10 +124,10 @@ export class BackgroundChildren {
   async ended(subSid: string, signal: AbortSignal): Promise<void> {
     const end = this.ends.get(subSid);
     if (!end || signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => resolve(), { once: true });
-      void end.then(() => resolve());
-    });
+    // The listener goes when the child ends too: agent_status may wait on one signal many times.
+    const wait = abortOrDelay(signal);
+    await Promise.race([wait.done, end]);
+    wait.cancel();
   }
 
   /** Ctrl+B: moves the newest running foreground child to the background. Its description, or undefined. */

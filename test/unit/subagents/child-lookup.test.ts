@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolContext } from '../../../src/agent/types.js';
 import { BackgroundChildren } from '../../../src/subagents/background.js';
@@ -17,7 +18,7 @@ const FIRST = '20261129-120000-a1b2c3';
 const SECOND = '20261129-120001-ffffc3';
 
 /** A manager whose children start at once and never end (the test only looks them up). */
-function fakeManager(ids: string[]): SubagentManager {
+function fakeManager(ids: string[], ends = false): SubagentManager {
   const queue = [...ids];
   return {
     types: [{ name: 'general-purpose', description: 'any task' }],
@@ -25,8 +26,9 @@ function fakeManager(ids: string[]): SubagentManager {
     activeIds: () => [],
     kill: () => {},
     spawn: (_request: unknown, _parent: unknown, _ctx: unknown, extra: { onStarted?: (subSid: string) => void }) => {
-      extra.onStarted?.(queue.shift()!);
-      return new Promise(() => {});
+      const subSid = queue.shift()!;
+      extra.onStarted?.(subSid);
+      return ends ? Promise.resolve({ subSid, status: 'completed', result: { content: 'done' } }) : new Promise(() => {});
     },
   } as unknown as SubagentManager;
 }
@@ -90,5 +92,17 @@ describe('resume by id', () => {
     expect(await loadEarlierChild('20261129-12', lookup)).toMatch(/^"20261129-12" matches 2 subagents: 20261129-120001-ffffc3 \("two"\), 20261129-120000-a1b2c3 \("one"\); give the full sub-sid$/);
     // A unique id gets past the lookup (its transcript is missing here, which is the next check).
     expect(await loadEarlierChild('a1b2c3', lookup)).toMatch(/^no transcript to continue subagent a1b2c3/);
+  });
+});
+
+describe('waiting for a child', () => {
+  it('leaves no listener on the signal it waited with, however often it waits', async () => {
+    const background = new BackgroundChildren({ manager: fakeManager([FIRST], true) });
+    const tool = background.agentTool(() => ({ depth: 0 }) as unknown as SpawnParent);
+    await tool.execute({ description: 'one', prompt: 'p', run_in_background: true }, { signal: new AbortController().signal } as unknown as ToolContext);
+    await expect.poll(() => background.find(FIRST)?.report?.status).toBe('completed');
+    const session = new AbortController();
+    for (let n = 0; n < 20; n++) await background.ended(FIRST, session.signal);
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
   });
 });
