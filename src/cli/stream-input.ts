@@ -44,7 +44,7 @@ export async function runStreamInput(options: RootOptions): Promise<number> {
   try {
     return await runConversation({
       session: {
-        prompt: (text, signal, images) => promptOrSlash(session, text, signal, images),
+        prompt: (text, signal, images) => promptOrSlash(session, text, signal, images ?? [], (notice) => write({ type: 'notice', level: 'warn', text: notice })),
         attachImages: (blocks) => imagesFromBlocks(blocks, session.provider, session.model),
         setMode: (mode) => session.setMode(mode),
         setModel: (model) => session.setModel(model),
@@ -67,13 +67,18 @@ export async function runStreamInput(options: RootOptions): Promise<number> {
 
 /** A user message's turn, as `seek -p` runs a prompt: a built-in slash command (`/cost`, `/compact`)
  * runs here and its text is the result; one that cannot run headless is an error result; anything
- * else (custom commands included) is a turn of the session. */
-async function promptOrSlash(session: AgentSession, text: string, signal: AbortSignal, images: ToolImage[] = []): Promise<RunSummary> {
+ * else (custom commands included) is a turn of the session, with the message's images. A built-in
+ * sends no prompt, so images with it go nowhere: `warn` says so before its result. */
+async function promptOrSlash(session: AgentSession, text: string, signal: AbortSignal, images: ToolImage[], warn: (text: string) => void): Promise<RunSummary> {
   if (!text.startsWith('/')) return session.prompt(text, signal, { images });
   const started = monotonicMs();
   const before = session.tracker.cumulative();
   const slash = await runSlashPrompt(text, session, signal);
   if (slash.kind === 'prompt') return session.prompt(slash.text, signal, { images });
+  if (slash.kind === 'local' && images.length > 0) {
+    const word = text.split(/\s/, 1)[0];
+    warn(`${word} runs here and sends no prompt: the ${images.length} image${images.length === 1 ? '' : 's'} with it ${images.length === 1 ? 'was' : 'were'} not used. Send images with a prompt or a custom command.`);
+  }
   if (slash.kind === 'local') return localSummary(session, slash.text, monotonicMs() - started, before);
   return { ...localSummary(session, '', monotonicMs() - started, before), reason: 'error', errorMessage: slash.message };
 }

@@ -18,6 +18,7 @@ import { freshDiagnostics } from './pull.js';
 import type { LanguageServer } from './server.js';
 import type { LspService } from './service.js';
 import { LSP_TOOL } from '../tools/tool-name-constants.js';
+import { abortOrDelay } from '../util/abort.js';
 
 const OPERATIONS = ['diagnostics', 'definition', 'references', 'hover', 'symbols'] as const;
 /** A cold server may take this long to answer its first question. */
@@ -97,7 +98,10 @@ async function openFile(service: LspService, file: string, ctx: ToolContext): Pr
   if (!spec) return `No language server is configured for ${path.extname(file) || 'files without an extension'} (config.json "lsp").`;
   const server = await service.pool.serverFor(spec, realpathOfNearestExisting(ctx.projectRoot));
   if (typeof server === 'string') return server;
-  const ready = await Promise.race([server.ready, abortable(ctx.signal, START_WAIT_MS)]);
+  // The wait's listener on the run's signal goes once the server is ready: one per call would pile up.
+  const wait = abortOrDelay(ctx.signal, START_WAIT_MS);
+  const ready = await Promise.race([server.ready, wait.done.then(() => undefined)]);
+  wait.cancel();
   if (ready !== true) return ready === false ? `The ${spec.name} language server ${server.problem ?? 'failed'}.` : `The ${spec.name} language server did not get ready within ${START_WAIT_MS / 1000} s.`;
   let text: string;
   try {
@@ -145,14 +149,4 @@ async function projectDiagnostics(service: LspService, ctx: ToolContext): Promis
   const head = `Checked ${files.list.length} file(s)${files.truncated ? ` (the first ${PROJECT_FILES_MAX})` : ''}.`;
   const body = found.length > 0 ? formatDiagnostics(found, base, 100, 'Diagnostics of') : 'No errors or warnings.';
   return { content: [head, body, ...problems].join('\n') };
-}
-
-function abortable(signal: AbortSignal, ms: number): Promise<undefined> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(undefined);
-    }, { once: true });
-  });
 }

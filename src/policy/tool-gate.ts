@@ -1,3 +1,4 @@
+import { linkedAbort } from '../util/abort.js';
 import type { ActionRequest, AfterToolCall, BeforeToolCall, ToolContext } from '../agent/types.js';
 import type { HookRunner } from '../hooks/runner.js';
 import type { PermissionPolicy } from './policy.js';
@@ -206,7 +207,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         ...(workspace?.worktree ? { worktree: { path: workspace.worktree.path, ...(workspace.worktree.branch ? { branch: workspace.worktree.branch } : {}) } } : {}),
         input,
       };
-      const answer = await abortable(ask(prompt, ctx.signal), ctx.signal);
+      // The question's own signal: what a front end hangs on it goes with the answer, not with the run.
+      const question = linkedAbort(ctx.signal);
+      const answer = await abortable(ask(prompt, question.signal), ctx.signal).finally(() => question.dispose());
       // A fetch is asked once per host: a yes holds for the session (the suggested rule names the
       // host); an ask rule's question is asked every time.
       if (answer === 'yes' && action.host !== undefined && now.code === 'dangerous') policy.addRule(now.suggestedRule);

@@ -5,6 +5,7 @@
  */
 import { readSubagentIndex } from './index-log.js';
 import type { BackgroundChild, BackgroundChildren } from './background.js';
+import { ambiguousIdText, matchChild } from './child-lookup.js';
 import { shortSubSid } from './result-format.js';
 import { isProcessAlive } from '../util/process.js';
 import type { SubagentRecord } from './types.js';
@@ -34,10 +35,12 @@ export async function backgroundStatus(query: StatusQuery, context: StatusContex
   }
   const index = live.length < chosen.length ? await readIndex(context) : [];
   const lines = chosen.map((id) => {
-    const child = background.find(id);
-    if (child) return describeLive(child, background);
-    const record = index.find((entry) => entry.sub_sid === id || shortSubSid(entry.sub_sid) === id);
-    return record ? describeRecord(record) : `${id}: no such subagent of this session`;
+    const here = background.lookup(id);
+    if (here.kind === 'found') return describeLive(here.item, background);
+    if (here.kind === 'ambiguous') return ambiguousIdText(id, here.items, (child) => child.subSid, (child) => child.description);
+    const earlier = matchChild(index, id, (entry) => entry.sub_sid);
+    if (earlier.kind === 'ambiguous') return ambiguousIdText(id, earlier.items, (entry) => entry.sub_sid, (entry) => entry.description);
+    return earlier.kind === 'found' ? describeRecord(earlier.item) : `${id}: no such subagent of this session`;
   });
   return lines.join('\n\n');
 }

@@ -14,6 +14,8 @@ import type { SpawnParent, SubagentManager } from './manager.js';
 import { ResultsInbox } from './results-inbox.js';
 import { capDescription, failedResult, shortSubSid } from './result-format.js';
 import { loadEarlierChild, type ResumeLookup } from './child-resume.js';
+import { matchChild, type ChildMatch } from './child-lookup.js';
+import { abortOrDelay } from '../util/abort.js';
 import type { ChildRunRequest } from './child-report.js';
 import type { SubagentEvent } from './types.js';
 
@@ -106,19 +108,26 @@ export class BackgroundChildren {
     if (inner.type === 'tool_start') child.lastAction = inner.toolCall.name;
   }
 
-  /** Finds a child by its sub-sid or the short form the results show. */
+  /** Finds a child by its sub-sid, the short form the results show, or a prefix only it has
+   * (child-lookup.ts); undefined when no child or more than one matches. */
   find(id: string): BackgroundChild | undefined {
-    return this.children.get(id) ?? this.list().find((child) => shortSubSid(child.subSid) === id || child.subSid.endsWith(id));
+    const match = this.lookup(id);
+    return match.kind === 'found' ? match.item : undefined;
+  }
+
+  /** The child `id` names, or that none does, or the children it could mean. */
+  lookup(id: string): ChildMatch<BackgroundChild> {
+    return matchChild(this.list(), id, (child) => child.subSid);
   }
 
   /** Resolves when `subSid` ended (at once when it has), or when `signal` aborts. */
   async ended(subSid: string, signal: AbortSignal): Promise<void> {
     const end = this.ends.get(subSid);
     if (!end || signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      signal.addEventListener('abort', () => resolve(), { once: true });
-      void end.then(() => resolve());
-    });
+    // The listener goes when the child ends too: agent_status may wait on one signal many times.
+    const wait = abortOrDelay(signal);
+    await Promise.race([wait.done, end]);
+    wait.cancel();
   }
 
   /** Ctrl+B: moves the newest running foreground child to the background. Its description, or undefined. */

@@ -11,6 +11,7 @@ import { isProcessAlive } from '../util/process.js';
 import type { Message } from '../providers/types.js';
 import { danglingToolCalls, interruptedToolResults, readSession } from '../session/reader.js';
 import { readSubagentIndex } from './index-log.js';
+import { ambiguousIdText, matchChild } from './child-lookup.js';
 import { shortSubSid } from './result-format.js';
 import type { SubagentRecord } from './types.js';
 
@@ -36,8 +37,10 @@ export async function loadEarlierChild(id: string, lookup: ResumeLookup): Promis
   } catch (error) {
     return `could not read the subagent index: ${(error as Error).message}`;
   }
-  const record = records.find((candidate) => candidate.sub_sid === id) ?? records.find((candidate) => shortSubSid(candidate.sub_sid) === id || candidate.sub_sid.endsWith(id));
-  if (!record) return `no subagent "${id}" of this session to resume (agent_status lists them)`;
+  const match = matchChild(records, id, (candidate) => candidate.sub_sid);
+  if (match.kind === 'ambiguous') return ambiguousIdText(id, match.items, (candidate) => candidate.sub_sid, (candidate) => candidate.description);
+  if (match.kind === 'missing') return `no subagent "${id}" of this session to resume (agent_status lists them)`;
+  const record = match.item;
   if (lookup.runningHere(record.sub_sid)) return `subagent ${shortSubSid(record.sub_sid)} is still running: wait for it (agent_status with wait) before continuing it`;
   if (record.status === 'active' && record.pid !== process.pid && isProcessAlive(record.pid)) {
     return `subagent ${shortSubSid(record.sub_sid)} is still running in another seek process (pid ${record.pid})`;

@@ -3,7 +3,7 @@ import { lazySchema } from '../util/zod.js';
 import { SEEK_VERSION } from '../util/version.js';
 import type { ActionRequest, Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { WEB_FETCH_TOOL } from './tool-name-constants.js';
-import { BlockedAddressError, guardedGet } from '../web/http-get.js';
+import { BlockedAddressError, FetchDeadlineError, guardedGet } from '../web/http-get.js';
 import { PageCache, pageSlice, type CachedPage } from '../web/page-cache.js';
 import { pageText, UnreadableContentError } from '../web/page-text.js';
 import { integerAtLeast } from './schema.js';
@@ -16,6 +16,10 @@ export const WEB_FETCH_MAX_BYTES = 200_000;
 /** Bytes downloaded at most (after decompression); a larger body is cut there and said so. */
 export const WEB_FETCH_DOWNLOAD_BYTES = 12 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
+/** The whole fetch (redirects and body included) ends after this long unless
+ * `"webFetch": {"timeoutSeconds": N}` in ~/.seek/config.json says otherwise. */
+export const WEB_FETCH_DEADLINE_SECONDS = 120;
+const MAX_DEADLINE_SECONDS = 3600;
 
 export const webFetchSchema = lazySchema((z) =>
   z
@@ -33,6 +37,25 @@ export interface WebFetchDeps {
   /** Whether a fetch of `host` may reach a loopback, private, link-local or metadata address:
    * only when an allow rule written in a config file names that host (policy/web-rules.ts). */
   mayReachPrivate: (host: string) => boolean;
+  /** The `webFetch` value of ~/.seek/config.json (undefined when absent), read at each call. */
+  setting?: () => unknown;
+  /** The config file's path, for messages. */
+  configFile?: string;
+}
+
+/** The whole fetch's time limit in ms, from the config's `webFetch.timeoutSeconds`; throws saying what to fix. */
+export function webFetchDeadlineMs(value: unknown, file = 'the config file'): number {
+  if (value === undefined) return WEB_FETCH_DEADLINE_SECONDS * 1000;
+  const seconds = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).timeoutSeconds : Number.NaN;
+  if (seconds === undefined) return WEB_FETCH_DEADLINE_SECONDS * 1000;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_DEADLINE_SECONDS) {
+    throw new WebFetchConfigError(`"webFetch" in ${file} must be {"timeoutSeconds": N} with N seconds from 1 to ${MAX_DEADLINE_SECONDS} (default ${WEB_FETCH_DEADLINE_SECONDS}), not ${JSON.stringify(value)}.`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+export class WebFetchConfigError extends Error {
+  override readonly name = 'WebFetchConfigError';
 }
 
 /** The URL, or an error the model can act on. */
@@ -70,6 +93,7 @@ async function download(url: URL, deps: WebFetchDeps, ctx: ToolContext): Promise
     signal: ctx.signal,
     maxBytes: WEB_FETCH_DOWNLOAD_BYTES,
     timeoutMs: TIMEOUT_MS,
+    deadlineMs: webFetchDeadlineMs(deps.setting?.(), deps.configFile),
     userAgent: `seek/${SEEK_VERSION} (web_fetch)`,
     mayReachPrivate: deps.mayReachPrivate,
   });
@@ -117,7 +141,8 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool<WebFetchArgs> {
         const result = framed(page, args);
         return { content: result, ...(page.status >= 400 ? { isError: true } : {}), display: { kind: 'text', text: `${page.url}: ${formatBytes(page.bytes.length)} (${page.form})` } };
       } catch (error) {
-        if (error instanceof BlockedAddressError || error instanceof UnreadableContentError) return { content: error.message, isError: true };
+        if (error instanceof BlockedAddressError || error instanceof UnreadableContentError || error instanceof WebFetchConfigError) return { content: error.message, isError: true };
+        if (error instanceof FetchDeadlineError) return { content: `web_fetch stopped: ${error.message}. "webFetch": {"timeoutSeconds": N} in ${deps.configFile ?? '~/.seek/config.json'} changes the limit.`, isError: true };
         return { content: `web_fetch ${url.href} failed: ${(error as Error).message}`, isError: true };
       }
     },

@@ -14,7 +14,7 @@ export interface WebToolsDeps {
 /** web_fetch and web_search, offered on demand (behind tool_search): see docs/web.md. */
 export function createWebTools(deps: WebToolsDeps): Tool[] {
   return [
-    createWebFetchTool({ mayReachPrivate: deps.mayReachPrivate }) as Tool,
+    createWebFetchTool({ mayReachPrivate: deps.mayReachPrivate, setting: () => deps.config.webFetch, configFile: deps.configFile }) as Tool,
     createWebSearchTool({ setting: () => deps.config.webSearch, configFile: deps.configFile, env: deps.env }) as Tool,
   ];
 }

@@ -5,6 +5,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
+import { linkedAbort } from '../util/abort.js';
 import { classifyAddress, isMetadataName, type AddressClass } from './address.js';
 
 /**
@@ -18,7 +19,11 @@ export interface GuardedGetOptions {
   signal: AbortSignal;
   /** Bytes of body kept (after decompression); the rest is cut and `truncated` is set. */
   maxBytes: number;
+  /** Longest wait for the server to say anything (connect, headers, each piece of the body). */
   timeoutMs: number;
+  /** Longest time for the whole fetch, every redirect hop and the body included: a server that
+   * trickles a byte now and then keeps `timeoutMs` from firing, not this. */
+  deadlineMs?: number;
   /** Whether a host may be reached at a loopback, private, link-local or metadata address: only
    * when a rule names it explicitly. */
   mayReachPrivate: (host: string) => boolean;
@@ -135,8 +140,32 @@ function requestOnce(url: URL, options: GuardedGetOptions): Promise<http.Incomin
   });
 }
 
-/** GETs `url`, following same-host redirects; throws on network errors and blocked addresses. */
+/** The whole fetch took longer than its deadline. */
+export class FetchDeadlineError extends Error {
+  override readonly name = 'FetchDeadlineError';
+  constructor(
+    readonly url: string,
+    readonly deadlineMs: number,
+  ) {
+    super(`${url} did not finish in ${Math.round(deadlineMs / 1000)} s (the time limit for the whole fetch)`);
+  }
+}
+
+/** GETs `url`, following same-host redirects; throws on network errors and blocked addresses, and
+ * FetchDeadlineError when the whole of it takes longer than `deadlineMs`. */
 export async function guardedGet(start: string, options: GuardedGetOptions): Promise<GuardedGetResult> {
+  const limit = linkedAbort(options.signal, options.deadlineMs);
+  try {
+    return await followHops(start, { ...options, signal: limit.signal });
+  } catch (error) {
+    if (limit.timedOut()) throw new FetchDeadlineError(start, options.deadlineMs!);
+    throw error;
+  } finally {
+    limit.dispose();
+  }
+}
+
+async function followHops(start: string, options: GuardedGetOptions): Promise<GuardedGetResult> {
   let url = new URL(start);
   for (let hop = 0; ; hop++) {
     const response = await requestOnce(url, options);

@@ -1,4 +1,5 @@
 import { htmlToMarkdown } from './html-markdown.js';
+import { withoutControls } from './hostile-html.js';
 
 /** What web_fetch makes of a response body: Markdown from HTML, JSON and text as they are. */
 export interface PageText {
@@ -51,8 +52,9 @@ export async function pageText(body: Buffer, contentType: string, url: string): 
   if (type === '' || type === 'application/octet-stream') type = sniff(body) ?? type;
   if (type === 'text/html' || type === 'application/xhtml+xml') {
     const page = await htmlToMarkdown(decode(body, contentType, true), url);
-    return { form: `${type}, as Markdown`, ...(page.title ? { title: page.title } : {}), text: page.markdown };
+    const form = page.plain ? `${type}, as plain text (nested too deeply for Markdown)` : `${type}, as Markdown`;
+    return { form, ...(page.title ? { title: page.title } : {}), text: page.markdown };
   }
-  if (TEXT_TYPES.test(type)) return { form: type, text: decode(body, contentType) };
+  if (TEXT_TYPES.test(type)) return { form: type, text: withoutControls(decode(body, contentType)) };
   throw new UnreadableContentError(`${url} is ${type || 'of an unknown type'} (${body.length} bytes), not text: web_fetch reads HTML, JSON and text.`);
 }

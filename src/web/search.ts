@@ -78,8 +78,39 @@ function results(list: unknown, pick: (item: Record<string, unknown>) => SearchR
   return list.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as Record<string, unknown>).url === 'string').map(pick);
 }
 
+/** Bytes of a backend's answer read at most: 20 results are tens of KB; a backend (or something at
+ * its address) sending more is cut off, not read into memory whole. */
+export const SEARCH_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** The body as text, at most `max` bytes; more is an error (a cut JSON answer cannot be read). */
+async function limitedText(response: Response, settings: SearchSettings, max = SEARCH_MAX_RESPONSE_BYTES): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const tooLarge = () => new Error(`${settings.provider} answered more than ${max / (1024 * 1024)} MiB; web_search reads at most that much`);
+  if (declared > max) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) throw tooLarge();
+      chunks.push(value);
+    }
+  } finally {
+    if (size > max) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
 async function answer(response: Response, settings: SearchSettings): Promise<unknown> {
-  const body = await response.text();
+  const body = await limitedText(response, settings);
   if (!response.ok) {
     const hint =
       settings.provider === 'searxng' && response.status === 403

@@ -5,6 +5,8 @@
  * that is not an image is answered with an `invalid_input` line naming it, nothing is sent for that
  * message, and the conversation reads on.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useScriptedServer } from '../support/scripted-suite.js';
@@ -67,6 +69,40 @@ describe('stream-json input with image blocks', { timeout: 120_000 }, () => {
     const user = suite.server.requests[0]!.body.messages.filter((m: { role: string }) => m.role === 'user').at(-1);
     expect(user.content).toContainEqual({ type: 'image_url', image_url: { url } });
     expect(JSON.stringify(user.content)).toContain('describe');
+    seek.close();
+    expect(await seek.exited).toBe(0);
+  });
+
+  it('a custom slash command with an image: the image goes with the expanded prompt', async () => {
+    const { root, home } = makeProject();
+    mkdirSync(path.join(root, '.seek', 'commands'), { recursive: true });
+    writeFileSync(path.join(root, '.seek', 'commands', 'describe.md'), 'Describe the attached picture, focusing on $ARGUMENTS.\n');
+    const bytes = await png(36, 24);
+    suite.server.enqueue({ text: 'Stripes.' });
+    const seek = start(root, { SEEK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: suite.server.anthropicBaseUrl, SEEK_RETRY_BASE_MS: '1' });
+    seek.send(userMessage([{ type: 'text', text: '/describe colours' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') } }]));
+    const result = await seek.waitFor((line) => line.type === 'result');
+    expect(result).toMatchObject({ subtype: 'success', result: 'Stripes.' });
+    expect(suite.server.requests).toHaveLength(1);
+    const content = suite.server.requests[0]!.body.messages.at(-1).content;
+    expect(content).toContainEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') } });
+    expect(JSON.stringify(content)).toContain('focusing on colours');
+    seek.close();
+    expect(await seek.exited).toBe(0);
+  });
+
+  it('a built-in slash command that sends no prompt, with an image: a notice says the image was not used', async () => {
+    const { root, home } = makeProject();
+    const bytes = await png(20, 20);
+    const seek = start(root, { SEEK_HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: suite.server.anthropicBaseUrl, SEEK_RETRY_BASE_MS: '1' });
+    seek.send(userMessage([{ type: 'text', text: '/cost' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') } }]));
+    const result = await seek.waitFor((line) => line.type === 'result');
+    expect(result).toMatchObject({ subtype: 'success' });
+    const notice = seek.lines.find((line) => line.type === 'notice');
+    expect(notice).toMatchObject({ level: 'warn' });
+    expect(String(notice!.text)).toMatch(/\/cost runs here and sends no prompt: the 1 image with it was not used/);
+    expect(seek.lines.indexOf(notice!)).toBeLessThan(seek.lines.indexOf(result));
+    expect(suite.server.requests).toHaveLength(0);
     seek.close();
     expect(await seek.exited).toBe(0);
   });
