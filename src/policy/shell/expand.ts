@@ -74,6 +74,9 @@ function addInner(outer: SimpleCommand, inner: Inner, label: string, w: Walk): v
       w.out.push({ assignments: [], argv: [unknownWord('…')], writesFiles: outer.writesFiles, via, openArgs: false, unresolved: why });
       return;
     }
+    case 'candidates':
+      for (const argv of inner.lists) expand({ assignments: [], argv, writesFiles: outer.writesFiles, via, openArgs: outer.openArgs }, { ...w, via });
+      return;
     case 'argv': {
       const argv = inner.placeholder ? withPlaceholder(inner.argv, inner.placeholder) : inner.argv;
       expand({ assignments: [], argv, writesFiles: outer.writesFiles, via, openArgs: outer.openArgs || inner.open === true }, { ...w, via });

@@ -9,7 +9,9 @@ export type Inner =
   | { kind: 'none' }
   | { kind: 'argv'; argv: ShellWord[]; open?: boolean; placeholder?: string }
   | { kind: 'shell'; code: ShellWord; label?: string; open?: boolean; placeholders?: RegExp }
-  | { kind: 'unknown'; why: string };
+  | { kind: 'unknown'; why: string }
+  /** Each list may be the command run (a wrapper whose options seek does not model): all are judged. */
+  | { kind: 'candidates'; lists: ShellWord[][] };
 
 export interface OptionSpec {
   /** Short options that take a value: the rest of the cluster, or the next word. */
@@ -154,4 +156,29 @@ export function shellInvocation(argv: ShellWord[]): Inner {
   }
   if (stdinMode || i >= argv.length) return { kind: 'unknown', why: `${name} reads the commands it runs from its input` };
   return { kind: 'none' }; // a script file: not looked into
+}
+
+/** Words a loose wrapper may take before the command it runs, each judged as that command's start. */
+const MAX_CANDIDATES = 12;
+
+/**
+ * The command after a wrapper whose options seek does not model (`strace -e trace=open git push`:
+ * is `trace=open` an option's value or the program?). Every literal word that does not look like an
+ * option may start the command, so each is judged as a command: a deny or ask rule on the command
+ * matches whichever it is. After `--` the rest is the command. A word not known before the command
+ * runs, or more places than MAX_CANDIDATES, is unknown (it matches every deny rule).
+ */
+export function anyCommandAfter(argv: ShellWord[], name: string): Inner {
+  const lists: ShellWord[][] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const text = literalOf(argv[i]!);
+    if (text === undefined) return { kind: 'unknown', why: `${name} is given a word not known before it runs (${argv[i]!.source})` };
+    if (text === '--') {
+      if (i + 1 < argv.length) lists.push(argv.slice(i + 1));
+      break;
+    }
+    if (!text.startsWith('-')) lists.push(argv.slice(i));
+    if (lists.length > MAX_CANDIDATES) return { kind: 'unknown', why: `${name}: too many words that may start the command it runs` };
+  }
+  return lists.length > 0 ? { kind: 'candidates', lists } : { kind: 'none' };
 }

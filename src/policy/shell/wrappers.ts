@@ -2,7 +2,7 @@
  * The wrappers seek looks through: programs that run another command (`env`, `sudo`, `xargs`,
  * `find -exec`, `timeout`…), each with its options, and what each runs.
  */
-import { after, joined, scanOptions, shellValue, type Inner } from './options.js';
+import { after, anyCommandAfter, joined, scanOptions, shellValue, type Inner } from './options.js';
 import { literalOf, textWord, type ShellWord, type WordPart } from './words.js';
 
 type WrapperRule = (argv: ShellWord[]) => Inner;
@@ -57,6 +57,19 @@ function gitCommandLineSettings(options: ShellWord[]): ({ text: string; source: 
   }
   return settings;
 }
+
+/**
+ * Programs that run a command given after options seek does not model one by one (tracers,
+ * debuggers, namespace and personality changers, fake roots, proxies): every word that may start
+ * that command is judged as one (anyCommandAfter), so `strace -f git push` meets a rule on
+ * `git push`. What they run through their own options (`gdb -ex 'shell …'`) is not seen.
+ */
+const LOOSE_WRAPPERS = [
+  'strace', 'ltrace', 'valgrind', 'gdb', 'perf', 'unshare', 'nsenter', 'setarch', 'linux32', 'linux64', 'fakeroot', 'fakechroot',
+  'firejail', 'xvfb-run', 'chroot', 'prlimit', 'numactl', 'cgexec', 'systemd-run', 'proxychains', 'proxychains4', 'torsocks', 'tsocks',
+  'eatmydata', 'faketime', 'catchsegv', 'rlwrap', 'dbus-run-session', 'ssh-agent', 'pkexec', 'caffeinate', 'daemonize',
+  'start-stop-daemon', 'with-lock-ex', 'chronic', 'nocache', 'trickle',
+] as const;
 
 /**
  * The wrappers seek looks through, each with its options (GNU coreutils, util-linux, sudo, GNU
@@ -241,6 +254,7 @@ export const WRAPPERS: ReadonlyMap<string, { transparent: boolean; inner: Wrappe
   ['busybox', { transparent: false, inner: (argv) => after(argv, { noCommandLong: ['list', 'help', 'install'] }) }],
   ['toybox', { transparent: false, inner: (argv) => after(argv, {}) }],
   ['git', { transparent: false, inner: gitGlobalOptions }],
+  ...LOOSE_WRAPPERS.map((name): [string, { transparent: boolean; inner: WrapperRule }] => [name, { transparent: false, inner: (argv) => anyCommandAfter(argv, name) }]),
 ]);
 
 /** `env -S STRING`: env's own splitting (spaces; single and double quotes; backslash escapes);
