@@ -50,7 +50,9 @@ describe.skipIf(!hasRedis)('fleet workers and the job\'s checkout', () => {
     route((req) => (req.turn === 0 ? plantingTurn(markers) : { text: 'done' }));
     const { root, home, bare } = project();
     writeFileSync(join(root, 'plan.yaml'), 'goal: Plant\ntasks:\n  - {id: p, role: editor, task: Write work.txt}\n');
-    const run = await runSeek(['run', 'plan.yaml', '--auto', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
+    // --yolo: in --auto, write_file already refuses `.git` itself (protected-files.test.ts); this
+    // proves the worker's own check, the wall behind that rule, where nothing asks.
+    const run = await runSeek(['run', 'plan.yaml', '--yolo', '--queue', fleet.redis.url], { cwd: root, env: coordinatorEnv(home), timeoutMs: 90_000 });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/p editor failed reason=job_failed/);
     expect(run.stdout).toMatch(/the job's checkout \.git was changed to point at \S+\/planted; refusing to run git there/);
