@@ -36,6 +36,23 @@ export default tseslint.config(
       ],
     },
   },
+  // Ink attaches a useInput handler after the frame is drawn, so a key in that gap meets the previous
+  // render's handler; the terminal UI's key handlers go through useLatestInput, which cannot.
+  {
+    files: ['src/tui/**/*.{ts,tsx}'],
+    ignores: ['src/tui/input/use-latest-input.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'zod', allowTypeImports: true, message: 'Build schemas with lazySchema/zod() from src/util/zod.ts, so zod loads at first use, not at start-up.' },
+            { name: 'ink', importNames: ['useInput'], message: 'Use useLatestInput (src/tui/input/use-latest-input.ts): Ink attaches a handler after the frame is drawn, so a key in that gap met the stale one.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['test/**/*.{ts,tsx}', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

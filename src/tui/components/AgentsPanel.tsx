@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useCallback, useRef, useState } from 'react';
 import { formatCost, formatTokens } from '../../cost/format.js';
 import { shortSubSid } from '../../subagents/result-format.js';
@@ -71,7 +72,7 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
     setUi({ message: undefined, confirm: child.subSid });
   };
 
-  useInput(
+  useLatestInput(
     (input, key) => {
       // Read the state of the latest key, not of the last render: keys typed faster than a frame
       // (k then y, y then Esc) each see what the one before did.

@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useRef, useState } from 'react';
 import { cleanInput, EntryInputError, type EntryInput } from '../../memory/entry.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
@@ -60,7 +61,7 @@ export function DistillReview({ candidates, width, color, onSave, onDone, maxRow
     else update({ current: candidates[index]! });
   };
 
-  useInput(
+  useLatestInput(
     (input, key) => {
       const now = ui.current;
       if (now.busy || now.index >= candidates.length) return;

@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useMemo, useRef, useState } from 'react';
 import { elicitationFields, formContent, initialDrafts, type Drafts, type ElicitationAnswer, type ElicitationField, type ElicitationRequest } from '../../mcp/elicitation.js';
 import { useInputAttached } from '../input/use-input-attached.js';
@@ -60,7 +61,7 @@ export function ElicitationPrompt({
     moveTo(fields.findIndex((field) => field.key === result.key));
   };
 
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     const state = form.current;
     if (state.done) return;
     if (key.ctrl && input === 'c') return answer({ action: 'cancel' });

@@ -1,6 +1,7 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { typedLine } from '../input/typed-line.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatAge } from '../../util/age.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
@@ -77,7 +78,7 @@ export function MemoryPanel({ source, width, color, active = true, onClose, maxR
     }
   };
 
-  useInput(
+  useLatestInput(
     (input, key) => {
       const now = ui.current;
       if (now.busy) return;

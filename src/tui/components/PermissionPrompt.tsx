@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useTerminalRows } from '../state/use-terminal-rows.js';
 import { useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
@@ -121,7 +122,7 @@ export function PermissionPrompt({
   const maxScroll = Math.max(0, body.length - shownCount);
   const top = Math.min(scroll, maxScroll);
 
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     // Only a plain letter answers: Ctrl+A (line start) or Alt+Y typed out of habit must not.
     const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
     if (key.pageDown) return setScroll(Math.min(maxScroll, top + shownCount));

@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { visible } from '../../frontends/approval.js';
 import { seekToolNames } from '../../tools/tool-names.js';
@@ -98,7 +99,7 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
   const scopes = scopeChoices(files);
   const entries = (): PermissionEntry[] => permissionEntries(source.snapshot().rules, ui.current.heldBack ?? []);
 
-  useInput(
+  useLatestInput(
     (input, key) => {
       const now = ui.current;
       if (now.busy) return;

@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useState } from 'react';
 import { typedLine } from '../input/typed-line.js';
 import type { PickerSpec } from '../commands/types.js';
@@ -17,7 +18,7 @@ export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSp
   const [selected, setSelected] = useState(0);
   const matching = (text: string) => spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(text.toLowerCase()));
   const items = matching(filter);
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     if (key.escape) return onDone();
     if (key.upArrow) return setSelected((index) => Math.max(0, index - 1));
     if (key.downArrow) return setSelected((index) => Math.min(items.length - 1, index + 1));

@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useRef, useState } from 'react';
 import { dropTask, nextRole, setRole, specsOf, type PlanDecision, type PlanReviewRequest } from '../../orchestrator/review.js';
 import type { TaskSpec } from '../../orchestrator/types.js';
@@ -48,7 +49,7 @@ export function PlanReviewPrompt({ request, width, color, onDecide, maxRows }: P
     }
   };
 
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     const now = ui.current;
     const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
     const task = now.specs[now.selected];

@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useState } from 'react';
 import { typedLine } from '../input/typed-line.js';
 
@@ -26,7 +27,7 @@ export function Setup({ configPath, onDone }: { configPath: string; onDone: (res
   const provider = PROVIDERS[selected]!;
   const asksUrl = provider.id === 'openai-compatible';
 
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     if (key.escape) return onDone(undefined);
     if (step === 'provider') {
       if (key.upArrow) setSelected((index) => (index + PROVIDERS.length - 1) % PROVIDERS.length);

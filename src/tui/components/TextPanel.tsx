@@ -1,4 +1,4 @@
-import { useInput } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useRef, useState } from 'react';
 import { useInputAttached } from '../input/use-input-attached.js';
 import { ScrollText, scrollByKey } from './ScrollText.js';
@@ -24,7 +24,7 @@ export function TextPanel({ title, lines, style = 'plain', width, maxRows, color
   const [scroll, setScrollState] = useState(0);
   // A ref as well: keys typed faster than a frame each see what the one before did.
   const current = useRef(0);
-  useInput(
+  useLatestInput(
     (input, key) => {
       if (key.escape) return onClose();
       const next = scrollByKey(key, input, current.current, lines.length, rows);

@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useRef, useState } from 'react';
 import { useInputAttached } from '../input/use-input-attached.js';
 import { lineToString, type Line } from '../markdown/ansi.js';
@@ -53,7 +54,7 @@ export function ToolOutputPanel({ items, width, color, maxRows, active = true, o
   const layout = useRef({ height, maxScroll, count: items.length });
   layout.current = { height, maxScroll, count: items.length };
 
-  useInput(
+  useLatestInput(
     (input, key) => {
       const now = state.current;
       const { height, maxScroll, count } = layout.current;

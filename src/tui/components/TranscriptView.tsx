@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useMemo, useRef, useState } from 'react';
 import { useInputAttached } from '../input/use-input-attached.js';
 import type { SubagentView } from '../state/subagents.js';
@@ -39,7 +40,7 @@ export function TranscriptView({ printed, live, agentsOf, width, rows, color, on
     current.current = next;
     setScrollState(next);
   };
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     if (key.escape) return onClose();
     const top = current.current ?? maxScroll;
     const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -height : key.pageDown || input === ' ' ? height : 0;

@@ -1,5 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { shortSubSid } from '../../subagents/result-format.js';
 import { WorktreeError } from '../../worktree/errors.js';
@@ -138,7 +139,7 @@ export function WorktreesPanel({ source, width, color, active = true, onClose, n
     update({ confirm, message: undefined });
   };
 
-  useInput(
+  useLatestInput(
     (input, key) => {
       // Read the state of the latest key, not of the last render (keys typed faster than a frame).
       const state = ui.current;

@@ -14,7 +14,8 @@
  *   Ctrl+C clears the draft; on an empty prompt it goes to `onInterrupt`.
  *   Ctrl+V attaches the clipboard's image; a pasted path of an image file attaches the file.
  */
-import { Box, Text, useInput, useStdin, type DOMElement, type Key } from 'ink';
+import { Box, Text, useStdin, type DOMElement, type Key } from 'ink';
+import { useLatestInput } from './use-latest-input.js';
 import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
 import { TerminalCursorContext, type CursorTarget } from '../terminal-cursor.js';
 import type { Completer, InputHistory } from '../types.js';
@@ -91,7 +92,7 @@ export function InputEditor(props: InputEditorProps): ReactElement {
     },
     [controller, rawSequence],
   );
-  useInput(handleInput, { isActive: props.active });
+  useLatestInput(handleInput, { isActive: props.active });
 
   const view = useSyncExternalStore(controller.subscribe, controller.getView);
   const { value, cursor } = view.editor;

@@ -1,4 +1,4 @@
-import { useInput } from 'ink';
+import { useLatestInput } from './use-latest-input.js';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { AskAnswer } from '../../policy/tool-gate.js';
 
@@ -63,7 +63,7 @@ export interface GlobalKeys {
 /** The App's keys that work whatever has the keyboard: Ctrl+C, Shift+Tab, Ctrl+T, Ctrl+O, and Esc
  * for an open picker. */
 export function useGlobalKeys(keys: GlobalKeys): void {
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     if (key.ctrl && input === 'c') {
       if (keys.permission) {
         // Denied, and the box goes at once: the next key belongs to the input again. The turn is

@@ -1,4 +1,4 @@
-import { useInput } from 'ink';
+import { useLatestInput } from '../input/use-latest-input.js';
 import { useEffect, useState } from 'react';
 import type { AgentSession } from '../../runtime/session.js';
 
@@ -30,7 +30,7 @@ export function useBackgroundAgents({ session, idle, send, notice }: BackgroundA
     notice('a background subagent ended: seek takes its result now');
     void send(results.content);
   }, [idle, version, background, send, notice]);
-  useInput((input, key) => {
+  useLatestInput((input, key) => {
     if (!key.ctrl || input !== 'b' || !background) return;
     if (background.hasForeground) {
       const moved = background.detachForeground();
