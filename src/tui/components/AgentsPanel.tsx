@@ -54,10 +54,6 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
   const rows = newestFirst(state);
   const [ui, setUi] = usePanelState(rows[0]?.subSid);
   const { confirm, message, scroll } = ui.current;
-  // What the keys act on, from the latest render: Ink attaches a render's key handler after its
-  // frame is drawn, so a key read in between would otherwise see the rows of the frame before.
-  const latest = useRef({ rows, width, maxRows });
-  latest.current = { rows, width, maxRows };
   const view = (now: PanelUi, list = rows) => {
     // Selection and the open transcript follow a child by id: new children push rows down.
     const selected = Math.max(0, list.findIndex((child) => child.subSid === now.selectedSid));
@@ -77,7 +73,6 @@ export function AgentsPanel({ state, width, color, active = true, onKill, onClos
       // Read the state of the latest key, not of the last render: keys typed faster than a frame
       // (k then y, y then Esc) each see what the one before did.
       const now = ui.current;
-      const { rows, width, maxRows } = latest.current;
       const { selected, current, shown } = view(now, rows);
       const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
       if (now.confirm) {

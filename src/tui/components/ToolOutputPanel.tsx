@@ -48,19 +48,13 @@ export function ToolOutputPanel({ items, width, color, maxRows, active = true, o
   const item = items[Math.min(index, items.length - 1)];
   const body = item ? bodyOf(item, width - 4) : [];
   const maxScroll = Math.max(0, body.length - height);
-  // What the keys act on, from the latest render: a key read between a frame and the effect that
-  // attaches this render's handler (the output arriving after the panel opened) is handled by the
-  // handler of the render before, whose `maxScroll` may be that of an empty panel.
-  const layout = useRef({ height, maxScroll, count: items.length });
-  layout.current = { height, maxScroll, count: items.length };
 
   useLatestInput(
     (input, key) => {
       const now = state.current;
-      const { height, maxScroll, count } = layout.current;
       if (key.escape) return onClose(); // Ctrl+T is the App's toggle
       if (key.leftArrow) return setIndex(Math.max(0, now.index - 1));
-      if (key.rightArrow) return setIndex(Math.min(count - 1, now.index + 1));
+      if (key.rightArrow) return setIndex(Math.min(items.length - 1, now.index + 1));
       const delta = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -height : key.pageDown || input === ' ' ? height : 0;
       if (delta !== 0) return setScroll(Math.max(0, Math.min(maxScroll, now.scroll + delta)));
       if (key.home) return setScroll(0);
