@@ -3,7 +3,7 @@ import { useLatestInput } from '../input/use-latest-input.js';
 import { useMemo, useRef, useState } from 'react';
 import { elicitationFields, formContent, initialDrafts, type Drafts, type ElicitationAnswer, type ElicitationField, type ElicitationRequest } from '../../mcp/elicitation.js';
 import { useInputAttached } from '../input/use-input-attached.js';
-import { typedLine } from '../input/typed-line.js';
+import { burstKeys, editLine, type LineKey } from '../input/typed-line.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { wrapSegments } from '../markdown/width.js';
 import { useTerminalRows } from '../state/use-terminal-rows.js';
@@ -61,22 +61,27 @@ export function ElicitationPrompt({
     moveTo(fields.findIndex((field) => field.key === result.key));
   };
 
-  useLatestInput((input, key) => {
+  const onKey = (input: string, key: FormKey): void => {
     const state = form.current;
     if (state.done) return;
+    // Keys typed faster than a read (tmux, a busy CPU) share it ("\r\r", "\u007f\u007f7\r"): one by one.
+    const burst = burstKeys(input);
+    if (burst) {
+      for (const one of burst) if (!form.current.done) onKey(one.input, { ...NO_KEY, ...one.key });
+      return;
+    }
     if (key.ctrl && input === 'c') return answer({ action: 'cancel' });
     if (key.escape) return answer({ action: 'decline' });
     const field = fields[state.focus];
     if (!field) return key.return ? enter() : undefined;
     state.error = undefined;
-    // Enters typed faster than a read (tmux, a busy CPU) come as one "\r\r": each moves on.
-    if (/^\r{2,}$/.test(input)) for (let count = 0; count < input.length && !state.done; count++) enter();
-    else if (key.return) enter();
+    if (key.return) enter();
     else if (key.upArrow || (key.shift && key.tab)) moveTo(state.focus - 1);
     else if (key.downArrow || key.tab) moveTo(state.focus + 1);
     else editField(field, state, input, key, enter);
     redraw();
-  });
+  };
+  useLatestInput(onKey);
   const attached = useInputAttached(); // after useInput: effects run in order
   if (!attached) return null; // the question appears only once it can hear its answer
 
@@ -132,29 +137,26 @@ export function ElicitationPrompt({
   );
 }
 
+/** The keys of Ink's `Key` the form reads. */
+type FormKey = LineKey & Record<'escape' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'tab' | 'shift', boolean>;
+const NO_KEY: FormKey = { escape: false, upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, tab: false, shift: false };
+
 interface FormState {
   drafts: Drafts;
   cursor: number;
 }
 
 /** A key on the focused field: typing, y/n, ←→ and space. */
-function editField(field: ElicitationField, state: FormState, input: string, key: { leftArrow: boolean; rightArrow: boolean; backspace: boolean; delete: boolean; ctrl: boolean; meta: boolean }, enter: () => void): void {
+function editField(field: ElicitationField, state: FormState, input: string, key: LineKey & { leftArrow: boolean; rightArrow: boolean }, enter: () => void): void {
   const draft = state.drafts[field.key];
   const set = (value: Drafts[string]): void => {
     state.drafts[field.key] = value;
   };
   if (field.kind === 'text' || field.kind === 'number' || field.kind === 'integer') {
-    const text = typeof draft === 'string' ? draft : '';
-    // Backspaces faster than a read come as one "\x7f\x7f": each deletes one.
-    const erased = /^[\x7f\b]+$/.test(input) ? input.length : key.backspace || key.delete ? 1 : 0;
-    if (erased > 0) return set([...text].slice(0, -erased).join(''));
-    if (key.ctrl && input === 'u') return set('');
-    if (key.ctrl || key.meta || key.leftArrow || key.rightArrow) return;
-    // typedLine first: the Enter at the end of a read must stay an Enter.
-    const typed = typedLine(input);
-    const clean = sanitizeTerminalText(typed.text);
-    if (clean) set(text + clean);
-    if (typed.submit) enter();
+    if (key.leftArrow || key.rightArrow) return;
+    const edit = editLine(typeof draft === 'string' ? draft : '', input, key);
+    set(sanitizeTerminalText(edit.text));
+    if (edit.submit) enter();
     return;
   }
   if (field.kind === 'boolean') {
@@ -170,7 +172,8 @@ function editField(field: ElicitationField, state: FormState, input: string, key
     if (step === 0) return;
     const at = field.options.findIndex((option) => option.value === draft);
     const next = at < 0 ? (step > 0 ? 0 : field.options.length - 1) : (at + step + field.options.length) % field.options.length;
-    return set(field.options[next]!.value);
+    set(field.options[next]!.value);
+    return;
   }
   // multi
   if (key.leftArrow) state.cursor = (state.cursor + field.options.length - 1) % field.options.length;

@@ -1,5 +1,5 @@
 import { useInputAttached } from '../input/use-input-attached.js';
-import { typedLine } from '../input/typed-line.js';
+import { editLine } from '../input/typed-line.js';
 import { Box, Text } from 'ink';
 import { useLatestInput } from '../input/use-latest-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -92,25 +92,17 @@ export function MemoryPanel({ source, width, color, active = true, onClose, maxR
           update({ reason: undefined });
           return void act(() => source.archive(row.name, reason));
         }
-        if (key.backspace || key.delete) return update({ reason: now.reason.slice(0, -1) });
-        if (!key.ctrl && !key.meta && input) {
-          const typed = typedLine(input);
-          const reason = now.reason + typed.text;
-          if (!typed.submit) return update({ reason });
-          if (!row || !reason.trim()) return update({ reason, message: 'type why the entry no longer applies, then Enter' });
-          update({ reason: undefined });
-          return void act(() => source.archive(row.name, reason));
-        }
-        return;
+        const edit = editLine(now.reason, input, key);
+        if (!edit.submit) return update({ reason: edit.text });
+        if (!row || !edit.text.trim()) return update({ reason: edit.text, message: 'type why the entry no longer applies, then Enter' });
+        update({ reason: undefined });
+        return void act(() => source.archive(row.name, edit.text));
       }
       if (now.searching) {
         if (key.escape) return update({ searching: false, query: '', selected: 0 });
         if (key.return) return update({ searching: false });
-        if (key.backspace || key.delete) return update({ query: now.query.slice(0, -1), selected: 0 });
-        if (!key.ctrl && !key.meta && input) {
-          const typed = typedLine(input);
-          update({ query: now.query + typed.text, selected: 0, ...(typed.submit ? { searching: false } : {}) });
-        }
+        const edit = editLine(now.query, input, key);
+        if (edit.text !== now.query || edit.submit) update({ query: edit.text, selected: 0, ...(edit.submit ? { searching: false } : {}) });
         return;
       }
       if (now.detail) {

@@ -6,6 +6,7 @@ import { useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
 import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../policy/tool-gate.js';
 import { lineToString, sanitizeTerminalText, type Line } from '../markdown/ansi.js';
+import { editLine } from '../input/typed-line.js';
 import { diffLines } from './conversation/diff-lines.js';
 import { textRows } from '../state/live-layout.js';
 import { alwaysAnswer, DEFAULT_SAVE_FILES, scopeByKey, scopeChoices, scopeRowText, type SaveFiles } from '../state/rule-scopes.js';
@@ -129,15 +130,11 @@ export function PermissionPrompt({
     if (key.pageUp) return setScroll(Math.max(0, top - shownCount));
     if (tellStep.current) {
       if (key.escape) return setTelling(false);
-      if (key.return) return onAnswer(feedbackRef.current.trim() ? { decline: 'stop', feedback: feedbackRef.current.trim() } : NO);
-      if (key.backspace || key.delete) return setFeedback([...feedbackRef.current].slice(0, -1).join(''));
-      if (key.ctrl && input === 'u') return setFeedback('');
-      if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return;
-      // Typed or pasted text, one line: paste markers go, breaks become spaces, control characters go.
-      const text = sanitizeTerminalText(input.replace(/\u001b?\[20[01]~/g, ''))
-        .replace(/\r?\n|\r/g, ' ')
-        .replace(/[\u0000-\u001f\u007f]/g, '');
-      if (text) setFeedback(feedbackRef.current + text);
+      if (key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return;
+      // Typed or pasted text, one line; Backspaces, Ctrl+U and an Enter may share the read.
+      const edit = editLine(feedbackRef.current, input, key);
+      if (edit.submit) return onAnswer(edit.text.trim() ? { decline: 'stop', feedback: sanitizeTerminalText(edit.text).trim() } : NO);
+      if (edit.text !== feedbackRef.current) setFeedback(sanitizeTerminalText(edit.text));
       return;
     }
     if (key.home) return setScroll(0);

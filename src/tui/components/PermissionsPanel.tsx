@@ -2,6 +2,7 @@ import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text } from 'ink';
 import { useLatestInput } from '../input/use-latest-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { editLine } from '../input/typed-line.js';
 import { visible } from '../../frontends/approval.js';
 import { seekToolNames } from '../../tools/tool-names.js';
 import { parseRuleText } from '../../policy/rule-syntax.js';
@@ -109,12 +110,13 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
         if (key.escape) return update({ add: undefined });
         if (key.tab) return update({ add: { ...form, decision: DECISIONS[(DECISIONS.indexOf(form.decision) + 1) % DECISIONS.length]!, error: undefined } });
         // Typed text and Enter can arrive in one read: the text first, then the Enter.
-        const submitted = key.return ? form.text : input.length > 1 && input.endsWith('\r') ? typeInto(form.text, input.slice(0, -1)) : undefined;
-        if (submitted !== undefined) {
+        const edit = editLine(form.text, input, key);
+        if (edit.submit) {
+          const submitted = edit.text;
           const error = ruleError(submitted, form.decision);
           return update({ add: error ? { ...form, text: submitted, error } : { ...form, text: submitted, step: 'scope', scopeSelected: 0, error: undefined } });
         }
-        const text = key.backspace || key.delete ? form.text.slice(0, -1) : key.ctrl || key.meta ? form.text : typeInto(form.text, input);
+        const text = edit.text;
         if (text !== form.text) update({ add: { ...form, text, error: undefined } });
         return;
       }
@@ -279,15 +281,6 @@ function AddFormView({ form, files, color }: { form: AddForm; files: SaveFiles; 
 
 /** `text` after a chunk of typing: printable characters are added; DEL or BS (several keys that
  * arrived together, Backspace held down) each take one back; other control characters are dropped. */
-function typeInto(text: string, input: string): string {
-  let out = text;
-  for (const char of input) {
-    if (char === '\u007f' || char === '\b') out = out.slice(0, -1);
-    else if (!/[\u0000-\u001f\u0080-\u009f]/.test(char)) out += char;
-  }
-  return out;
-}
-
 /** Why `text` is not a rule (parseRuleText's message), or undefined when it is one. */
 function ruleError(text: string, decision: RuleDecision): string | undefined {
   if (text.trim() === '') return 'type a rule first';

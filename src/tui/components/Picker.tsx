@@ -1,8 +1,8 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text } from 'ink';
 import { useLatestInput } from '../input/use-latest-input.js';
-import { useState } from 'react';
-import { typedLine } from '../input/typed-line.js';
+import { useRef, useState } from 'react';
+import { editLine } from '../input/typed-line.js';
 import type { PickerSpec } from '../commands/types.js';
 
 const VISIBLE = 10;
@@ -15,6 +15,7 @@ const PICKER_FRAME_ROWS = 3;
 export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSpec; width: number; color: boolean; onDone: () => void; maxRows?: number }) {
   const visible = Math.max(1, Math.min(VISIBLE, (maxRows ?? Infinity) - PICKER_FRAME_ROWS));
   const [filter, setFilter] = useState('');
+  const filterNow = useRef('');
   const [selected, setSelected] = useState(0);
   const matching = (text: string) => spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(text.toLowerCase()));
   const items = matching(filter);
@@ -28,21 +29,18 @@ export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSp
       if (item) void spec.onSelect(item.value);
       return;
     }
-    if (key.backspace || key.delete) {
-      setFilter((text) => text.slice(0, -1));
+    // The filter as the last read left it (a read may come before the frame of the one before).
+    const edit = editLine(filterNow.current, input, key);
+    if (edit.text !== filterNow.current) {
+      filterNow.current = edit.text;
+      setFilter(edit.text);
       setSelected(0);
-      return;
     }
-    if (input && !key.ctrl && !key.meta) {
-      const typed = typedLine(input);
-      setFilter((text) => text + typed.text);
-      setSelected(0);
-      // Text and Enter in one read: pick the first match of the completed filter.
-      if (typed.submit) {
-        const first = matching(filter + typed.text)[0];
-        onDone();
-        if (first) void spec.onSelect(first.value);
-      }
+    // Text and Enter in one read: pick the first match of the completed filter.
+    if (edit.submit) {
+      const first = matching(edit.text)[0];
+      onDone();
+      if (first) void spec.onSelect(first.value);
     }
   });
   const attached = useInputAttached(); // after useInput: effects run in order

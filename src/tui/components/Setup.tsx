@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useLatestInput } from '../input/use-latest-input.js';
-import { useState } from 'react';
-import { typedLine } from '../input/typed-line.js';
+import { useRef, useState } from 'react';
+import { editLine } from '../input/typed-line.js';
 
 export interface SetupResult {
   provider: 'deepseek' | 'anthropic' | 'openai' | 'openai-compatible';
@@ -24,6 +24,7 @@ export function Setup({ configPath, onDone }: { configPath: string; onDone: (res
   const [step, setStep] = useState<'provider' | 'secret'>('provider');
   const [selected, setSelected] = useState(0);
   const [text, setText] = useState('');
+  const textNow = useRef('');
   const provider = PROVIDERS[selected]!;
   const asksUrl = provider.id === 'openai-compatible';
 
@@ -35,19 +36,14 @@ export function Setup({ configPath, onDone }: { configPath: string; onDone: (res
       if (key.return) setStep('secret');
       return;
     }
-    if (key.return) {
-      const value = text.trim();
-      if (!value) return;
-      return onDone(asksUrl ? { provider: provider.id, apiKey: '', baseUrl: value } : { provider: provider.id, apiKey: value });
-    }
-    if (key.backspace || key.delete) return setText((value) => value.slice(0, -1));
-    if (input && !key.ctrl && !key.meta) {
-      // A pasted key and its Enter can arrive in one read: the key, then the Enter.
-      const typed = typedLine(input);
-      const value = (text + typed.text).trim();
-      if (!typed.submit || !value) return setText((current) => current + typed.text);
-      return onDone(asksUrl ? { provider: provider.id, apiKey: '', baseUrl: value } : { provider: provider.id, apiKey: value });
-    }
+    // The text as the last read left it (a read may come before the frame of the one before);
+    // a pasted key and its Enter can arrive in one read: the key, then the Enter.
+    const edit = editLine(textNow.current, input, key);
+    textNow.current = edit.text;
+    setText(edit.text);
+    const value = edit.text.trim();
+    if (!edit.submit || !value) return;
+    return onDone(asksUrl ? { provider: provider.id, apiKey: '', baseUrl: value } : { provider: provider.id, apiKey: value });
   });
 
   return (

@@ -123,4 +123,20 @@ describe('ElicitationPrompt: Backspaces in one read', () => {
     expect(frame()).toContain('❯ Count: 7▏');
     view.unmount();
   });
+
+  it('Backspaces and the digit typed after them in one read (the read that failed in CI)', async () => {
+    const { frame, press, view } = await setup();
+    await press(KEYS.down, KEYS.down, '\u007f\u007f7');
+    expect(frame()).toContain('❯ Count: 7▏');
+    view.unmount();
+  });
+
+  it('keys after an Enter in the same read go to the next field', async () => {
+    const { answers, frame, press, view } = await setup();
+    await press('Annx\u007f\ry');
+    expect(frame()).toContain('❯ Agree: yes (y/n)');
+    await press('\r\u007f\u007f9\r\r\r');
+    expect(answers).toEqual([{ action: 'accept', content: { name: 'Ann', agree: true, count: 9, hero: 'hero-1', fish: ['fish-1'] } }]);
+    view.unmount();
+  });
 });
