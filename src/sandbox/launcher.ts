@@ -5,6 +5,7 @@ import type { CommandSandbox } from '../agent/types.js';
 import { bwrapArguments } from './bwrap.js';
 import { sandboxEnvironment } from './environment.js';
 import { ancestorsBelow, deniedInRoot } from './denied-paths.js';
+import { absentInRoot, existingFoldersOf, moveAsideCreated } from './absent-denied.js';
 import { GitMetadataAudit } from './git-audit.js';
 import { gitLayout } from './git-layout.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -67,7 +68,9 @@ export class SandboxLauncher {
     const writes = profile === 'workspace-write';
     const git = writes ? gitLayout(realRoot, this.#options.home) : undefined;
     const writable = writes ? unique([realRoot, ...this.settings.allowWrite.map((p) => realOrSelf(expandUserPath(p, this.#options.home)))]).filter(existsSync) : [];
-    const denied = writes ? deniedInRoot(this.#expanded(this.settings.denyWrite), realRoot) : [];
+    const denyEntries = this.#expanded(this.settings.denyWrite);
+    const denied = writes ? deniedInRoot(denyEntries, realRoot) : [];
+    const absentDenied = writes ? absentInRoot(denyEntries, realRoot) : [];
     const protectedPaths = writes ? unique([path.join(realRoot, '.seek'), ...denied].filter(existsSync)) : [];
     const hiddenInRoot = this.#hiddenInRoot(realRoot);
     const home = this.#privateHome();
@@ -75,11 +78,12 @@ export class SandboxLauncher {
       profile,
       writable,
       protectedPaths,
+      absentDenied,
       hidden: unique([...this.#hiddenPaths(), ...hiddenInRoot]),
       scratch: home.scratch,
       readable: home.readable,
       visible: [realRoot],
-      pinned: writes ? ancestorsBelow(realRoot, [...denied, ...hiddenInRoot]) : [],
+      pinned: writes ? unique([...ancestorsBelow(realRoot, [...denied, ...hiddenInRoot]), ...existingFoldersOf(absentDenied, realRoot)]) : [],
       gitMounts: git?.mounts ?? [],
       network: writes && this.settings.network,
       unixSockets: this.settings.allowUnixSockets,
@@ -92,14 +96,21 @@ export class SandboxLauncher {
     const { scope, git } = this.#scopeAndGit(profile, root);
     const summary = describeScope(scope, root);
     const audit = git && scope.writable.length > 0 ? this.#audit(scope, git) : undefined;
+    const absent = scope.absentDenied ?? [];
+    const realRoot = realOrSelf(root);
     return {
       profile,
       summary,
       wrap: (spec) => {
         const wrapped = this.#wrap(scope, spec);
-        if (!audit) return wrapped;
-        const token = audit.begin();
-        return { ...wrapped, afterExit: () => audit.finish(token), afterExitSync: () => audit.finishSync(token) };
+        if (!audit && absent.length === 0) return wrapped;
+        const token = audit?.begin();
+        const created = (): string[] => moveAsideCreated(absent, realRoot);
+        return {
+          ...wrapped,
+          afterExit: async () => [...(audit && token ? await audit.finish(token) : []), ...created()],
+          afterExitSync: () => [...(audit && token ? audit.finishSync(token) : []), ...created()],
+        };
       },
     };
   }

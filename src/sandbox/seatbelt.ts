@@ -35,7 +35,8 @@ export function seatbeltProfile(scope: SandboxScope, tempDir: string): string {
   lines.push(
     `(allow file-write* ${[tempDir, ...writable].map(subpath).join(' ')} (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/fd/") (regex #"^/dev/tty"))`,
   );
-  const readOnlyAgain = [...scope.protectedPaths, ...scope.hidden];
+  // Denied paths that do not exist yet too: a path rule needs nothing to exist (absent-denied.ts).
+  const readOnlyAgain = [...scope.protectedPaths, ...(scope.absentDenied ?? []).map((denied) => denied.path), ...scope.hidden];
   if (writable.length > 0 && readOnlyAgain.length > 0) lines.push(`(deny file-write* ${readOnlyAgain.map(subpath).join(' ')})`);
   // Git metadata in order, as bwrap mounts it: a later rule wins, like a later mount.
   for (const mount of writable.length > 0 ? scope.gitMounts : []) lines.push(`(${mount.mode === 'rw' ? 'allow' : 'deny'} file-write* ${subpath(mount.path)})`);

@@ -82,12 +82,18 @@ export interface GitMount {
 }
 
 /** What one sandboxed call may do: computed by the launcher from the profile and the agent's root. */
+import type { AbsentDenied } from './absent-denied.js';
+
 export interface SandboxScope {
   profile: SandboxProfile;
   /** Directories writable by the command (workspace-write only; empty for read-only). */
   writable: string[];
   /** Paths inside writable roots that stay read-only (`.git/hooks`, `.git/config`, `.seek`). */
   protectedPaths: string[];
+  /** Denied paths inside a writable root that do not exist yet (absent-denied.ts): never mounted
+   * (that would create them on the user's disk); forbidden by path on macOS, moved aside after the
+   * command when it created them. */
+  absentDenied?: AbsentDenied[];
   /** Paths hidden: directories appear empty, files empty. */
   hidden: string[];
   /** Directories replaced by an empty, writable, throw-away tmpfs: the home directories and

@@ -78,4 +78,37 @@ describe.skipIf(!hasSandbox)('--auto: deny rules on paths hold inside the OS san
     expect(content('deploy/staging.yml')).toBe('replicas: 2\n');
     expect(existsSync(join(root, 'conf', 'new.yml')) && existsSync(join(root, 'config', 'other.txt'))).toBe(true);
   });
+
+  it('a denied path that does not exist yet: created by a command, it is moved aside when the command ends; its folders cannot be swapped', async () => {
+    const rules = { permissions: { deny: ['Edit(./deploy/prod.yml)', 'Edit(./release/keys/**)', 'Edit(./out/secret/key.txt)', 'Edit(./.env.production)'] } };
+    const { root, home } = makeProject({ 'README.md': '# demo\n', '.seek/config.json': JSON.stringify(rules), 'deploy/staging.yml': 'replicas: 1\n' });
+    server.enqueue(
+      bash('echo pwned > deploy/prod.yml; mkdir -p release/keys && echo k > release/keys/a.pem; echo x > .env.production; echo create-done'),
+      bash('mkdir -p other/secret && ln -s other out && echo k > out/secret/key.txt; echo link-done'),
+      bash('mv deploy d2 && mkdir deploy && echo pwned > deploy/prod.yml; echo swap-done'),
+      bash('echo replicas: 2 > deploy/staging.yml && echo allowed-done'),
+      { text: 'done' },
+    );
+    const run = await runSeek(['-p', 'do the task', '--auto'], {
+      cwd: root,
+      env: { SEEK_HOME: home, DEEPSEEK_API_KEY: 'sk-test', DEEPSEEK_BASE_URL: server.url, SEEK_RETRY_BASE_MS: '1' },
+      timeoutMs: 120_000,
+    });
+    expect(run.code).toBe(0);
+    const results = toolResults();
+    expect(results).toHaveLength(4);
+    expect(results[0]).toContain('create-done');
+    expect(results[0]).toContain('moved deploy/prod.yml aside to deploy/prod.yml.seek-quarantine');
+    expect(results[0]).toContain('moved release/keys aside');
+    expect(results[0]).toContain('moved .env.production aside');
+    expect(results[1]).toContain('moved out aside to out.seek-quarantine');
+    expect(results[2]).toContain('swap-done');
+    expect(results[2]).not.toContain('moved');
+    const at = (file: string) => join(root, file);
+    for (const gone of ['deploy/prod.yml', 'release/keys', '.env.production', 'out', 'd2']) expect(existsSync(at(gone)), gone).toBe(false);
+    expect(readFileSync(at('deploy/prod.yml.seek-quarantine'), 'utf8')).toBe('pwned\n'); // moved, never deleted
+    expect(existsSync(at('release/keys.seek-quarantine/a.pem'))).toBe(true);
+    expect(results[3]).toContain('allowed-done');
+    expect(readFileSync(at('deploy/staging.yml'), 'utf8')).toBe('replicas: 2\n');
+  });
 });

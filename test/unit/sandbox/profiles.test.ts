@@ -67,6 +67,12 @@ describe('sandbox-exec profile (macOS)', () => {
     expect(seatbeltProfile(scope({ profile: 'read-only' }), '/t')).not.toContain('(subpath "/work/p") (literal');
   });
 
+  it('forbids creating a denied path that does not exist yet (a path rule needs nothing to exist)', () => {
+    const profile = seatbeltProfile(scope({ absentDenied: [{ path: '/work/p/deploy/prod.yml', existing: 1 }] }), '/t');
+    expect(profile).toMatch(/\(deny file-write\* [^\n]*\(subpath "\/work\/p\/deploy\/prod\.yml"\)/);
+    expect(bwrapArguments(scope({ absentDenied: [{ path: '/work/p/deploy/prod.yml', existing: 1 }] }), '/work/p', { seccomp: false })).not.toContain('/work/p/deploy/prod.yml');
+  });
+
   it('quotes paths so a hostile name cannot end the string', () => {
     const profile = seatbeltProfile(scope({ writable: ['/work/a"b) (allow default'] }), '/t');
     expect(profile).toContain('(subpath "/work/a\\"b) (allow default")');
