@@ -14,6 +14,8 @@ import { fleetTimings, QUEUE_NAME, connectionOptions } from './connection.js';
 import { ConnectionWatch, valueWithin, within } from './outage.js';
 import { assertNoSecrets, resultSchema, type FleetJob, type FleetResult } from './payload.js';
 import { attemptErrors, capOvershoot, capReached, jobSpend, resetAttemptErrors, resetJobSpend, runSpend, type Spend } from './spend.js';
+import { abortOrDelay } from '../util/abort.js';
+import { Slots } from './slots.js';
 
 export type JobOutcome =
   | { kind: 'completed'; result: FleetResult; spend: Spend; attempts: number }
@@ -40,8 +42,8 @@ export const ZERO_SPEND: Spend = { costUsd: 0, prompt: 0, completion: 0, cacheHi
 export class FleetJobs {
   readonly queue: Queue;
   readonly events: QueueEvents;
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  /** A place among `maxJobs` queued or running jobs. */
+  private readonly slots: Slots;
   /** The runs this coordinator ran jobs of (for the caps' report). */
   private readonly runIds = new Set<string>();
   private readonly pending = new Set<Promise<unknown>>();
@@ -49,6 +51,7 @@ export class FleetJobs {
   readonly watch: ConnectionWatch;
 
   constructor(private readonly options: FleetJobsOptions) {
+    this.slots = new Slots(options.maxJobs);
     this.watch = new ConnectionWatch(options.url, options.log ?? ((line) => void process.stderr.write(`seek: ${line}\n`)));
     this.watch.watch(options.redis);
     this.queue = new Queue(QUEUE_NAME, { connection: connectionOptions(options.url) });
@@ -117,7 +120,7 @@ export class FleetJobs {
     let release: (() => void) | undefined;
     try {
       if (!job) {
-        release = await this.slot(signal);
+        release = await this.slots.acquire(signal);
         if (!release) return { kind: 'canceled', spend: ZERO_SPEND };
         const cap = capReached(await runSpend(this.redis, runId), this.options.limits);
         if (cap) return { kind: 'capped', why: cap };
@@ -165,15 +168,15 @@ export class FleetJobs {
   /** Waits for the job; a cancelled caller stops waiting (the job goes on, a resume finds it). */
   private async outcome(job: Job, signal: AbortSignal): Promise<JobOutcome> {
     const jobId = job.id!;
-    const aborted = new Promise<'aborted'>((resolve) => {
-      if (signal.aborted) resolve('aborted');
-      signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-    });
+    // The run's signal outlives this job: its listener goes when the job ends (util/abort.ts).
+    const abort = abortOrDelay(signal);
+    const aborted = abort.done.then(() => 'aborted' as const);
     const finished = job.waitUntilFinished(this.events).then(
       (value: unknown) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error: error as Error }),
     );
     const ended = await Promise.race([finished, aborted]);
+    abort.cancel();
     if (ended === 'aborted') return { kind: 'canceled', spend: await this.spendOf(jobId) };
     const spend = await jobSpend(this.redis, jobId);
     const fresh = await this.queue.getJob(jobId);
@@ -185,26 +188,5 @@ export class FleetJobs {
       return { kind: 'failed', errors, spend, attempts, ...(fresh?.failedReason ? { reason: fresh.failedReason } : {}) };
     }
     return { kind: 'completed', result: resultSchema.parse(ended.value), spend, attempts };
-  }
-
-  /** A place among `maxJobs` queued or running jobs; undefined when cancelled first. */
-  private async slot(signal: AbortSignal): Promise<(() => void) | undefined> {
-    const limit = this.options.maxJobs ?? Number.POSITIVE_INFINITY;
-    while (this.active >= limit) {
-      if (signal.aborted) return undefined;
-      await new Promise<void>((resolve) => {
-        this.waiting.push(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    }
-    if (signal.aborted) return undefined;
-    this.active++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.active--;
-      this.waiting.shift()?.();
-    };
   }
 }
