@@ -1,0 +1,123 @@
+/**
+ * Every route by which seek itself (outside the OS sandbox) changes a file holds the project's
+ * `Edit(...)` deny rules and the protected paths (`.git` at any depth, `.seek/`), as an attacker who
+ * controls the model's output in `--auto` would try them: a worktree's merge back into the main
+ * tree (exit_worktree, a child's kept worktree), a relative deny rule inside a worktree and inside
+ * an isolated child's worktree. Real `seek`, scripted model server, real git in temp repos.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
+import { useScriptedServer } from '../support/scripted-suite.js';
+import { makeProject, runSeek } from '../support/seek-process.js';
+
+const suite = useScriptedServer();
+
+interface Msg {
+  role: string;
+  content?: string;
+}
+interface Req {
+  child: boolean;
+  turn: number;
+  lastTool: string;
+}
+function view(request: RecordedRequest): Req {
+  const messages = request.body.messages as Msg[];
+  const system = messages[0]?.role === 'system' ? String(messages[0].content) : '';
+  const tools = messages.filter((m) => m.role === 'tool');
+  return { child: system.includes('\n# Subagent\n'), turn: messages.filter((m) => m.role === 'assistant').length, lastTool: String(tools.at(-1)?.content ?? '') };
+}
+/** Every tool result the parent (not a child) got, in order. */
+function parentResults(): string[] {
+  const last = [...suite.server.requests].reverse().find((r) => !view(r).child)!;
+  return (last.body.messages as Msg[]).filter((m) => m.role === 'tool').map((m) => String(m.content));
+}
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' });
+const call = (name: string, args: Record<string, unknown>): ScriptedReply => ({ toolCalls: [{ name, arguments: args }] });
+const createdPath = (text: string): string => /\[worktree: created path=(\S+)/.exec(text)?.[1] ?? '';
+
+const PROD = 'replicas: 2\n';
+const RULES = '{ "permissions": { "deny": ["Edit(./deploy/prod.yml)"] } }\n';
+
+/** A project whose config denies edits to deploy/prod.yml, and a branch `evil` (someone's pushed
+ * work, or one the model made) that changes that file and the project's seek configuration. */
+function project(): { root: string; home: string } {
+  const made = makeProject({ 'README.md': '# demo\n', 'deploy/prod.yml': PROD, '.seek/config.json': RULES });
+  const { root } = made;
+  git(root, 'checkout', '-q', '-b', 'evil');
+  execFileSync('sh', ['-c', 'echo "replicas: 0" > deploy/prod.yml && echo "{}" > .seek/config.json'], { cwd: root });
+  git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'evil');
+  git(root, 'checkout', '-q', 'main');
+  return made;
+}
+
+function seek(root: string, home: string, flags: string[]) {
+  return runSeek(['-p', 'do the task', ...flags], { cwd: root, env: suite.env(home), timeoutMs: 120_000 });
+}
+
+describe('--auto: a worktree merged back brings no change to a denied or protected path', () => {
+  it('exit_worktree(if_dirty=merge) from the project of a worktree based on a branch that changes them is refused, naming both files; the main tree is unchanged', async () => {
+    const { root, home } = project();
+    const head = git(root, 'rev-parse', 'HEAD');
+    let path = '';
+    suite.server.setFallback((request) => {
+      const req = view(request);
+      if (req.turn === 0) return call('enter_worktree', { base: 'evil' });
+      if (req.turn === 1) {
+        path = createdPath(req.lastTool);
+        return call('write_file', { path: 'notes.txt', content: 'harmless\n' });
+      }
+      // Back in the project first (the worktree is kept), so the merge is a write inside the root.
+      if (req.turn === 2) return call('exit_worktree', { path, if_dirty: 'keep' });
+      if (req.turn === 3) return call('exit_worktree', { path, if_dirty: 'merge' });
+      return { text: 'done' };
+    });
+    const run = await seek(root, home, ['--auto']);
+    expect(run.code).toBe(0);
+    const results = parentResults();
+    expect(results[0]).toMatch(/^\[worktree: created path=/);
+    expect(results[1]).toMatch(/^Created notes\.txt/);
+    expect(results[2]).toMatch(/^\[worktree: kept path=/);
+    expect(results[3]).toMatch(/^\[worktree: merge_conflict files=2\]\nmerge refused/);
+    expect(results[3]).toContain('deploy/prod.yml');
+    expect(results[3]).toContain('.seek/config.json');
+    expect(results[3]).toContain('Edit(./deploy/prod.yml)');
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+    expect(readFileSync(join(root, '.seek/config.json'), 'utf8')).toBe(RULES);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    // The worktree is kept for a person to review; `seek worktree merge` is their own yes.
+    expect(readFileSync(join(path, 'notes.txt'), 'utf8')).toBe('harmless\n');
+    const merged = await runSeek(['worktree', 'merge', path], { cwd: root, env: suite.env(home) });
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe('replicas: 0\n');
+  });
+});
+
+describe('--auto: a relative deny rule holds inside a worktree', () => {
+  it('after enter_worktree, and in an isolated child\'s worktree, edits to ./deploy/prod.yml are denied', async () => {
+    const { root, home } = project();
+    let path = '';
+    suite.server.setFallback((request) => {
+      const req = view(request);
+      if (req.child) return req.turn === 0 ? call('edit_file', { path: 'deploy/prod.yml', old_string: 'replicas: 2', new_string: 'replicas: 9' }) : { text: `child saw: ${req.lastTool}` };
+      if (req.turn === 0) return call('agent', { description: 'tune', prompt: 'edit deploy/prod.yml', subagent_type: 'general-purpose', isolation: 'worktree' });
+      if (req.turn === 1) return call('enter_worktree', {});
+      if (req.turn === 2) {
+        path = createdPath(req.lastTool);
+        return call('write_file', { path: 'deploy/prod.yml', content: 'replicas: 7\n' });
+      }
+      return { text: 'done' };
+    });
+    const run = await seek(root, home, ['--auto']);
+    expect(run.code).toBe(0);
+    const results = parentResults();
+    expect(results[0]).toMatch(/child saw: edit_file is denied by a project rule: Edit\(\.\/deploy\/prod\.yml\)/);
+    expect(results[2]).toMatch(/^write_file is denied by a project rule: Edit\(\.\/deploy\/prod\.yml\)/);
+    expect(readFileSync(join(path, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+  });
+});
