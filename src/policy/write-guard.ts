@@ -7,8 +7,10 @@
  * (protected-paths.ts) refuses it in every mode but yolo.
  */
 import path from 'node:path';
+import type { ActionRequest, WriteCheck } from '../agent/types.js';
 import type { MergeGuard, MergeRefusal } from '../worktree/types.js';
 import { evaluatePolicy, ruleWhere, type PolicyState } from './evaluate.js';
+import { resolveReal } from './paths.js';
 import type { PermissionPolicy } from './policy.js';
 import { protectedWrite } from './protected-paths.js';
 import { formatRule } from './rules.js';
@@ -44,4 +46,28 @@ export function mergeGuard(policy: PermissionPolicy): MergeGuard {
     }
     return refusals;
   };
+}
+
+/**
+ * The gate's check of where a write it let through really lands (ToolContext.checkWrite): the file
+ * at the moment of writing is judged as the call was, by the same policy. It may be written when
+ * the policy allows it by itself, or when it is the very file a person approved (`approved`: the
+ * call's paths, links resolved, when the question was put), unless a deny rule names it. Anything
+ * else was reached through a link put on the way after the decision: refused.
+ */
+export function writeCheckFor(policy: PermissionPolicy, tool: string, action: ActionRequest, cwd: string, approved: readonly string[]): WriteCheck | undefined {
+  if (action.kind !== 'write' && action.kind !== 'edit') return undefined;
+  return (target) => {
+    const real = resolveReal(target);
+    const decision = policy.evaluate({ ...action, paths: [real] }, { tool, cwd, canAsk: false });
+    if (decision.decision === 'allow') return undefined;
+    if (decision.code !== 'deny_rule' && approved.includes(real)) return undefined;
+    const judged = approved.length > 0 ? approved : action.paths;
+    return `it now leads to ${real}, not the file that was approved (${judged.join(', ')}): a link was put on its way after the decision, and ${decision.decision === 'deny' && decision.code === 'deny_rule' ? `that file is denied by ${formatRule(decision.rule!)}` : 'that file needs its own approval'}; nothing was written`;
+  };
+}
+
+/** The call's paths as the policy judges them (links resolved), for `writeCheckFor`'s `approved`. */
+export function judgedPaths(action: ActionRequest): string[] {
+  return action.kind === 'write' || action.kind === 'edit' ? action.paths.map((p) => resolveReal(p)) : [];
 }

@@ -6,12 +6,13 @@
  * an isolated child's worktree. Real `seek`, scripted model server, real git in temp repos.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
+import { StreamJsonSeek, type Line } from '../support/stream-json-client.js';
 
 const suite = useScriptedServer();
 
@@ -119,5 +120,50 @@ describe('--auto: a relative deny rule holds inside a worktree', () => {
     expect(results[2]).toMatch(/^write_file is denied by a project rule: Edit\(\.\/deploy\/prod\.yml\)/);
     expect(readFileSync(join(path, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
     expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+  });
+});
+
+describe('a link planted while the person is asked does not redirect the approved write', () => {
+  const running: StreamJsonSeek[] = [];
+  afterEach(() => {
+    for (const one of running.splice(0)) one.kill();
+  });
+  const isCanUseTool = (line: Line) => line.type === 'control_request' && line.request?.subtype === 'can_use_tool';
+  const allow = (requestId: string) => ({ type: 'control_response', response: { subtype: 'success', request_id: requestId, response: { behavior: 'allow' } } });
+
+  it('write_file and edit_file of notes.txt, approved, then notes.txt swapped for a link to deploy/prod.yml or .git/config: refused, nothing written there', async () => {
+    const { root, home } = project();
+    writeFileSync(join(root, 'notes.txt'), 'notes\n');
+    writeFileSync(join(root, 'todo.txt'), 'old\n');
+    const gitConfig = readFileSync(join(root, '.git/config'), 'utf8');
+    suite.server.enqueue(
+      call('write_file', { path: 'notes.txt', content: 'replicas: 0\n' }),
+      call('edit_file', { path: 'todo.txt', old_string: 'old', new_string: '[core]\n\tfsmonitor = touch planted' }),
+      { text: 'done' },
+    );
+    const seek = StreamJsonSeek.start({ cwd: root, env: suite.env(home), args: ['--permission-prompt-tool', 'stdio'] });
+    running.push(seek);
+    seek.user('update the notes');
+    const ask1 = await seek.waitFor(isCanUseTool);
+    expect(ask1.request).toMatchObject({ tool_name: 'write_file', input: { path: 'notes.txt' } });
+    // What a sandboxed background command of the model's could do while the person reads the prompt.
+    rmSync(join(root, 'notes.txt'));
+    symlinkSync('deploy/prod.yml', join(root, 'notes.txt'));
+    seek.send(allow(ask1.request_id));
+    const ask2 = await seek.waitFor((line) => isCanUseTool(line) && line.request_id !== ask1.request_id);
+    expect(ask2.request).toMatchObject({ tool_name: 'edit_file', input: { path: 'todo.txt' } });
+    writeFileSync(join(root, '.git/config'), `${gitConfig}# old\n`);
+    rmSync(join(root, 'todo.txt'));
+    symlinkSync('.git/config', join(root, 'todo.txt'));
+    seek.send(allow(ask2.request_id));
+    const result = await seek.waitFor((line) => line.type === 'result');
+    expect(result.result).toBe('done');
+    const results = parentResults();
+    expect(results[0]).toMatch(/^Cannot write notes\.txt: .*deploy\/prod\.yml.*not the file that was approved/);
+    expect(results[1]).toMatch(/todo\.txt: .*\.git\/config.*not the file that was approved/);
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+    expect(readFileSync(join(root, '.git/config'), 'utf8')).toBe(`${gitConfig}# old\n`);
+    seek.close();
+    expect(await seek.exited).toBe(0);
   });
 });
