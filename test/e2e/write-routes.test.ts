@@ -6,7 +6,7 @@
  * an isolated child's worktree. Real `seek`, scripted model server, real git in temp repos.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/index.js';
@@ -165,5 +165,39 @@ describe('a link planted while the person is asked does not redirect the approve
     expect(readFileSync(join(root, '.git/config'), 'utf8')).toBe(`${gitConfig}# old\n`);
     seek.close();
     expect(await seek.exited).toBe(0);
+  });
+});
+
+describe('--auto: the spellings of a denied or protected path all reach the same refusal', () => {
+  it('//, .., a trailing slash, an absolute path, a linked folder, a linked file and the edits array are denied; a hard link is written by rename, never through', async () => {
+    const { root, home } = project();
+    symlinkSync('deploy', join(root, 'd'));
+    symlinkSync('deploy/prod.yml', join(root, 'alias.yml'));
+    linkSync(join(root, 'deploy/prod.yml'), join(root, 'hard.yml'));
+    linkSync(join(root, '.git/config'), join(root, 'hardcfg'));
+    const gitConfig = readFileSync(join(root, '.git/config'), 'utf8');
+    const write = (path: string) => call('write_file', { path, content: 'replicas: 0\n' });
+    suite.server.enqueue(
+      write('deploy//prod.yml'),
+      write('./deploy/../deploy/prod.yml'),
+      write('deploy/prod.yml/'),
+      write(join(root, 'deploy/prod.yml')),
+      write('d/prod.yml'),
+      write('alias.yml'),
+      call('edit_file', { path: 'alias.yml', edits: [{ old_string: 'replicas: 2', new_string: 'replicas: 0' }] }),
+      write('hard.yml'),
+      write('hardcfg'),
+      { text: 'done' },
+    );
+    const run = await seek(root, home, ['--auto']);
+    expect(run.code).toBe(0);
+    const results = parentResults();
+    expect(results).toHaveLength(9);
+    for (const result of results.slice(0, 7)) expect(result).toMatch(/^(write_file|edit_file) is denied by a project rule: Edit\(\.\/deploy\/prod\.yml\)/);
+    expect(results[7]).toMatch(/^Overwrote hard\.yml/);
+    expect(results[8]).toMatch(/^Overwrote hardcfg/);
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+    expect(readFileSync(join(root, '.git/config'), 'utf8')).toBe(gitConfig);
+    expect(readFileSync(join(root, 'hard.yml'), 'utf8')).toBe('replicas: 0\n');
   });
 });
