@@ -201,3 +201,30 @@ describe('--auto: the spellings of a denied or protected path all reach the same
     expect(readFileSync(join(root, 'hard.yml'), 'utf8')).toBe('replicas: 0\n');
   });
 });
+
+describe('a plan\'s editor merged back brings no change to a denied path', () => {
+  it('--yolo: an editor that changed deploy/prod.yml in its worktree (by an unsandboxed command) fails with merge_conflict; the other editor\'s work merges', async () => {
+    const { root, home } = project();
+    const taskOf = (request: RecordedRequest): string | undefined => {
+      const first = (request.body.messages as Msg[]).find((m) => m.role === 'user')?.content ?? '';
+      return /^## Your task \(([^,]+), /m.exec(String(first))?.[1];
+    };
+    suite.server.setFallback((request) => {
+      const task = taskOf(request);
+      const { turn } = view(request);
+      if (task === 'e1') return turn === 0 ? call('bash', { command: "printf 'replicas: 0\\n' > deploy/prod.yml" }) : { text: 'scaled down' };
+      if (task === 'e2') return turn === 0 ? call('write_file', { path: 'two.txt', content: 'second editor\n' }) : { text: 'wrote two.txt' };
+      return turn === 0
+        ? call('delegate_tasks', { tasks: [{ id: 'e1', task: 'scale down', role: 'editor', depends_on: [] }, { id: 'e2', task: 'add two.txt', role: 'editor', depends_on: [] }] })
+        : { text: 'done' };
+    });
+    const run = await seek(root, home, ['--yolo']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = parentResults()[0]!;
+    expect(result).toMatch(/merge_conflict/);
+    expect(result).toMatch(/merge refused: it would change 1 file .*deploy\/prod\.yml: denied by Edit\(\.\/deploy\/prod\.yml\)/);
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+    expect(readFileSync(join(root, 'two.txt'), 'utf8')).toBe('second editor\n');
+    expect(git(root, 'status', '--porcelain')).toBe('');
+  });
+});
