@@ -13,6 +13,7 @@ import type { RecordedRequest, ScriptedReply } from '../support/scripted-server/
 import { useScriptedServer } from '../support/scripted-suite.js';
 import { makeProject, runSeek } from '../support/seek-process.js';
 import { StreamJsonSeek, type Line } from '../support/stream-json-client.js';
+import { hasSandbox } from '../support/sandbox.js';
 
 const suite = useScriptedServer();
 
@@ -226,5 +227,33 @@ describe('a plan\'s editor merged back brings no change to a denied path', () =>
     expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
     expect(readFileSync(join(root, 'two.txt'), 'utf8')).toBe('second editor\n');
     expect(git(root, 'status', '--porcelain')).toBe('');
+  });
+});
+
+describe.skipIf(!hasSandbox)('--auto: git run by bash (sandboxed) does not bring a change to a denied file', () => {
+  it('checkout, restore, merge, cherry-pick, reset --hard, apply and stash pop of a change to deploy/prod.yml leave it as it was', async () => {
+    const { root, home } = project();
+    git(root, 'format-patch', '-q', '-1', 'evil', '-o', join(root, 'patches'));
+    writeFileSync(join(root, 'deploy/prod.yml'), 'replicas: 5\n');
+    git(root, '-c', 'user.name=t', '-c', 'user.email=t@t', 'stash', '-q');
+    const head = git(root, 'rev-parse', 'HEAD');
+    const steps = [
+      'git checkout evil -- deploy/prod.yml',
+      'git restore --source=evil deploy/prod.yml',
+      'git -c user.name=m -c user.email=m@m merge --no-edit evil',
+      'git -c user.name=m -c user.email=m@m cherry-pick evil',
+      'git reset --hard evil',
+      'git apply patches/*.patch',
+      'git stash pop',
+    ];
+    suite.server.enqueue(...steps.map((command) => call('bash', { command: `${command}; echo exit=$?` })), { text: 'done' });
+    const run = await seek(root, home, ['--auto']);
+    expect(run.code).toBe(0);
+    const results = parentResults();
+    expect(results).toHaveLength(steps.length);
+    for (const result of results) expect(result).toMatch(/exit=[1-9]/);
+    expect(readFileSync(join(root, 'deploy/prod.yml'), 'utf8')).toBe(PROD);
+    expect(readFileSync(join(root, '.seek/config.json'), 'utf8')).toBe(RULES);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
   });
 });
