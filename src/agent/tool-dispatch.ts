@@ -201,6 +201,7 @@ async function runOne(entry: Prepared, options: DispatchOptions, stop: StopFlag)
     }
     if (verdict.args !== undefined) args = verdict.args;
     if (verdict.sandbox !== undefined) ctx.sandbox = verdict.sandbox;
+    if (verdict.checkWrite !== undefined) ctx.checkWrite = verdict.checkWrite;
   }
 
   let result: ToolResult;

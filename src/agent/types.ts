@@ -100,7 +100,13 @@ export interface ToolContext {
   onUpdate?: (partial: string) => void;
   /** Set by the permission gate when this call's commands must run in the OS sandbox. */
   sandbox?: CommandSandbox;
+  /** Set by the permission gate for a call that writes files: judges the file a write really lands
+   * on (absolute, links resolved at the moment of writing), since a link put on the way after the
+   * decision would send it elsewhere. A refusal's text, or undefined to write. */
+  checkWrite?: WriteCheck;
 }
+
+export type WriteCheck = (target: string) => string | undefined;
 
 /**
  * A tool the model can call. One file per tool under src/tools/.
@@ -146,7 +152,7 @@ export type BeforeToolCall = (call: {
   /** What `tool.describe(args, ctx)` returned when the dispatcher asked it for the tool_start
    * event (absent when it threw or the tool has no describe): the same question, not asked twice. */
   described?: Awaited<ReturnType<NonNullable<Tool['describe']>>>;
-}) => Promise<{ allow: true; args?: unknown; sandbox?: CommandSandbox } | { allow: false; reason: string; stopTurn?: boolean }>;
+}) => Promise<{ allow: true; args?: unknown; sandbox?: CommandSandbox; checkWrite?: WriteCheck } | { allow: false; reason: string; stopTurn?: boolean }>;
 
 export type AfterToolCall = (call: {
   toolCall: ToolCall;

@@ -15,3 +15,4 @@ export {
   type PolicyOptions,
   type PolicyState,
 } from './policy.js';
+export { mergeGuard, writeRefusal } from './write-guard.js';

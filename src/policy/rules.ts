@@ -65,10 +65,19 @@ export function commandMatches(pattern: string, command: string, loose = false):
     .some((segment) => re.test(segment));
 }
 
-/** Path glob match. Relative globs are anchored at the root (a worktree child's root for its rules). */
+/** Whether this platform's usual file systems read `Deploy/Prod.yml` as `deploy/prod.yml` (APFS,
+ * HFS+ and NTFS by default): there a deny or ask rule must match without case, or a change of
+ * case would write the file it names. Read per call (tests set the platform). */
+export function caseInsensitivePlatform(): boolean {
+  return process.platform === 'darwin' || process.platform === 'win32';
+}
+
+/** Path glob match. Relative globs are anchored at the root (a worktree child's root for its rules).
+ * Deny and ask rules (`loose`) match without case where the file system does (above). */
 export function pathMatches(pattern: string, target: string, root: string, loose = false): boolean {
   const expanded = expandHome(pattern);
-  const matcher = picomatch(expanded.startsWith('/') ? expanded : expanded.replace(/^\.\//, ''), { dot: true });
+  const nocase = loose && caseInsensitivePlatform();
+  const matcher = picomatch(expanded.startsWith('/') ? expanded : expanded.replace(/^\.\//, ''), { dot: true, nocase });
   const realRoot = resolveReal(root);
   const realTarget = resolveReal(target);
   const candidates: string[] = [];

@@ -1,10 +1,11 @@
 import { linkedAbort } from '../util/abort.js';
-import type { ActionRequest, AfterToolCall, BeforeToolCall, ToolContext } from '../agent/types.js';
+import type { ActionRequest, AfterToolCall, BeforeToolCall, ToolContext, WriteCheck } from '../agent/types.js';
 import type { HookRunner } from '../hooks/runner.js';
 import type { PermissionPolicy } from './policy.js';
 import type { PolicyDecision, PolicyRule } from './types.js';
 import type { SandboxLauncher } from '../sandbox/launcher.js';
 import { commandRulesReady } from './command-rules.js';
+import { judgedPaths, writeCheckFor } from './write-guard.js';
 
 /** `always` keeps the suggested rule for this session; `always-local`, `always-project` and
  * `always-user` also save it to that config file (`.seek/config.local.json`, `.seek/config.json`,
@@ -121,6 +122,10 @@ export interface ToolGate {
  * the sandbox status, settled before this decision). */
 export function waitsForSandbox(kind: ActionRequest['kind']): boolean {
   return !(kind === 'read' || kind === 'write' || kind === 'edit' || kind === 'memory');
+}
+
+function withCheck(checkWrite: WriteCheck | undefined): { checkWrite?: WriteCheck } {
+  return checkWrite ? { checkWrite } : {};
 }
 
 /** Prefix of a result produced by a pre_tool hook denial, so the model knows a hook (not the user,
@@ -264,6 +269,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     }
     // Rules that judge commands need the bash grammar, loaded at the first command (not at start).
     if (action.kind === 'bash') await commandRulesReady();
+    // Where the call's files lead now, before anyone is asked: what a person's yes is about.
+    const approved = judgedPaths(action);
+    const checked = (paths: readonly string[]) => withCheck(writeCheckFor(policy, name, action, ctx.cwd, paths));
     let outcome: PolicyDecision | AskAnswer | 'aborted';
     try {
       outcome = await decideWithPrompt(name, action, ctx, args);
@@ -277,19 +285,19 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       return subagent || outcome.feedback?.trim() ? { allow: false, reason } : { allow: false, reason, stopTurn: true };
     }
     if (typeof outcome === 'string') {
-      if (outcome === 'yes' || isAlways(outcome)) return { allow: true };
+      if (outcome === 'yes' || isAlways(outcome)) return { allow: true, ...checked(approved) };
       if (outcome === 'aborted') return { allow: false, reason: `${action.summary}: canceled before the user answered.` };
       return { allow: false, reason: declinedMessage(action.summary) };
     }
-    if (outcome.decision === 'allow') return allowed(outcome, action);
+    if (outcome.decision === 'allow') return allowed(outcome, action, undefined, checked([]));
     if (outcome.decision === 'deny') return { allow: false, reason: outcome.code === 'dangerous' && action.host !== undefined ? `${outcome.message} ${hostRuleHint(action.host)}` : outcome.message };
     // Unreachable: an ask decision without an ask function is already a denial.
     return { allow: false, reason: `${action.summary}: needs approval and nobody can be asked.` };
   };
 
   /** An allow decision: run, in the OS sandbox when it names a profile (refused without one). */
-  function allowed(decision: Extract<PolicyDecision, { decision: 'allow' }>, action: ActionRequest, args?: unknown): Awaited<ReturnType<BeforeToolCall>> {
-    const edited = args === undefined ? {} : { args };
+  function allowed(decision: Extract<PolicyDecision, { decision: 'allow' }>, action: ActionRequest, args: unknown, checked: { checkWrite?: WriteCheck }): Awaited<ReturnType<BeforeToolCall>> {
+    const edited = args === undefined ? { ...checked } : { args, ...checked };
     if (decision.sandbox === undefined) return { allow: true, ...edited };
     if (!sandbox?.available) return { allow: false, reason: `${action.summary}: not run, it must run in the OS sandbox and none is available (see \`seek sandbox check\`).` };
     return { allow: true, ...edited, sandbox: sandbox.forCall(decision.sandbox, policy.root) };
@@ -310,8 +318,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     if (action === undefined) return { allow: true, args: parsed.data };
     const decision = policy.evaluate(action, { tool: name, cwd: ctx.cwd, canAsk: true });
     if (decision.decision === 'deny') return { allow: false, reason: decision.message };
-    if (decision.decision === 'allow') return allowed(decision, action, parsed.data);
-    return { allow: true, args: parsed.data };
+    if (decision.decision === 'allow') return allowed(decision, action, parsed.data, withCheck(writeCheckFor(policy, name, action, ctx.cwd, [])));
+    return { allow: true, args: parsed.data, ...withCheck(writeCheckFor(policy, name, action, ctx.cwd, judgedPaths(action))) };
   }
 
   const after: AfterToolCall = async ({ toolCall, tool, args, result }) => {

@@ -14,7 +14,8 @@ import type { OrchestrationEvent, OrchestrationSummary, Plan, PlanTask, TaskSpec
 import type { ChildReport, SpawnParent, SubagentManager } from '../subagents/manager.js';
 import type { SharedLimit } from '../subagents/types.js';
 import { createDelegateTasksTool } from '../tools/delegate-tasks.js';
-import type { WorktreeManager } from '../worktree/manager.js';
+import type { MergeGuard, WorktreeManager } from '../worktree/manager.js';
+import { mergeGuard } from '../policy/write-guard.js';
 
 export interface OrchestrationOptions {
   subagents: SubagentManager;
@@ -147,7 +148,7 @@ export class Orchestration {
     const summary = await runPlan(plan, ctx.callId, ctx.signal, {
       catalog: this.catalog,
       runChild: (request: ChildRequest) => (dispatch ? this.runRemote(dispatch, request, context) : this.runLocal(request, ctx)),
-      ...(worktrees ? { changes: treeTracking(worktrees, ctx.projectRoot) } : {}),
+      ...(worktrees ? { changes: treeTracking(worktrees, ctx.projectRoot, mergeGuard(this.options.parent().policy)) } : {}),
       journal: this.options.journal,
       emit: (event) => {
         if (dispatch && event.type === 'orchestration_task' && event.status === 'skipped') dispatch.skipped?.(event.taskId, context);
@@ -207,11 +208,12 @@ export class Orchestration {
 
 /** The plan's git side on the tree its caller works in: the project, or the worktree it entered
  * (editors then start from that worktree's HEAD and merge back into it, never into the project). */
-function treeTracking(worktrees: WorktreeManager, tree: string): ChangeTracking {
+function treeTracking(worktrees: WorktreeManager, tree: string, guard: MergeGuard): ChangeTracking {
   return {
     snapshotTree: (dir) => worktrees.snapshotTree(dir ?? tree),
     diffTrees: (from, to, maxBytes) => worktrees.diffTrees(from, to, maxBytes),
-    cleanup: (path, ifDirty) => worktrees.cleanup(path, ifDirty, { into: tree }),
+    // An editor's merge brings no file the session's rules deny or protect (policy/write-guard.ts).
+    cleanup: (path, ifDirty) => worktrees.cleanup(path, ifDirty, { into: tree, guard }),
     treeChanges: () => worktrees.treeChanges(tree),
   };
 }

@@ -6,6 +6,7 @@ import { injectedContext } from '../session/context.js';
 import type { IndexedEntry } from '../session/reader.js';
 import type { SessionWriter } from '../session/writer.js';
 import type { PermissionPolicy } from '../policy/policy.js';
+import { mergeGuard } from '../policy/write-guard.js';
 import { createEnterWorktreeTool, createExitWorktreeTool } from '../tools/index.js';
 import type { Tool } from '../agent/types.js';
 import type { WorktreeManager } from '../worktree/manager.js';
@@ -26,7 +27,7 @@ export class Workspace {
   constructor(
     readonly projectRoot: string,
     private readonly startCwd: string,
-    private readonly policy: PermissionPolicy,
+    readonly policy: PermissionPolicy,
   ) {}
 
   get worktree(): WorktreeInfo | undefined {
@@ -86,7 +87,8 @@ export function createWorktreeTools(manager: WorktreeManager, workspace: Workspa
   };
   const exit = async (args: { path: string; if_dirty?: 'keep' | 'discard' | 'merge' }): Promise<ToolResult> => {
     const target = resolve(workspace.cwd, args.path);
-    const outcome = await manager.cleanup(target, args.if_dirty ?? 'keep');
+    // A merge brings no file the agent's rules deny or protect (policy/write-guard.ts).
+    const outcome = await manager.cleanup(target, args.if_dirty ?? 'keep', { guard: mergeGuard(workspace.policy) });
     const leaving = workspace.worktree !== undefined && workspace.worktree.path === target && outcome.kind !== 'failed' && outcome.kind !== 'merge_conflict';
     if (leaving) {
       workspace.leave();

@@ -8,7 +8,7 @@ import { applyEdits, type EditOutcome, type EditSpec } from './edit/apply.js';
 import { displayPath, resolvePath, suggestSimilarPaths } from './paths.js';
 import { errorCode, errorMessage, looksBinary, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
-import { readFileBytes, writeTextFile } from './project-files.js';
+import { checkWriteTarget, readFileBytes, writeTextFile } from './project-files.js';
 
 export const editFileSchema = lazySchema((z) => {
   const edit = z.object({
@@ -149,6 +149,7 @@ async function editFileTool(args: EditFileArgs, ctx: ToolContext, preview: Previ
   if (!outcome.ok) return { content: outcome.message, isError: true };
   try {
     // Atomic (temp file, fsync, rename): a full disk or a kill mid-write leaves the old file whole.
+    if (files) checkWriteTarget(ctx, absPath);
     if (!(await files?.writeText(absPath, outcome.updated))) await writeTextFile(ctx, absPath, outcome.updated);
   } catch (error) {
     return { content: writeFailureMessage(error, shown, true), isError: true };

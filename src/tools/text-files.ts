@@ -59,6 +59,8 @@ export function writeFailureMessage(error: unknown, shown: string, existed: bool
   const code = errorCode(error);
   const outcome = existed ? 'the original file is unchanged' : 'no file was created';
   if (code === 'EDANGLINGLINK') return `Cannot write ${shown}: ${errorMessage(error)}; ${outcome}.`;
+  // The gate's check of where the write really lands (project-files.ts): the message says where.
+  if (code === 'EREDIRECTED') return `Cannot write ${shown}: ${errorMessage(error)}.`;
   // A symbolic link leading out of the project (util/confined-fs.ts): the message names it.
   if (code === 'ECONFINED') return `${errorMessage(error)}; ${outcome}.`;
   const reason = (code !== undefined && WRITE_FAILURE_REASONS[code]) || `Error (${errorMessage(error)})`;

@@ -5,7 +5,7 @@ import { countLines, makeDiffDisplay } from './diff-display.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorCode, errorMessage, writeFailureMessage } from './text-files.js';
 import type { TextFileOverlay } from './file-overlay.js';
-import { makeParentDirs, readFileBytes, writeTextFile } from './project-files.js';
+import { checkWriteTarget, makeParentDirs, readFileBytes, writeTextFile } from './project-files.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const writeFileSchema = lazySchema((z) =>
@@ -82,7 +82,10 @@ async function writeFileTool(args: WriteFileArgs, ctx: ToolContext, files: TextF
   try {
     // Through the editor when it takes the path (its buffer and the disk then agree; the directory
     // is made for it first), else atomic, confined inside the project (it makes the directory).
-    if (files) await makeParentDirs(ctx, absPath);
+    if (files) {
+      await makeParentDirs(ctx, absPath);
+      checkWriteTarget(ctx, absPath);
+    }
     if (!(await files?.writeText(absPath, args.content))) await writeTextFile(ctx, absPath, args.content);
   } catch (error) {
     if (errorCode(error) === 'EEXIST' || errorCode(error) === 'ENOTDIR') {

@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import { errorText, type GitClient } from './git.js';
 import { ANCHOR_PREFIX } from './housekeeping.js';
-import { formatConflictReport, mergeIntoMain } from './merge.js';
+import { filesBrought, formatConflictReport, guardRefusal, mergeIntoMain } from './merge.js';
 import { rescueCommit, snapshotCommit, writeRescueRef } from './rescue.js';
 import { removeMeta, type WorktreeMeta } from './store.js';
-import type { CleanupOutcome, MergeConflictReport } from './types.js';
+import type { CleanupOutcome, MergeConflictReport, MergeGuard } from './types.js';
 
 export type FailureReason = Extract<CleanupOutcome, { kind: 'failed' }>['reason'];
 
@@ -65,6 +65,8 @@ export interface CleanupContext {
   now(): Date;
   /** Called just before a merge changes `root` (a session checkpoints it there); never throws. */
   beforeMerge?: (root: string, what: string) => Promise<void>;
+  /** Files the merge may not bring (MergeTarget.guard). */
+  guard?: MergeGuard;
 }
 
 export interface Target {
@@ -170,6 +172,15 @@ export async function mergeAndRemove(ctx: CleanupContext, target: Target, status
   }
   if (commit === head && (await ctx.git.run(ctx.root, ['merge-base', '--is-ancestor', commit, 'HEAD'])).code === 0) {
     return removeClean(ctx, target); // already part of the main tree's branch
+  }
+  if (ctx.guard) {
+    let refusal: MergeConflictReport | undefined;
+    try {
+      refusal = guardRefusal(ctx.guard(ctx.root, await filesBrought(ctx.git, ctx.root, commit)), target.id);
+    } catch (error) {
+      return failed('merge_error', `could not list the files the merge would change: ${errorText(error)}; nothing was changed`);
+    }
+    if (refusal) return mergeConflict(refusal);
   }
   await ctx.beforeMerge?.(ctx.root, `merge of worktree ${target.id}`);
   const attempt = await mergeIntoMain(ctx.git, {

@@ -42,13 +42,13 @@ import { pruneDiscarded, workingStateTree } from './rescue.js';
 import { diffTrees } from './diff.js';
 import { collectStale, type StaleCollection } from './stale.js';
 import { liveOtherOwner, readMeta, removeMeta, WorktreeDirs, writeMeta } from './store.js';
-import type { CleanupOutcome, CreateOptions, IfDirty, MergeTarget, WorktreeInfo, WorktreeListing } from './types.js';
+import type { CleanupOutcome, CreateOptions, IfDirty, MergeGuard, MergeTarget, WorktreeInfo, WorktreeListing } from './types.js';
 import { mapLimit } from '../util/map-limit.js';
 
 export { WorktreeError, type WorktreeErrorCode } from './errors.js';
 export { DISCARDED_MAX_AGE_MS, problemNotice, type HousekeepingReport } from './housekeeping.js';
 export type { StaleCollection } from './stale.js';
-export type { CreateOptions, MergeTarget } from './types.js';
+export type { CreateOptions, MergeGuard, MergeRefusal, MergeTarget } from './types.js';
 
 const GC_TIMEOUT_MS = 30_000;
 
@@ -215,7 +215,7 @@ export class WorktreeManager {
       } catch (error) {
         return failed('unknown_status', errorText(error));
       }
-      if (ifDirty === 'merge') return mergeAndRemove(this.context(options.into), target, status);
+      if (ifDirty === 'merge') return mergeAndRemove(this.context(options.into, options.guard), target, status);
       if (status.changes === 0) return removeClean(this.context(), target);
       if (ifDirty === 'keep') return kept(target.path, status.branch ?? target.meta?.branch ?? '(detached)', status.changes);
       return discard(this.context(), target, status);
@@ -375,7 +375,7 @@ export class WorktreeManager {
   }
 
   /** `into`: the tree merges go into (a worktree the parent works in); default the main tree. */
-  private context(into?: string): CleanupContext {
+  private context(into?: string, guard?: MergeGuard): CleanupContext {
     const root = into ?? this.projectRoot;
     return {
       git: this.git,
@@ -389,6 +389,7 @@ export class WorktreeManager {
           : this.git.value(root, ['rev-parse', '--absolute-git-dir']),
       now: this.clock,
       ...(this.beforeMerge ? { beforeMerge: this.beforeMerge } : {}),
+      ...(guard ? { guard } : {}),
     };
   }
 }

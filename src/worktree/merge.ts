@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readFileConfined } from '../util/confined-fs.js';
-import type { MergeConflictReport } from './types.js';
+import type { MergeConflictReport, MergeRefusal } from './types.js';
 import type { GitClient } from './git.js';
 
 export const HUNK_CAP_PER_FILE = 4 * 1024;
@@ -63,6 +63,28 @@ export async function mergeIntoMain(git: GitClient, request: MergeRequest): Prom
     return { kind: 'conflict', report: { files: blocked, hunks: [], message } };
   }
   return { kind: 'error', detail: (merge.stderr || merge.stdout).trim() || `git merge exited with status ${merge.code}` };
+}
+
+/**
+ * The files a merge of `commit` into `root`'s HEAD would change there: what `commit` changed since
+ * their merge base (every path on both sides of a rename), or, for unrelated histories, every path
+ * that differs. Throws a GitError when git cannot say.
+ */
+export async function filesBrought(git: GitClient, root: string, commit: string): Promise<string[]> {
+  const base = await git.run(root, ['merge-base', 'HEAD', commit]);
+  const from = base.code === 0 ? base.stdout.trim() : 'HEAD';
+  const listed = await git.ok(root, ['diff', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', '-z', from, commit]);
+  return listed.split('\0').filter(Boolean);
+}
+
+/** A guard's refusals as the report of a merge that was not started; undefined when none. */
+export function guardRefusal(refusals: readonly MergeRefusal[], id: string): MergeConflictReport | undefined {
+  if (refusals.length === 0) return undefined;
+  const reasons = refusals.map((r) => `${r.file}: ${r.reason}`).join('; ');
+  const message =
+    `merge refused: it would change ${plural(refusals.length, 'file')} that seek may not change without a person's yes (${reasons}); ` +
+    `nothing was changed, and the worktree is kept. A person can review it (\`seek worktree diff ${id}\`) and merge it (\`seek worktree merge ${id}\`).`;
+  return { files: refusals.map((r) => r.file), hunks: [], message };
 }
 
 /** Our merge stopped with conflicts: read them, then abort and put ORIG_HEAD back. */

@@ -47,9 +47,24 @@ export interface WorktreeListing {
   problem?: 'missing_directory' | 'not_registered';
 }
 
+/** A file a merge may not bring into `root`, and why (a deny rule, a protected path). */
+export interface MergeRefusal {
+  file: string;
+  reason: string;
+}
+
+/** Judges the files a merge would change in `root` (relative to it, `/`-separated) before it
+ * starts: the ones it may not bring. Set for merges the agent asks for (exit_worktree, a plan's
+ * editors), whose yes came from the mode or a prompt about the merge, not about each file;
+ * absent for the user's own `seek worktree merge`. */
+export type MergeGuard = (root: string, files: readonly string[]) => MergeRefusal[];
+
 export interface MergeTarget {
   /** The working tree a merge goes into; default the main working tree. */
   into?: string;
+  /** Refuses the merge (reported as a merge_conflict, nothing changed) when it would bring a file
+   * this names. */
+  guard?: MergeGuard;
   /** Skip the owner check (`seek worktree merge`: the user's own command). */
   anyOwner?: boolean;
 }

@@ -37,6 +37,16 @@ describe('protectedWrite', () => {
     for (const rel of ['src/a.ts', '.gitignore', '.github/workflows/ci.yml', 'docs/.seek/x', 'a.git/x']) expect(protectedWrite(root, path.join(root, rel)), rel).toBeUndefined();
     expect(protectedWrite(root, path.join(base, 'elsewhere', '.git', 'config'))).toBeUndefined();
   });
+
+  it('names what NTFS and HFS+ read as .git or .seek: trailing dots and spaces, streams, 8.3 names, ignored characters', () => {
+    for (const rel of ['.git./config', '.git /config', '.git::$INDEX_ALLOCATION/config', 'GIT~1/config', '.g\u200cit/config', 'sub/.GIT\ufeff/hooks/x']) {
+      expect(protectedWrite(root, path.join(root, rel)), JSON.stringify(rel)).toMatch(/git metadata/);
+    }
+    for (const rel of ['.seek./config.json', 'SEEK~1/config.json', '.se\u200dek/hooks.toml']) {
+      expect(protectedWrite(root, path.join(root, rel)), JSON.stringify(rel)).toMatch(/seek configuration/);
+    }
+    for (const rel of ['.gitx/config', 'git/config', '..git/x', 'docs/.seek./x']) expect(protectedWrite(root, path.join(root, rel)), rel).toBeUndefined();
+  });
 });
 
 describe('the policy on a protected write', () => {

@@ -57,7 +57,7 @@ describe.skipIf(process.platform !== 'linux')('a gate and sandbox detection on f
     expect(child.sandbox.available).toBe(false);
     const gate = createToolGate({ policy: child, sandbox: set.sandbox, sandboxReady: set.sandboxReady, subagent: { id: 's1', description: 'job' } });
 
-    expect(await gate.before(call(writeTool, { path: 'a.txt' }, root))).toEqual({ allow: true });
+    expect(await gate.before(call(writeTool, { path: 'a.txt' }, root))).toEqual({ allow: true, checkWrite: expect.any(Function) });
     expect(bwrap.runs()).toEqual([]);
 
     const verdict = await gate.before(call(bashTool, { command: 'touch x' }, root));
