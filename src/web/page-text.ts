@@ -48,9 +48,10 @@ function sniff(body: Buffer): string | undefined {
   return 'text/plain';
 }
 
-/** Up to this many characters of HTML, a page converts on the main thread: a worker costs more to
- * start than such a page blocks (measured: bench/web-convert.ts, docs/web.md). */
-export const IN_PROCESS_MAX_CHARS = 256 * 1024;
+/** Up to this many characters of HTML, a page converts on the main thread: there it blocks about
+ * as long as a worker takes to start (~0.4-0.5 s each on a loaded 2-core machine), and a 32 KiB
+ * page already blocks twice that (bench/web-convert.ts, docs/web.md). */
+export const IN_PROCESS_MAX_CHARS = 16 * 1024;
 
 /** A small page in-process, a larger one in a worker (convert-off-thread.ts). */
 export function convertHtml(html: string, url: string, options: OffThreadOptions = {}): Promise<MarkdownPage> {
