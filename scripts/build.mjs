@@ -12,6 +12,7 @@
 //   for `seek -p` runs (src/launch/route.ts decides): a script's size is start time.
 // - dist/cli/chunks/<name>.cjs: large dependencies most runs never load (zod, the Anthropic and MCP
 //   SDKs, yaml), out of both scripts and loaded at first use (scripts/vendor-chunks.mjs).
+// - dist/cli/web-worker.cjs: web_fetch's HTML to Markdown in a worker thread (src/web/convert-worker.ts).
 // - dist/launch.cjs: the launcher itself (src/launch/), which bin/seek.js requires.
 //
 // Type checking is `npm run typecheck`; this step only transpiles. The version is written into the
@@ -290,6 +291,16 @@ function failOnPackagesInTwoOutputs(groups) {
     }
   }
 }
+// dist/cli/web-worker.cjs: web_fetch's HTML to Markdown for large pages, run in a worker thread
+// (src/web/convert-off-thread.ts finds it next to the CLI script). A plain script with the three
+// HTML libraries bundled in: a worker cannot reach the launcher's vendor chunks.
+await build({
+  ...common,
+  entryPoints: ['src/web/convert-worker.ts'],
+  outfile: `${staging}/cli/web-worker.cjs`,
+  format: 'cjs',
+  minifyWhitespace: true,
+});
 await build({
   ...common,
   entryPoints: ['src/launch/code-cache.ts'],

@@ -6,6 +6,7 @@ import { WEB_FETCH_TOOL } from './tool-name-constants.js';
 import { BlockedAddressError, FetchDeadlineError, guardedGet } from '../web/http-get.js';
 import { PageCache, pageSlice, type CachedPage } from '../web/page-cache.js';
 import { pageText, UnreadableContentError } from '../web/page-text.js';
+import { ConversionError, ConversionStoppedError } from '../web/convert-off-thread.js';
 import { integerAtLeast } from './schema.js';
 import { formatBytes } from './text-files.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
@@ -89,11 +90,13 @@ function framed(page: CachedPage, args: WebFetchArgs): string {
 }
 
 async function download(url: URL, deps: WebFetchDeps, ctx: ToolContext): Promise<CachedPage | ToolResult> {
+  const deadlineMs = webFetchDeadlineMs(deps.setting?.(), deps.configFile);
+  const started = Date.now();
   const got = await guardedGet(url.href, {
     signal: ctx.signal,
     maxBytes: WEB_FETCH_DOWNLOAD_BYTES,
     timeoutMs: TIMEOUT_MS,
-    deadlineMs: webFetchDeadlineMs(deps.setting?.(), deps.configFile),
+    deadlineMs,
     userAgent: `seek/${SEEK_VERSION} (web_fetch)`,
     mayReachPrivate: deps.mayReachPrivate,
   });
@@ -102,7 +105,11 @@ async function download(url: URL, deps: WebFetchDeps, ctx: ToolContext): Promise
       content: `${got.url} redirects (HTTP ${got.status}) to another host: ${got.redirectedTo}\nweb_fetch follows redirects within the same host only. To read it, call web_fetch with that URL (it is asked for, or allowed, as a fetch of its own host).`,
     };
   }
-  const text = await pageText(got.body, got.contentType, got.url);
+  // The conversion shares the whole fetch's deadline: what the download left of it.
+  const text = await pageText(got.body, got.contentType, got.url, { signal: ctx.signal, deadlineMs: deadlineMs - (Date.now() - started) }).catch((error: unknown) => {
+    if (error instanceof ConversionStoppedError && error.timedOut) throw new FetchDeadlineError(url.href, deadlineMs, 'converting the page to Markdown');
+    throw error;
+  });
   return { ...text, url: got.url, status: got.status, bytes: Buffer.from(text.text, 'utf8'), cut: got.truncated, at: Date.now() };
 }
 
@@ -142,6 +149,8 @@ export function createWebFetchTool(deps: WebFetchDeps): Tool<WebFetchArgs> {
         return { content: result, ...(page.status >= 400 ? { isError: true } : {}), display: { kind: 'text', text: `${page.url}: ${formatBytes(page.bytes.length)} (${page.form})` } };
       } catch (error) {
         if (error instanceof BlockedAddressError || error instanceof UnreadableContentError || error instanceof WebFetchConfigError) return { content: error.message, isError: true };
+        if (error instanceof ConversionStoppedError) return { content: `web_fetch ${url.href} stopped while converting the page to Markdown: ${error.message}.`, isError: true };
+        if (error instanceof ConversionError) return { content: `web_fetch ${url.href}: ${error.message}. Nothing of the page was read; a smaller page, or another address for the same content, may work.`, isError: true };
         if (error instanceof FetchDeadlineError) return { content: `web_fetch stopped: ${error.message}. "webFetch": {"timeoutSeconds": N} in ${deps.configFile ?? '~/.seek/config.json'} changes the limit.`, isError: true };
         return { content: `web_fetch ${url.href} failed: ${(error as Error).message}`, isError: true };
       }

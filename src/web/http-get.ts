@@ -146,8 +146,10 @@ export class FetchDeadlineError extends Error {
   constructor(
     readonly url: string,
     readonly deadlineMs: number,
+    /** What was under way when it passed, when not the download: "converting the page to Markdown". */
+    during?: string,
   ) {
-    super(`${url} did not finish in ${Math.round(deadlineMs / 1000)} s (the time limit for the whole fetch)`);
+    super(`${url} did not finish in ${Math.round(deadlineMs / 1000)} s (the time limit for the whole fetch)${during ? `: it passed while ${during}` : ''}`);
   }
 }
 

@@ -1,4 +1,5 @@
-import { htmlToMarkdown } from './html-markdown.js';
+import { htmlToMarkdownOffThread, type OffThreadOptions } from './convert-off-thread.js';
+import { htmlToMarkdown, type MarkdownPage } from './html-markdown.js';
 import { withoutControls } from './hostile-html.js';
 
 /** What web_fetch makes of a response body: Markdown from HTML, JSON and text as they are. */
@@ -47,11 +48,21 @@ function sniff(body: Buffer): string | undefined {
   return 'text/plain';
 }
 
-export async function pageText(body: Buffer, contentType: string, url: string): Promise<PageText> {
+/** Up to this many characters of HTML, a page converts on the main thread: there it blocks about
+ * as long as a worker takes to start (~0.4-0.5 s each on a loaded 2-core machine), and a 32 KiB
+ * page already blocks twice that (bench/web-convert.ts, docs/web.md). */
+export const IN_PROCESS_MAX_CHARS = 16 * 1024;
+
+/** A small page in-process, a larger one in a worker (convert-off-thread.ts). */
+export function convertHtml(html: string, url: string, options: OffThreadOptions = {}): Promise<MarkdownPage> {
+  return html.length <= IN_PROCESS_MAX_CHARS ? htmlToMarkdown(html, url) : htmlToMarkdownOffThread(html, url, options);
+}
+
+export async function pageText(body: Buffer, contentType: string, url: string, options: OffThreadOptions = {}): Promise<PageText> {
   let type = mediaType(contentType);
   if (type === '' || type === 'application/octet-stream') type = sniff(body) ?? type;
   if (type === 'text/html' || type === 'application/xhtml+xml') {
-    const page = await htmlToMarkdown(decode(body, contentType, true), url);
+    const page = await convertHtml(decode(body, contentType, true), url, options);
     const form = page.plain ? `${type}, as plain text (nested too deeply for Markdown)` : `${type}, as Markdown`;
     return { form, ...(page.title ? { title: page.title } : {}), text: page.markdown };
   }
