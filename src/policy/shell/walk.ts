@@ -5,6 +5,7 @@
  * step the walk is given (expand.ts), so the walk itself knows nothing of particular programs.
  */
 import { shellParserProblem, withShellTree, type SyntaxNode } from '../shell-parser.js';
+import { blankMismatch, expansionHazard, statementHazard } from './hazards.js';
 import {
   decodeAnsiC,
   finishWord,
@@ -144,6 +145,8 @@ function unknownPart(node: SyntaxNode, w: Walk): string {
 
 /** Walks the command and process substitutions anywhere below `node` (not statements beside them). */
 function substitutionsIn(node: SyntaxNode, w: Walk): void {
+  const hazard = expansionHazard(node);
+  if (hazard) unresolvedCommand(w, node.text, hazard);
   if (node.type === 'command_substitution' || node.type === 'process_substitution') {
     const label = node.type === 'process_substitution' ? `${node.text.slice(0, 1)}( )` : node.text.startsWith('`') ? '` `' : '$( )';
     const inner: Walk = { ...w, via: [...w.via, label], writes: false };
@@ -277,6 +280,8 @@ function backticksIn(text: string, w: Walk): void {
 
 function statement(node: SyntaxNode, w: Walk): void {
   if (w.out.length > MAX_COMMANDS) return;
+  const hazard = statementHazard(node);
+  if (hazard) unresolvedCommand(w, node.text, hazard);
   switch (node.type) {
     case 'command':
       simpleCommand(node, w);
@@ -365,6 +370,8 @@ export function walkRoot(root: SyntaxNode, w: Walk): true {
     const near = bad ? w.source.slice(bad.startIndex, Math.min(bad.endIndex, bad.startIndex + 40)) || w.source.slice(Math.max(0, bad.startIndex - 20), bad.startIndex + 20) : '';
     unresolvedCommand(w, w.source, `the command does not parse${near ? ` near \`${near.trim()}\`` : ''}`);
   }
+  const blanks = blankMismatch(root, w.source);
+  if (blanks) unresolvedCommand(w, w.source, blanks);
   statement(root, w);
   if (w.out.length > MAX_COMMANDS) unresolvedCommand(w, '…', `more than ${MAX_COMMANDS} simple commands`);
   return true;
