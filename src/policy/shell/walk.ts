@@ -299,16 +299,16 @@ function statement(node: SyntaxNode, w: Walk): void {
       return;
     }
     case 'variable_assignment':
-      w.out.push({ assignments: [assignmentWord(node, w)], argv: [], writesFiles: w.writes, via: [...w.via], openArgs: false });
+      w.expand({ assignments: [assignmentWord(node, w)], argv: [], writesFiles: w.writes, via: [...w.via], openArgs: false }, w);
       return;
     case 'variable_assignments':
-      w.out.push({
+      w.expand({
         assignments: node.namedChildren.filter((c): c is SyntaxNode => c?.type === 'variable_assignment').map((c) => assignmentWord(c, w)),
         argv: [],
         writesFiles: w.writes,
         via: [...w.via],
         openArgs: false,
-      });
+      }, w);
       return;
     case 'declaration_command':
     case 'unset_command': {
@@ -317,7 +317,7 @@ function statement(node: SyntaxNode, w: Walk): void {
         if (!child) continue;
         argv.push(child.type === 'variable_assignment' ? assignmentWord(child, w) : wordOf([child], w));
       }
-      w.out.push({ assignments: [], argv, writesFiles: w.writes, via: [...w.via], openArgs: false });
+      w.expand({ assignments: [], argv, writesFiles: w.writes, via: [...w.via], openArgs: false }, w);
       return;
     }
     case 'test_command':

@@ -45,6 +45,12 @@ const ALLOW_BYPASSES: [string, string][] = [
   ["echo '$(rm x)'; git status ${_@P}", '${x@P} prompt expansion'],
   ["for x in '$(rm y)'; do git status ${x@P}; done", '${x@P} on a loop variable'],
   ["for x in 'a[$(rm y)]'; do git status ${!x}; done", '${!x} indirection'],
+  // a transparent wrapper that writes a file it is given
+  ['command time -o /tmp/seek-x git status', 'time -o FILE writes'],
+  ['command time --output=/tmp/seek-x git status', 'time --output writes'],
+  // code a command runs besides the one after it
+  ['git -c core.pager=\'rm -rf x\' status', 'git -c program setting'],
+  ['coproc { git status; rm x; }', 'coproc group'],
 ];
 
 /** Lines that stay covered: the checks above are not a blanket refusal. */
@@ -55,10 +61,81 @@ const DENY_SPELLINGS: [string, string][] = [
   ["for x in 'a[$(rm y)]'; do echo $((x)); done", 'arithmetic on a loop variable'],
   ["for x in '$(rm y)'; do echo ${x@P}; done", '${x@P}'],
   ['echo \r# ; rm x', 'blank mismatch (CR)'],
+  // variables whose value a program runs as code, wherever they are set
+  ['GIT_PAGER="rm x" git log', 'GIT_PAGER prefix assignment'],
+  ['PAGER="rm x" git log', 'PAGER'],
+  ['GIT_EXTERNAL_DIFF="rm x" git diff', 'GIT_EXTERNAL_DIFF'],
+  ['GIT_SSH_COMMAND="rm x" git fetch', 'GIT_SSH_COMMAND'],
+  ['EDITOR="rm x" git commit', 'EDITOR'],
+  ['LESSOPEN="|rm x %s" less y', 'LESSOPEN input filter'],
+  ["PS4='$(rm x)' bash -xc :", 'PS4 prompt'],
+  ['export PAGER="rm x"; git log', 'export'],
+  ['PAGER="rm x"; export PAGER; git log', 'bare assignment'],
+  ['declare -x GIT_PAGER="rm x"; git log', 'declare -x'],
+  ["env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls", 'exported function via env'],
+  ['sudo PAGER="rm x" git log', 'sudo VAR=value'],
+  ['GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0="rm x" git log', 'GIT_CONFIG_* (unknown)'],
+  ['BASH_ENV=x bash y', 'BASH_ENV (unknown)'],
+  ['LD_PRELOAD=./x.so ls', 'LD_PRELOAD (unknown)'],
+  ['NODE_OPTIONS="--require ./x.js" npm test', 'NODE_OPTIONS --require (unknown)'],
+  ["for x in 'a[$(rm y)]'; do declare -i n; n=$x; done", 'declare -i (unknown)'],
+  ["for x in 'a[$(rm y)]'; do let x; done", 'let (unknown)'],
+  // bash builtins that run code given in an option, or read commands from input
+  ['mapfile -C "rm" -c 1 < f', 'mapfile -C callback'],
+  ['readarray -C rm -c 1 < f', 'readarray -C callback'],
+  ['compgen -C "rm x" ls', 'compgen -C'],
+  ['complete -C "rm x" ls', 'complete -C'],
+  ['bind -x \'"a":rm x\'', 'bind -x (unknown)'],
+  ['enable -f ./x.so rm', 'enable -f (unknown)'],
+  ['hash -p /bin/rm ls; ls x', 'hash -p (unknown)'],
+  ['fc -e rm', 'fc (unknown)'],
+  ['source /dev/stdin <<< "rm x"', 'source /dev/stdin'],
+  ['. <(echo rm x)', 'source a process substitution'],
+  ['sh /dev/stdin <<< "rm x"', 'sh /dev/stdin'],
+  ['bash <(echo rm x)', 'bash a process substitution'],
+  // wrappers' forms
+  ['coproc X { rm x; }', 'named coproc group'],
+  ['coproc { rm x; }', 'coproc group'],
+  ['env -S"X=1 rm x"', 'env -S with an assignment inside'],
+  ['env -S "-i rm x"', 'env -S with an option inside'],
+  // git's own ways to run programs
+  ['git -c core.pager="rm x" log', 'git -c core.pager'],
+  ['git -c core.sshCommand="rm x" fetch', 'git -c core.sshCommand'],
+  ['git -c diff.external="rm x" diff', 'git -c diff.external'],
+  ['git -c credential.helper="!rm x" fetch', 'git -c credential.helper !'],
+  ['git -c core.hooksPath=/tmp/h commit', 'git -c core.hooksPath (unknown)'],
+  ['git --config-env=core.pager=X log', 'git --config-env program (unknown)'],
+  ['git --exec-path=/tmp/x status', 'git --exec-path=DIR (unknown)'],
+  ['git submodule foreach "rm x"', 'git submodule foreach'],
+  ['git submodule foreach --recursive rm x', 'git submodule foreach --recursive'],
+  ['git bisect run rm x', 'git bisect run'],
+  ['git rebase --exec "rm x" HEAD~1', 'git rebase --exec'],
+  ['git rebase -x "rm x" HEAD~1', 'git rebase -x'],
+  ['git difftool -x "rm" HEAD', 'git difftool -x'],
+  ['git difftool --extcmd="rm x"', 'git difftool --extcmd'],
+  ['git grep -O"rm x" foo', 'git grep -O'],
+  ['git grep --open-files-in-pager="rm x" foo', 'git grep --open-files-in-pager'],
+  ["git filter-branch --tree-filter 'rm x' HEAD", 'git filter-branch --tree-filter'],
 ];
 
 /** Lines that do not run rm: `Bash(rm:*)` must leave them alone. */
-const NOT_RM: string[] = ['echo $((1 + 2))', 'echo "rm x"', "echo '$(rm x)'", 'for ((;;)); do break; done'];
+const NOT_RM: string[] = [
+  'echo $((1 + 2))',
+  'echo "rm x"',
+  "echo '$(rm x)'",
+  'for ((;;)); do break; done',
+  'PAGER=cat git log',
+  'export PAGER=less',
+  'git -c color.ui=never log',
+  'git -c core.pager=cat log',
+  'git grep -c rm',
+  'git -C . grep -c rm',
+  'git log --grep rm',
+  'NODE_OPTIONS=--max-old-space-size=4096 npm test',
+  'mapfile -t lines < f',
+  'coproc cat',
+  'env -S "echo rm"',
+];
 
 describe('allow rules hold against adversarial spellings (Bash(git status:*))', () => {
   it.each(ALLOW_BYPASSES)('does not cover %j (%s)', (command) => {
