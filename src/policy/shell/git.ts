@@ -68,8 +68,24 @@ const asShell = (label: string) => (value: ShellWord | undefined): HiddenRun => 
   label,
 });
 
+/** Subcommands with an option that runs a program (`-O`, `--exec`, `--extcmd`), or that writes a
+ * file (`--output`, `-o`): a word not known before they run may be one. */
+const RUNS_RISKY = new Set(['grep', 'rebase', 'difftool', 'filter-branch', 'submodule', 'bisect']);
+const WRITES_RISKY = new Set(['log', 'diff', 'show', 'whatchanged', 'format-patch', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'archive']);
+
+/** The index of the first word before `--` not known before the command runs, or -1. */
+function unknownOption(args: ShellWord[]): number {
+  const texts = args.map(literalOf);
+  const end = texts.indexOf('--');
+  return texts.findIndex((text, i) => text === undefined && (end < 0 || i < end));
+}
+
 function subcommandRuns(sub: string, args: ShellWord[]): HiddenRun[] {
   const texts = args.map(literalOf);
+  const unknownAt = unknownOption(args);
+  if (RUNS_RISKY.has(sub) && unknownAt >= 0) {
+    return [{ inner: { kind: 'unknown', why: `git ${sub} is given a word not known before it runs, which may be an option that runs a program or writes a file (${args[unknownAt]!.source})` }, label: `git ${sub}` }];
+  }
   if (sub === 'submodule') {
     const at = texts.indexOf('foreach');
     if (at < 0) return [];
@@ -103,6 +119,6 @@ export function gitHiddenRuns(argv: ShellWord[]): { runs: HiddenRun[]; writes: b
   }
   const args = argv.slice(2);
   const texts = args.map(literalOf);
-  const writes = first === 'format-patch' || texts.some((text) => text === '--output' || text?.startsWith('--output=') === true) || (first === 'archive' && texts.some((text) => text === '-o' || text?.startsWith('-o') === true));
+  const writes = first === 'format-patch' || (WRITES_RISKY.has(first) && unknownOption(args) >= 0) || texts.some((text) => text === '--output' || text?.startsWith('--output=') === true) || (first === 'archive' && texts.some((text) => text === '-o' || text?.startsWith('-o') === true));
   return { runs: subcommandRuns(first, args), writes };
 }

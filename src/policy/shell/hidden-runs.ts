@@ -49,7 +49,7 @@ export function assignmentRuns(word: ShellWord): HiddenRun | undefined {
     if (value === undefined) return { inner: { kind: 'unknown', why: `${name} is given a function not known before it runs` }, label };
     return code(`seek_function ${literalOf(value)!}`); // bash imports it as a function definition
   }
-  if (FILE_VARIABLES.has(name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)) {
+  if (FILE_VARIABLES.has(name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name) || /^npm_config_(script_shell|node_options|userconfig|globalconfig|prefix|git|editor|shell)$/i.test(name)) {
     return { inner: { kind: 'unknown', why: `${name} makes programs load or run code seek does not read` }, label };
   }
   if (name === 'NODE_OPTIONS' && (value === undefined || /(^|\s)(-r|--require|--import|--loader|--experimental-loader)\b/.test(literalOf(value)!))) {
@@ -59,6 +59,33 @@ export function assignmentRuns(word: ShellWord): HiddenRun | undefined {
   if (value === undefined) return { inner: { kind: 'unknown', why: `${name} is given a command not known before it runs` }, label };
   const text = literalOf(value)!;
   return code(name.startsWith('LESS') ? text.replace(/^[|-]+/, '').replace(/%s/g, 'x') : text);
+}
+
+const PACKAGE_MANAGERS = new Set(['npm', 'npx', 'pnpm', 'pnpx', 'yarn', 'bun', 'bunx']);
+/** Options that make a package manager run a program or load code or config seek does not read
+ * (`npm test --script-shell=/tmp/x`, `--node-options=--require=…`, another project's scripts). */
+const PACKAGE_MANAGER_OPTIONS = /^(--(script-shell|node-options|userconfig|globalconfig|prefix|dir|cwd|git|editor|browser|viewer|shell|init-module|preload|rc)(=|$)|-C)/;
+
+/** npm and its kin: `exec -c CODE` / `--call CODE` is shell code; the options above, and a word
+ * not known before the command runs that may be one, are unknown. Words after `--` are the
+ * script's arguments. */
+function packageManagerRuns(name: string, argv: ShellWord[]): HiddenRun[] {
+  const runs: HiddenRun[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const text = literalOf(argv[i]!);
+    if (text === '--') break;
+    if (text === undefined) {
+      runs.push({ inner: { kind: 'unknown', why: `${name} is given a word not known before it runs, which may be an option that runs a program (${argv[i]!.source})` }, label: name });
+    } else if (text === '-c' || text === '--call') {
+      runs.push({ inner: argv[i + 1] ? joined([argv[i + 1]!], `${name} ${text}`) : { kind: 'none' }, label: `${name} ${text}` });
+      i += 1;
+    } else if (text.startsWith('--call=')) {
+      runs.push({ inner: joined([textWord(text.slice(7), argv[i]!.source)], `${name} --call`), label: `${name} --call` });
+    } else if (PACKAGE_MANAGER_OPTIONS.test(text)) {
+      runs.push({ inner: { kind: 'unknown', why: `${name} ${text.split('=')[0]} makes it run a program or code seek does not read` }, label: name });
+    }
+  }
+  return runs;
 }
 
 const DECLARATIONS = new Set(['declare', 'typeset', 'local', 'export', 'readonly']);
@@ -106,6 +133,7 @@ export function hiddenRuns(command: SimpleCommand, name: string | undefined): { 
     }
   }
   runs.push(...builtinRuns(name, argv));
+  if (PACKAGE_MANAGERS.has(name)) runs.push(...packageManagerRuns(name, argv));
   let writes = false;
   if (name === 'time') {
     const scanned = scanOptions(argv, 1, { short: 'fo', long: ['format', 'output'] });

@@ -53,6 +53,22 @@ const ALLOW_BYPASSES: [string, string][] = [
   ['coproc { git status; rm x; }', 'coproc group'],
 ];
 
+/** Other allow rules, against options that make the allowed program run code or write files. */
+const OTHER_ALLOW_BYPASSES: [string, string, string][] = [
+  ['npm test:*', 'npm test --script-shell=/tmp/x', 'npm --script-shell'],
+  ['npm test:*', 'npm test --node-options="--require /tmp/x.js"', 'npm --node-options'],
+  ['npm test:*', 'npm test --prefix /tmp/evil', "npm --prefix (another project's scripts)"],
+  ['npm test:*', 'npm test --userconfig /tmp/rc', 'npm --userconfig'],
+  ['npm test:*', 'npm test --git=/tmp/x', 'npm --git'],
+  ['npm test:*', 'npm_config_script_shell=/tmp/x npm test', 'npm_config_* variable'],
+  ['npm test:*', 'for o in --script-shell=/tmp/x; do npm test $o; done', 'npm option from a loop variable'],
+  ['git log:*', 'git log --output=/tmp/x', 'git log --output writes'],
+  ['git log:*', 'for o in --output=/tmp/x; do git log $o; done', 'git log option from a loop variable'],
+  ['git diff:*', 'git diff $(echo --output=/tmp/x)', 'git diff option from a substitution'],
+  ['git grep:*', 'git grep -O"rm -rf x" foo', 'git grep -O runs a program'],
+  ['git rebase:*', 'git rebase --exec "rm -rf x" HEAD~1', 'git rebase --exec'],
+];
+
 /** Lines that stay covered: the checks above are not a blanket refusal. */
 const STILL_COVERED: string[] = ['git status', 'git status $((1+2))', 'git status $(( $# + 1 ))', 'git status ${x:-a}', 'git status "$(echo a)"', 'git status ${a[0]}'];
 
@@ -116,6 +132,28 @@ const DENY_SPELLINGS: [string, string][] = [
   ['git grep -O"rm x" foo', 'git grep -O'],
   ['git grep --open-files-in-pager="rm x" foo', 'git grep --open-files-in-pager'],
   ["git filter-branch --tree-filter 'rm x' HEAD", 'git filter-branch --tree-filter'],
+  ['git -c pager.log="rm x" log', 'git -c pager.<cmd>'],
+  ["git -c 'core.pager=sh -c \"rm x\"' log", 'git -c pager running sh -c'],
+  ['for o in -Orm; do git grep $o x; done', 'git grep option from a loop variable'],
+  // npm and its kin
+  ['npx -c "rm x"', 'npx -c'],
+  ['npm exec --call="rm x"', 'npm exec --call'],
+  ['npm test --script-shell="rm x"', 'npm --script-shell (unknown)'],
+  // $'…' ends at a NUL (ran rm in bash 5.2)
+  ["$'rm\\0x' y", "$'…\\0' NUL"],
+  ["$'r\\x6d\\x00zz' y", "$'…\\x00' NUL"],
+  ["$'rm\\c@' y", "$'…\\c@' NUL"],
+];
+
+/** The same rules still cover their plain use. */
+const OTHER_STILL_COVERED: [string, string][] = [
+  ['npm test:*', 'npm test'],
+  ['npm test:*', 'npm test -- --run a.test.ts'],
+  ['npm test:*', 'npm test -- $X'],
+  ['npm test:*', 'npm test --silent'],
+  ['git log:*', 'git log --oneline -5'],
+  ['git diff:*', 'git diff -- $(echo x)'],
+  ['git grep:*', 'git grep -n foo'],
 ];
 
 /** Lines that do not run rm: `Bash(rm:*)` must leave them alone. */
@@ -135,6 +173,9 @@ const NOT_RM: string[] = [
   'mapfile -t lines < f',
   'coproc cat',
   'env -S "echo rm"',
+  'git diff $(git merge-base main HEAD)',
+  'npm test -- $FILE',
+  'npm run build',
 ];
 
 describe('allow rules hold against adversarial spellings (Bash(git status:*))', () => {
@@ -144,6 +185,14 @@ describe('allow rules hold against adversarial spellings (Bash(git status:*))', 
 
   it.each(STILL_COVERED.map((command) => [command]))('still covers %j', (command) => {
     expect(covered('git status:*', command)).toBe(true);
+  });
+
+  it.each(OTHER_ALLOW_BYPASSES)('Bash(%s) does not cover %j (%s)', (pattern, command) => {
+    expect(covered(pattern, command)).toBe(false);
+  });
+
+  it.each(OTHER_STILL_COVERED)('Bash(%s) still covers %j', (pattern, command) => {
+    expect(covered(pattern, command)).toBe(true);
   });
 });
 
