@@ -39,30 +39,9 @@ export interface Walk {
 }
 
 const STATEMENTS = new Set([
-  'c_style_for_statement',
-  'case_statement',
-  'command',
-  'compound_statement',
-  'declaration_command',
-  'for_statement',
-  'function_definition',
-  'if_statement',
-  'list',
-  'negated_command',
-  'pipeline',
-  'redirected_statement',
-  'subshell',
-  'test_command',
-  'unset_command',
-  'variable_assignment',
-  'variable_assignments',
-  'while_statement',
-  'program',
-  'do_group',
-  'elif_clause',
-  'else_clause',
-  'case_item',
-  'ERROR',
+  'c_style_for_statement', 'case_statement', 'command', 'compound_statement', 'declaration_command', 'for_statement', 'function_definition',
+  'if_statement', 'list', 'negated_command', 'pipeline', 'redirected_statement', 'subshell', 'test_command', 'unset_command',
+  'variable_assignment', 'variable_assignments', 'while_statement', 'program', 'do_group', 'elif_clause', 'else_clause', 'case_item', 'ERROR',
 ]);
 
 function children(node: SyntaxNode): { child: SyntaxNode; field: string | null }[] {
@@ -160,7 +139,21 @@ function substitutionsIn(node: SyntaxNode, w: Walk): void {
     heredocBody(node, w);
     return;
   }
-  for (const { child } of children(node)) if (child.isNamed) substitutionsIn(child, w);
+  for (const { child } of children(node)) {
+    if (!child.isNamed) continue;
+    if (node.type === 'expansion' && child.childCount === 0 && /[$`]/.test(child.text)) opaqueWord(child.text, w);
+    else substitutionsIn(child, w);
+  }
+}
+
+/** The grammar leaves a pattern or value inside `${x#…}`, `${x/…/…}` or `${x:-`…`}` as plain text,
+ * substitutions and all: it is read again as a word (of a `:` command, left out of the result). */
+function opaqueWord(text: string, w: Walk): void {
+  const first = w.out.length;
+  const label = '${ }';
+  analyzeInto(`: ${text}`, w, label);
+  const depth = w.via.length + 1;
+  w.out.splice(first, w.out.length - first, ...w.out.slice(first).filter((c) => !(c.via.length === depth && c.via.at(-1) === label && c.argv[0] && literalOf(c.argv[0]) === ':')));
 }
 
 function wordOf(nodes: SyntaxNode[], w: Walk): ShellWord {

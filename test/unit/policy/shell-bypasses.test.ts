@@ -45,6 +45,12 @@ const ALLOW_BYPASSES: [string, string][] = [
   ["echo '$(rm x)'; git status ${_@P}", '${x@P} prompt expansion'],
   ["for x in '$(rm y)'; do git status ${x@P}; done", '${x@P} on a loop variable'],
   ["for x in 'a[$(rm y)]'; do git status ${!x}; done", '${!x} indirection'],
+  // the grammar leaves the word inside `${x#…}`, `${x/…/…}`, `${x:-`…`}` as plain text, substitutions and all
+  ['git status ${x:-`rm y`}', 'backticks in a ${x:-…} default'],
+  ['git status ${x#$(rm y)}', '$( ) in a ${x#…} pattern'],
+  ['git status ${x//a/`rm y`}', 'backticks in a ${x//…/…} replacement'],
+  ['git status ${x^^$(rm y)}', '$( ) in a ${x^^…} pattern'],
+  ['git status "${x%$(rm y)}"', '$( ) in a quoted ${x%…} pattern'],
   // a transparent wrapper that writes a file it is given
   ['command time -o /tmp/seek-x git status', 'time -o FILE writes'],
   ['command time --output=/tmp/seek-x git status', 'time --output writes'],
@@ -70,13 +76,25 @@ const OTHER_ALLOW_BYPASSES: [string, string, string][] = [
 ];
 
 /** Lines that stay covered: the checks above are not a blanket refusal. */
-const STILL_COVERED: string[] = ['git status', 'git status $((1+2))', 'git status $(( $# + 1 ))', 'git status ${x:-a}', 'git status "$(echo a)"', 'git status ${a[0]}'];
+const STILL_COVERED: string[] = [
+  'git status',
+  'git status $((1+2))',
+  'git status $(( $# + 1 ))',
+  'git status ${x:-a}',
+  'git status "$(echo a)"',
+  'git status ${a[0]}',
+  'git status ${x#$y}',
+  'git status ${x%.txt}',
+  'git status ${x:-$(echo a)}',
+];
 
 /** Lines that run `rm` (or may): `Bash(rm:*)` must match each. */
 const DENY_SPELLINGS: [string, string][] = [
   ["for x in 'a[$(rm y)]'; do echo $((x)); done", 'arithmetic on a loop variable'],
   ["for x in '$(rm y)'; do echo ${x@P}; done", '${x@P}'],
   ['echo \r# ; rm x', 'blank mismatch (CR)'],
+  ['echo ${x:-`rm y`}', 'backticks in a ${x:-…} default'],
+  ['local x=${y#$(rm z)}', '$( ) in a ${x#…} pattern of an assignment'],
   // variables whose value a program runs as code, wherever they are set
   ['GIT_PAGER="rm x" git log', 'GIT_PAGER prefix assignment'],
   ['PAGER="rm x" git log', 'PAGER'],
