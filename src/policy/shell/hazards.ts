@@ -49,6 +49,33 @@ export function blankMismatch(root: SyntaxNode, source: string): string | undefi
   return `the command has a character the bash grammar reads as a blank but bash reads as part of a word (${[...new Set(shown)].join(', ')})`;
 }
 
+/** Leaves whose text bash expands (unquoted or double-quoted), unlike `'…'`, comments and quoted
+ * here-documents. */
+const EXPANDED_LEAVES = new Set(['word', 'regex', 'extglob_pattern', 'string_content']);
+const UNESCAPED_SUBSTITUTION = /(^|[^\\])(\\\\)*(\$\(|`)/;
+
+/**
+ * A safety net under the walk: a leaf the grammar left as text that holds an unescaped `$(` or
+ * backtick, which bash would run (inside `${…}` the walk reads such text again, see walk.ts).
+ */
+export function opaqueSubstitution(root: SyntaxNode): string | undefined {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.childCount === 0) {
+      if (EXPANDED_LEAVES.has(node.type) && node.parent?.type !== 'expansion' && UNESCAPED_SUBSTITUTION.test(node.text)) {
+        return `the bash grammar reads \`${node.text.slice(0, 40)}\` as text, but bash runs the substitution in it`;
+      }
+      continue;
+    }
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (child) stack.push(child);
+    }
+  }
+  return undefined;
+}
+
 function namedDescendants(node: SyntaxNode, into: SyntaxNode[] = []): SyntaxNode[] {
   for (const child of node.namedChildren) {
     if (!child) continue;

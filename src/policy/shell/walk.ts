@@ -5,7 +5,7 @@
  * step the walk is given (expand.ts), so the walk itself knows nothing of particular programs.
  */
 import { shellParserProblem, withShellTree, type SyntaxNode } from '../shell-parser.js';
-import { blankMismatch, expansionHazard, statementHazard } from './hazards.js';
+import { blankMismatch, expansionHazard, opaqueSubstitution, statementHazard } from './hazards.js';
 import {
   decodeAnsiC,
   finishWord,
@@ -363,8 +363,8 @@ export function walkRoot(root: SyntaxNode, w: Walk): true {
     const near = bad ? w.source.slice(bad.startIndex, Math.min(bad.endIndex, bad.startIndex + 40)) || w.source.slice(Math.max(0, bad.startIndex - 20), bad.startIndex + 20) : '';
     unresolvedCommand(w, w.source, `the command does not parse${near ? ` near \`${near.trim()}\`` : ''}`);
   }
-  const blanks = blankMismatch(root, w.source);
-  if (blanks) unresolvedCommand(w, w.source, blanks);
+  const mismatch = blankMismatch(root, w.source) ?? opaqueSubstitution(root);
+  if (mismatch) unresolvedCommand(w, w.source, mismatch);
   statement(root, w);
   if (w.out.length > MAX_COMMANDS) unresolvedCommand(w, '…', `more than ${MAX_COMMANDS} simple commands`);
   return true;
