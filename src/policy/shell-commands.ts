@@ -36,9 +36,16 @@
  * with its commands in its input, an option of a wrapper that is not literal (`env $OPTS curl`),
  * commands nested deeper than MAX_DEPTH (shell/walk.ts), and a command line that does not parse.
  *
+ * Code a command runs besides the command after it is judged too (shell/hidden-runs.ts, shell/git.ts):
+ * variables holding code (`PAGER=… git log`), builtins' `-C` callbacks, `source /dev/stdin`, git's
+ * program settings and subcommands, npm's `-c`. Where bash runs text the grammar shows as data, or
+ * splits words otherwise (arithmetic on a variable's value, `${x@P}`, a `\r` between words), the
+ * line is unknown (shell/hazards.ts).
+ *
  * The work is split in shell/: words.ts (what a word evaluates to), walk.ts (the walk over the
- * grammar's tree), options.ts and wrappers.ts (wrappers and what they run), expand.ts (a simple
- * command and the commands it runs). This file is the entry point.
+ * grammar's tree), hazards.ts (where bash and the grammar part ways), options.ts and wrappers.ts
+ * (wrappers and what they run), hidden-runs.ts and git.ts (code run besides them), expand.ts (a
+ * simple command and the commands it runs). This file is the entry point.
  */
 import { loadShellParser, shellParserLoaded, shellParserProblem, withShellTree } from './shell-parser.js';
 import { expand } from './shell/expand.js';

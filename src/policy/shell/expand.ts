@@ -4,6 +4,7 @@
  */
 import { SHELLS, joined, shellInvocation, type Inner } from './options.js';
 import { analyzeInto, type Walk } from './walk.js';
+import { hiddenRuns } from './hidden-runs.js';
 import { WRAPPERS, findCommands, withPlaceholder } from './wrappers.js';
 import { literalOf, programName, textWord, unknownWord, type SimpleCommand } from './words.js';
 
@@ -11,8 +12,11 @@ import { literalOf, programName, textWord, unknownWord, type SimpleCommand } fro
 export function expand(command: SimpleCommand, w: Walk): void {
   w.out.push(command);
   const program = command.argv[0];
+  const name = program ? programName(program) : undefined;
+  const hidden = hiddenRuns(command, name);
+  if (hidden.writes) command.writesFiles = true;
+  for (const run of hidden.runs) addInner(command, run.inner, run.label, w);
   if (!program) return;
-  const name = programName(program);
   if (name === undefined) {
     const why = `the program is not known before the command runs (${program.source})`;
     command.unresolved = why;

@@ -87,7 +87,7 @@ export function scanOptions(argv: ShellWord[], start: number, spec: OptionSpec):
       i += step;
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(lit)) {
+    if (spec.assignments && /^[^=/\s-][^=/\s]*=/.test(lit)) {
       i += 1;
       continue;
     }
@@ -154,8 +154,17 @@ export function shellInvocation(argv: ShellWord[]): Inner {
     const code = argv[i];
     return code ? { kind: 'shell', code, label: `${name} -c` } : { kind: 'unknown', why: `${name} -c is given no command string` };
   }
-  if (stdinMode || i >= argv.length) return { kind: 'unknown', why: `${name} reads the commands it runs from its input` };
+  if (stdinMode || i >= argv.length || readsCodeFromInput(argv[i]!)) return { kind: 'unknown', why: `${name} reads the commands it runs from its input` };
   return { kind: 'none' }; // a script file: not looked into
+}
+
+const STDIN_FILES = /^(-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/[^/]+\/fd\/\d+)$/;
+
+/** A script file that is the command's input or a process substitution: its commands are unknown. */
+export function readsCodeFromInput(file: ShellWord): boolean {
+  const text = literalOf(file);
+  if (text !== undefined) return STDIN_FILES.test(text);
+  return file.parts.some((part) => 'unknown' in part && /^[<>]\(/.test(part.unknown));
 }
 
 /** Words a loose wrapper may take before the command it runs, each judged as that command's start. */

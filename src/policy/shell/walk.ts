@@ -5,6 +5,7 @@
  * step the walk is given (expand.ts), so the walk itself knows nothing of particular programs.
  */
 import { shellParserProblem, withShellTree, type SyntaxNode } from '../shell-parser.js';
+import { blankMismatch, expansionHazard, opaqueSubstitution, statementHazard } from './hazards.js';
 import {
   decodeAnsiC,
   finishWord,
@@ -38,30 +39,9 @@ export interface Walk {
 }
 
 const STATEMENTS = new Set([
-  'c_style_for_statement',
-  'case_statement',
-  'command',
-  'compound_statement',
-  'declaration_command',
-  'for_statement',
-  'function_definition',
-  'if_statement',
-  'list',
-  'negated_command',
-  'pipeline',
-  'redirected_statement',
-  'subshell',
-  'test_command',
-  'unset_command',
-  'variable_assignment',
-  'variable_assignments',
-  'while_statement',
-  'program',
-  'do_group',
-  'elif_clause',
-  'else_clause',
-  'case_item',
-  'ERROR',
+  'c_style_for_statement', 'case_statement', 'command', 'compound_statement', 'declaration_command', 'for_statement', 'function_definition',
+  'if_statement', 'list', 'negated_command', 'pipeline', 'redirected_statement', 'subshell', 'test_command', 'unset_command',
+  'variable_assignment', 'variable_assignments', 'while_statement', 'program', 'do_group', 'elif_clause', 'else_clause', 'case_item', 'ERROR',
 ]);
 
 function children(node: SyntaxNode): { child: SyntaxNode; field: string | null }[] {
@@ -144,6 +124,8 @@ function unknownPart(node: SyntaxNode, w: Walk): string {
 
 /** Walks the command and process substitutions anywhere below `node` (not statements beside them). */
 function substitutionsIn(node: SyntaxNode, w: Walk): void {
+  const hazard = expansionHazard(node);
+  if (hazard) unresolvedCommand(w, node.text, hazard);
   if (node.type === 'command_substitution' || node.type === 'process_substitution') {
     const label = node.type === 'process_substitution' ? `${node.text.slice(0, 1)}( )` : node.text.startsWith('`') ? '` `' : '$( )';
     const inner: Walk = { ...w, via: [...w.via, label], writes: false };
@@ -157,7 +139,21 @@ function substitutionsIn(node: SyntaxNode, w: Walk): void {
     heredocBody(node, w);
     return;
   }
-  for (const { child } of children(node)) if (child.isNamed) substitutionsIn(child, w);
+  for (const { child } of children(node)) {
+    if (!child.isNamed) continue;
+    if (node.type === 'expansion' && child.childCount === 0 && /[$`]/.test(child.text)) opaqueWord(child.text, w);
+    else substitutionsIn(child, w);
+  }
+}
+
+/** The grammar leaves a pattern or value inside `${x#…}`, `${x/…/…}` or `${x:-`…`}` as plain text,
+ * substitutions and all: it is read again as a word (of a `:` command, left out of the result). */
+function opaqueWord(text: string, w: Walk): void {
+  const first = w.out.length;
+  const label = '${ }';
+  analyzeInto(`: ${text}`, w, label);
+  const depth = w.via.length + 1;
+  w.out.splice(first, w.out.length - first, ...w.out.slice(first).filter((c) => !(c.via.length === depth && c.via.at(-1) === label && c.argv[0] && literalOf(c.argv[0]) === ':')));
 }
 
 function wordOf(nodes: SyntaxNode[], w: Walk): ShellWord {
@@ -277,6 +273,8 @@ function backticksIn(text: string, w: Walk): void {
 
 function statement(node: SyntaxNode, w: Walk): void {
   if (w.out.length > MAX_COMMANDS) return;
+  const hazard = statementHazard(node);
+  if (hazard) unresolvedCommand(w, node.text, hazard);
   switch (node.type) {
     case 'command':
       simpleCommand(node, w);
@@ -294,16 +292,16 @@ function statement(node: SyntaxNode, w: Walk): void {
       return;
     }
     case 'variable_assignment':
-      w.out.push({ assignments: [assignmentWord(node, w)], argv: [], writesFiles: w.writes, via: [...w.via], openArgs: false });
+      w.expand({ assignments: [assignmentWord(node, w)], argv: [], writesFiles: w.writes, via: [...w.via], openArgs: false }, w);
       return;
     case 'variable_assignments':
-      w.out.push({
+      w.expand({
         assignments: node.namedChildren.filter((c): c is SyntaxNode => c?.type === 'variable_assignment').map((c) => assignmentWord(c, w)),
         argv: [],
         writesFiles: w.writes,
         via: [...w.via],
         openArgs: false,
-      });
+      }, w);
       return;
     case 'declaration_command':
     case 'unset_command': {
@@ -312,7 +310,7 @@ function statement(node: SyntaxNode, w: Walk): void {
         if (!child) continue;
         argv.push(child.type === 'variable_assignment' ? assignmentWord(child, w) : wordOf([child], w));
       }
-      w.out.push({ assignments: [], argv, writesFiles: w.writes, via: [...w.via], openArgs: false });
+      w.expand({ assignments: [], argv, writesFiles: w.writes, via: [...w.via], openArgs: false }, w);
       return;
     }
     case 'test_command':
@@ -365,6 +363,8 @@ export function walkRoot(root: SyntaxNode, w: Walk): true {
     const near = bad ? w.source.slice(bad.startIndex, Math.min(bad.endIndex, bad.startIndex + 40)) || w.source.slice(Math.max(0, bad.startIndex - 20), bad.startIndex + 20) : '';
     unresolvedCommand(w, w.source, `the command does not parse${near ? ` near \`${near.trim()}\`` : ''}`);
   }
+  const mismatch = blankMismatch(root, w.source) ?? opaqueSubstitution(root);
+  if (mismatch) unresolvedCommand(w, w.source, mismatch);
   statement(root, w);
   if (w.out.length > MAX_COMMANDS) unresolvedCommand(w, '…', `more than ${MAX_COMMANDS} simple commands`);
   return true;

@@ -110,8 +110,12 @@ export function pushDoubleQuoted(text: string, segs: Seg[]): void {
   pushQuoted(text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch)), segs);
 }
 
-/** bash's `$'…'` escapes. */
+/** bash's `$'…'` escapes; a NUL (`\0`, `\x00`, `\c@`…) ends the string (`$'rm\0x'` is `rm`). */
 export function decodeAnsiC(body: string): string {
+  return decodeEscapes(body).split('\0')[0]!;
+}
+
+function decodeEscapes(body: string): string {
   let out = '';
   for (let i = 0; i < body.length; i++) {
     const ch = body[i]!;

@@ -18,7 +18,7 @@ const suLike: WrapperRule = (argv) => {
 
 /** git's options before its subcommand that take a value (git(1)); `--exec-path` takes one only
  * attached (`--exec-path=DIR`). */
-const GIT_GLOBAL = { short: 'Cc', long: ['git-dir', 'work-tree', 'namespace', 'config-env', 'attr-source', 'super-prefix'] } as const;
+export const GIT_GLOBAL = { short: 'Cc', long: ['git-dir', 'work-tree', 'namespace', 'config-env', 'attr-source', 'super-prefix'] } as const;
 
 /**
  * `git [global options] SUBCOMMAND …` is judged as `git SUBCOMMAND …` too, so a rule on
@@ -42,17 +42,17 @@ const gitGlobalOptions: WrapperRule = (argv) => {
 };
 
 /** The `-c NAME=VALUE` and `--config-env=NAME=VAR` settings among git's global options (undefined:
- * not known before the command runs). */
-function gitCommandLineSettings(options: ShellWord[]): ({ text: string; source: string } | undefined)[] {
-  const settings: ({ text: string; source: string } | undefined)[] = [];
+ * not known before the command runs); `env`: the value is the name of a variable. */
+export function gitCommandLineSettings(options: ShellWord[]): ({ text: string; source: string; env: boolean } | undefined)[] {
+  const settings: ({ text: string; source: string; env: boolean } | undefined)[] = [];
   for (let i = 0; i < options.length; i++) {
     const text = literalOf(options[i]!);
     if (text === '-c' || text === '--config-env') {
       const value = options[i + 1] === undefined ? undefined : literalOf(options[i + 1]!);
-      settings.push(value === undefined ? undefined : { text: value, source: options[i + 1]!.source });
+      settings.push(value === undefined ? undefined : { text: value, source: options[i + 1]!.source, env: text !== '-c' });
       i += 1;
-    } else if (text?.startsWith('-c') && text.length > 2) settings.push({ text: text.slice(2), source: options[i]!.source });
-    else if (text?.startsWith('--config-env=')) settings.push({ text: text.slice(13), source: options[i]!.source });
+    } else if (text?.startsWith('-c') && text.length > 2) settings.push({ text: text.slice(2), source: options[i]!.source, env: false });
+    else if (text?.startsWith('--config-env=')) settings.push({ text: text.slice(13), source: options[i]!.source, env: true });
     else if (text === '-C' || ['--git-dir', '--work-tree', '--namespace', '--attr-source', '--super-prefix'].includes(text ?? '')) i += 1;
   }
   return settings;
@@ -107,24 +107,7 @@ export const WRAPPERS: ReadonlyMap<string, { transparent: boolean; inner: Wrappe
     },
   ],
   ['taskset', { transparent: true, inner: (argv) => after(argv, { noCommandShort: 'p', noCommandLong: ['pid'] }, 1) }],
-  [
-    'env',
-    {
-      transparent: false,
-      inner: (argv) => {
-        const words = argv.filter((word, i) => i === 0 || literalOf(word) !== '-');
-        const scanned = scanOptions(words, 1, { short: 'uCSP', long: ['unset', 'chdir', 'split-string'], assignments: true });
-        if (scanned.unknown) return { kind: 'unknown', why: `an option of env is not known before it runs (${scanned.unknown.source})` };
-        const split = scanned.seen.get('-S') ?? scanned.seen.get('--split-string');
-        const rest = words.slice(scanned.index);
-        if (split === undefined) return rest.length > 0 ? { kind: 'argv', argv: rest } : { kind: 'none' };
-        const prefix = split === true ? [] : envSplit(split);
-        if (prefix === undefined) return { kind: 'unknown', why: 'env -S is given a string that is not known before it runs' };
-        const all = [...prefix, ...rest];
-        return all.length > 0 ? { kind: 'argv', argv: all } : { kind: 'none' };
-      },
-    },
-  ],
+  ['env', { transparent: false, inner: envInner }],
   [
     'xargs',
     {
@@ -250,12 +233,36 @@ export const WRAPPERS: ReadonlyMap<string, { transparent: boolean; inner: Wrappe
       },
     },
   ],
-  ['coproc', { transparent: true, inner: (argv) => after(argv, {}) }],
+  ['coproc', { transparent: true, inner: coprocInner }],
   ['busybox', { transparent: false, inner: (argv) => after(argv, { noCommandLong: ['list', 'help', 'install'] }) }],
   ['toybox', { transparent: false, inner: (argv) => after(argv, {}) }],
   ['git', { transparent: false, inner: gitGlobalOptions }],
   ...LOOSE_WRAPPERS.map((name): [string, { transparent: boolean; inner: WrapperRule }] => [name, { transparent: false, inner: (argv) => anyCommandAfter(argv, name) }]),
 ]);
+
+/** `env [options] [NAME=value…] COMMAND`; the words `-S STRING` splits into are read as env's
+ * own again (`env -S "-i X=1 rm x"`). */
+function envInner(argv: ShellWord[]): Inner {
+  const words = argv.filter((word, i) => i === 0 || literalOf(word) !== '-');
+  const scanned = scanOptions(words, 1, { short: 'uCSP', long: ['unset', 'chdir', 'split-string'], assignments: true });
+  if (scanned.unknown) return { kind: 'unknown', why: `an option of env is not known before it runs (${scanned.unknown.source})` };
+  const split = scanned.seen.get('-S') ?? scanned.seen.get('--split-string');
+  const rest = words.slice(scanned.index);
+  if (split === undefined) return rest.length > 0 ? { kind: 'argv', argv: rest } : { kind: 'none' };
+  const prefix = split === true ? [] : envSplit(split);
+  if (prefix === undefined) return { kind: 'unknown', why: 'env -S is given a string that is not known before it runs' };
+  const all = [...prefix, ...rest];
+  return all.length > 0 ? envInner([argv[0]!, ...all]) : { kind: 'none' };
+}
+
+/** `coproc [NAME] { …; }`: the grammar reads the group as words (`{`, then the command); the
+ * closing `}` comes as a command of its own. */
+function coprocInner(argv: ShellWord[]): Inner {
+  const texts = argv.slice(1, 3).map(literalOf);
+  const start = texts[0] === '{' ? 2 : texts[1] === '{' && /^[A-Za-z_]\w*$/.test(texts[0] ?? '') ? 3 : 1;
+  const rest = argv.slice(start);
+  return rest.length > 0 ? { kind: 'argv', argv: rest } : { kind: 'none' };
+}
 
 /** `env -S STRING`: env's own splitting (spaces; single and double quotes; backslash escapes);
  * a `$` (env expands `${VAR}`) makes the string unknown. */
