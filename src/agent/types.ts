@@ -100,6 +100,11 @@ export interface ToolContext {
   onUpdate?: (partial: string) => void;
   /** Set by the permission gate when this call's commands must run in the OS sandbox. */
   sandbox?: CommandSandbox;
+  /** Set by the permission gate when deny rules forbid reading some files (policy/read-guard.ts):
+   * the rule's text for a path whose content must not reach the model. A tool that meets files
+   * beyond the path it was judged on (grep or glob over a folder, list_dir, git's diffs) leaves
+   * those out. Absent: nothing is denied. */
+  readDenied?: (absPath: string) => string | undefined;
 }
 
 /**

@@ -65,10 +65,26 @@ export function commandMatches(pattern: string, command: string, loose = false):
     .some((segment) => re.test(segment));
 }
 
-/** Path glob match. Relative globs are anchored at the root (a worktree child's root for its rules). */
+const matchers = new Map<string, (candidate: string) => boolean>();
+
+/** A compiled glob, kept: a read guard asks for every file a search meets. */
+function globMatcher(glob: string, nocase: boolean): (candidate: string) => boolean {
+  const key = `${nocase ? 'i' : 'c'}${glob}`;
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = picomatch(glob, { dot: true, nocase });
+    if (matchers.size > 1000) matchers.clear();
+    matchers.set(key, matcher);
+  }
+  return matcher;
+}
+
+/** Path glob match. Relative globs are anchored at the root (a worktree child's root for its rules).
+ * Deny and ask rules (`loose`) ignore case: they err on the side of denying, and a case-insensitive
+ * file system (macOS, Windows) opens `.ENV` for a rule on `.env`. */
 export function pathMatches(pattern: string, target: string, root: string, loose = false): boolean {
   const expanded = expandHome(pattern);
-  const matcher = picomatch(expanded.startsWith('/') ? expanded : expanded.replace(/^\.\//, ''), { dot: true });
+  const matcher = globMatcher(expanded.startsWith('/') ? expanded : expanded.replace(/^\.\//, ''), loose);
   const realRoot = resolveReal(root);
   const realTarget = resolveReal(target);
   const candidates: string[] = [];

@@ -235,6 +235,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     const name = tool.callName?.(args) ?? tool.name;
     const refused = scope?.refusal(tool.name, name);
     if (refused !== undefined) return { allow: false, reason: refused };
+    // Every call learns which files it must not show the model (grep over `.`, git diffs…).
+    const guard = policy.readGuard(name);
+    if (guard.active) ctx.readDenied = (p) => guard.denied(p);
     if (hooks?.has('pre_tool', name)) {
       const outcome = await hooks.preTool({
         tool: name,
@@ -254,6 +257,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     } catch (error) {
       return { allow: false, reason: `[${tool.name}: failed] ${(error as Error).message}` };
     }
+
+    // The read guard's extra reach (a hard link's other names) for the paths a read names itself.
+    const deniedRead = action.kind === 'read' && guard.active ? action.paths.map((p) => guard.denied(p)).find((rule) => rule !== undefined) : undefined;
+    if (deniedRead !== undefined) return { allow: false, reason: `${action.summary}: denied by the rule ${deniedRead} (this file, or another name of it, may not be read).` };
 
     if (sandboxReady && waitsForSandbox(action.kind)) {
       try {
