@@ -258,10 +258,6 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       return { allow: false, reason: `[${tool.name}: failed] ${(error as Error).message}` };
     }
 
-    // The read guard's extra reach (a hard link's other names) for the paths a read names itself.
-    const deniedRead = action.kind === 'read' && guard.active ? action.paths.map((p) => guard.denied(p)).find((rule) => rule !== undefined) : undefined;
-    if (deniedRead !== undefined) return { allow: false, reason: `${action.summary}: denied by the rule ${deniedRead} (this file, or another name of it, may not be read).` };
-
     if (sandboxReady && waitsForSandbox(action.kind)) {
       try {
         await sandboxReady();
@@ -277,6 +273,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     } catch (error) {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
+    // The read guard's extra reach (another hard link to a denied file), once the policy's own
+    // deny rules (which name the path itself, with their message) have had their say.
+    const deniedRead = action.kind === 'read' && guard.active && !(typeof outcome === 'object' && 'decision' in outcome && outcome.decision === 'deny') ? action.paths.map((p) => guard.denied(p)).find((rule) => rule !== undefined) : undefined;
+    if (deniedRead !== undefined) return { allow: false, reason: `${action.summary}: denied by the rule ${deniedRead} (another name of this file is denied; it may not be read).` };
     if (typeof outcome === 'object' && 'edited' in outcome) return approveEdited(tool, name, outcome.edited, ctx);
     if (typeof outcome === 'object' && 'decline' in outcome) {
       const reason = declinedMessage(action.summary, outcome.feedback);
