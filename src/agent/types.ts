@@ -104,6 +104,11 @@ export interface ToolContext {
    * on (absolute, links resolved at the moment of writing), since a link put on the way after the
    * decision would send it elsewhere. A refusal's text, or undefined to write. */
   checkWrite?: WriteCheck;
+  /** Set by the permission gate when deny rules forbid reading some files (policy/read-guard.ts):
+   * the rule's text for a path whose content must not reach the model. A tool that meets files
+   * beyond the path it was judged on (grep or glob over a folder, list_dir, git's diffs) leaves
+   * those out. Absent: nothing is denied. */
+  readDenied?: (absPath: string) => string | undefined;
 }
 
 export type WriteCheck = (target: string) => string | undefined;

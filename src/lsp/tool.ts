@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { lazySchema } from '../util/zod.js';
@@ -87,7 +87,19 @@ async function runLsp(service: LspService, args: LspToolArgs, ctx: ToolContext):
   }
   const method = args.operation === 'definition' ? 'textDocument/definition' : 'textDocument/references';
   const found = await server.request<unknown>(method, args.operation === 'references' ? { ...params, context: { includeDeclaration: true } } : params, REQUEST_MS);
-  return { content: await formatLocations(found, base, args.operation === 'definition' ? 'Definition' : 'References') };
+  return { content: await formatLocations(withoutDeniedLocations(found, ctx), base, args.operation === 'definition' ? 'Definition' : 'References') };
+}
+
+/** Locations in files a Read deny rule names are left out: their line would be quoted (policy/read-guard.ts). */
+function withoutDeniedLocations(found: unknown, ctx: ToolContext): unknown {
+  const denied = ctx.readDenied;
+  if (!denied) return found;
+  const list: unknown[] = Array.isArray(found) ? found : found ? [found] : [];
+  return list.filter((item) => {
+    const { targetUri, uri } = (item ?? {}) as { targetUri?: unknown; uri?: unknown };
+    const where = targetUri ?? uri;
+    return typeof where !== 'string' || !where.startsWith('file:') || denied(fileURLToPath(where)) === undefined;
+  });
 }
 
 type Opened = { server: LanguageServer; uri: string; text: string };
@@ -136,7 +148,8 @@ async function projectDiagnostics(service: LspService, ctx: ToolContext): Promis
   const found: { uri: string; items: ReturnType<typeof reportable> }[] = [];
   const problems: string[] = [];
   const deadline = Date.now() + REQUEST_MS;
-  for (const file of files.list) {
+  // Files a Read deny rule names are never opened: a diagnostic can quote their text.
+  for (const file of files.list.filter((f) => ctx.readDenied?.(f) === undefined)) {
     const opened = await openFile(service, file, ctx);
     if (typeof opened === 'string') {
       if (!problems.includes(opened)) problems.push(opened);

@@ -5,6 +5,7 @@ export { commandRulesReady, coverCommand, denyMatch, judgesCommands } from './co
 export { analyzeCommand, formatSimpleCommand, loadShellParser, type CommandAnalysis, type SimpleCommand, type ShellWord } from './shell-commands.js';
 export { isReadOnlyInspector, hasShellMetacharacters, shellWords, type InspectorScope } from './inspectors.js';
 export { isInside, resolveReal } from './paths.js';
+export { readGuard, readDeniedMessage, type ReadGuard } from './read-guard.js';
 export {
   PermissionPolicy,
   createPolicy,

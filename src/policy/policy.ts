@@ -3,6 +3,7 @@ import type { ActionRequest } from '../agent/types.js';
 import { evaluatePolicy, preferenceMayBecome, workflowMayBecome, type PolicyState } from './evaluate.js';
 import { noteRules } from './command-rules.js';
 import { formatRule, suggestRule } from './rules.js';
+import { readGuard, type ReadGuard } from './read-guard.js';
 import {
   PolicySpawnError,
   type EvaluateContext,
@@ -184,6 +185,11 @@ export class PermissionPolicy {
 
   evaluate(request: ActionRequest, ctx: EvaluateContext = {}): PolicyDecision {
     return evaluatePolicy(this.state(), request, ctx);
+  }
+
+  /** Which deny rule forbids a file's content to reach the model through `tool` (read-guard.ts). */
+  readGuard(tool?: string): ReadGuard {
+    return readGuard(this.#rules, this.#root, tool);
   }
 
   /** The rule an "always" answer to this request would add. */

@@ -65,19 +65,26 @@ export function commandMatches(pattern: string, command: string, loose = false):
     .some((segment) => re.test(segment));
 }
 
-/** Whether this platform's usual file systems read `Deploy/Prod.yml` as `deploy/prod.yml` (APFS,
- * HFS+ and NTFS by default): there a deny or ask rule must match without case, or a change of
- * case would write the file it names. Read per call (tests set the platform). */
-export function caseInsensitivePlatform(): boolean {
-  return process.platform === 'darwin' || process.platform === 'win32';
+const matchers = new Map<string, (candidate: string) => boolean>();
+
+/** A compiled glob, kept: a read guard asks for every file a search meets. */
+function globMatcher(glob: string, nocase: boolean): (candidate: string) => boolean {
+  const key = `${nocase ? 'i' : 'c'}${glob}`;
+  let matcher = matchers.get(key);
+  if (!matcher) {
+    matcher = picomatch(glob, { dot: true, nocase });
+    if (matchers.size > 1000) matchers.clear();
+    matchers.set(key, matcher);
+  }
+  return matcher;
 }
 
 /** Path glob match. Relative globs are anchored at the root (a worktree child's root for its rules).
- * Deny and ask rules (`loose`) match without case where the file system does (above). */
+ * Deny and ask rules (`loose`) ignore case: they err on the side of denying, and a case-insensitive
+ * file system (macOS, Windows) opens `.ENV` for a rule on `.env`. */
 export function pathMatches(pattern: string, target: string, root: string, loose = false): boolean {
   const expanded = expandHome(pattern);
-  const nocase = loose && caseInsensitivePlatform();
-  const matcher = picomatch(expanded.startsWith('/') ? expanded : expanded.replace(/^\.\//, ''), { dot: true, nocase });
+  const matcher = globMatcher(expanded.startsWith('/') ? expanded : expanded.replace(/^\.\//, ''), loose);
   const realRoot = resolveReal(root);
   const realTarget = resolveReal(target);
   const candidates: string[] = [];

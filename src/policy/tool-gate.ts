@@ -240,6 +240,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     const name = tool.callName?.(args) ?? tool.name;
     const refused = scope?.refusal(tool.name, name);
     if (refused !== undefined) return { allow: false, reason: refused };
+    // Every call learns which files it must not show the model (grep over `.`, git diffs…).
+    const guard = policy.readGuard(name);
+    if (guard.active) ctx.readDenied = (p) => guard.denied(p);
     if (hooks?.has('pre_tool', name)) {
       const outcome = await hooks.preTool({
         tool: name,
@@ -278,6 +281,10 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     } catch (error) {
       return { allow: false, reason: `${action.summary}: not run, the permission prompt failed (${(error as Error).message}).` };
     }
+    // The read guard's extra reach (another hard link to a denied file), once the policy's own
+    // deny rules (which name the path itself, with their message) have had their say.
+    const deniedRead = action.kind === 'read' && guard.active && !(typeof outcome === 'object' && 'decision' in outcome && outcome.decision === 'deny') ? action.paths.map((p) => guard.denied(p)).find((rule) => rule !== undefined) : undefined;
+    if (deniedRead !== undefined) return { allow: false, reason: `${action.summary}: denied by the rule ${deniedRead} (another name of this file is denied; it may not be read).` };
     if (typeof outcome === 'object' && 'edited' in outcome) return approveEdited(tool, name, outcome.edited, ctx);
     if (typeof outcome === 'object' && 'decline' in outcome) {
       const reason = declinedMessage(action.summary, outcome.feedback);

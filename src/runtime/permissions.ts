@@ -55,15 +55,18 @@ function detected(env: Readonly<Record<string, string | undefined>>, config: See
  * Paths named by deny rules on reads (`Read(./.env)`, `Read(~/.config/x)`, `Read(//etc/x)`) or on
  * edits and writes (`Edit(./deploy.yml)`, `Write(...)`): the sandbox hides the first and keeps the
  * second read-only, so a denied read or edit cannot be done through a command. A pattern is a path
- * without globs, or a folder and everything in it (`Read(./secrets/**)`: the folder); other globs
- * are judged for seek's own tools only. Relative ones stay relative: the launcher resolves them in
- * each call's root (a child's worktree).
+ * without globs, a folder and everything in it (`Read(./secrets/**)`: the folder), or a glob
+ * relative to the root (`Read(./.env.*)`, `Read(.env)` = `**\/.env`, `Edit(config/*.yml)`): the
+ * launcher finds its matches in each call's root when the command starts (sandbox/denied-globs.ts).
+ * Globs outside the root (`Read(~/.aws/*)`, `Read(//etc/*.conf)`) are judged for seek's own tools
+ * only. Relative ones stay relative: the launcher resolves them in each call's root (a child's
+ * worktree).
  */
-function deniedPaths(rules: readonly PolicyRule[], home: string, kinds: readonly string[]): string[] {
+export function deniedPaths(rules: readonly PolicyRule[], home: string, kinds: readonly string[]): string[] {
   const paths = rules
     .filter((rule) => rule.decision === 'deny' && rule.kind !== undefined && kinds.includes(rule.kind) && rule.pattern !== undefined)
-    .map((rule) => rule.pattern!.replace(/\/\*\*(\/\*)?$/, ''))
-    .filter((p) => p !== '' && !/[*?[{]/.test(p))
+    .map((rule) => rule.pattern!.replace(/^\.\//, '').replace(/\/\*\*(\/\*)?$/, ''))
+    .filter((p) => p !== '' && p !== '**' && (!/[*?[{]/.test(p) || !(p.startsWith('/') || p.startsWith('~'))))
     .map((p) => (p.startsWith('~/') ? `${home}/${p.slice(2)}` : p));
   return [...new Set(paths)];
 }

@@ -1,20 +1,26 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { realOrSelf } from './sensitive-paths.js';
+import { globEntriesInRoot, isGlobEntry } from './denied-globs.js';
 
 /**
  * Paths that deny rules name (`sandbox.denyRead`/`denyWrite` and the `Read(...)`/`Edit(...)` deny
  * rules turned into them, runtime/permissions.ts), resolved for one call's root: a relative entry
  * names a path in that root (a child's worktree included), an absolute one stands as it is. Only
  * paths that exist can be mounted over, and only those inside the root are returned (the rest of
- * the disk is read-only to commands anyway).
+ * the disk is read-only to commands anyway). A relative glob entry (`.env.*`, `**\/*.pem`) stands
+ * for the files it matches in the root now (denied-globs.ts).
  */
 export function deniedInRoot(entries: readonly string[], root: string): string[] {
-  return entries
+  const literal = literalEntries(entries)
     .map((p) => (path.isAbsolute(p) ? p : path.join(root, p)))
-    .filter((p) => existsSync(p))
-    .map(realOrSelf)
-    .filter((p) => p.startsWith(`${root}/`));
+    .filter((p) => existsSync(p));
+  return [...new Set([...literal, ...globEntriesInRoot(entries, root)].map(realOrSelf).filter((p) => p.startsWith(`${root}/`)))];
+}
+
+/** The entries that name one path (not a glob). */
+export function literalEntries(entries: readonly string[]): string[] {
+  return entries.filter((p) => !isGlobEntry(p));
 }
 
 /**

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { CommandSandbox } from '../agent/types.js';
 import { bwrapArguments } from './bwrap.js';
 import { sandboxEnvironment } from './environment.js';
-import { ancestorsBelow, deniedInRoot } from './denied-paths.js';
+import { ancestorsBelow, deniedInRoot, literalEntries } from './denied-paths.js';
+import { isGlobEntry, seatbeltGlobRegex } from './denied-globs.js';
 import { absentInRoot, existingFoldersOf, moveAsideCreated } from './absent-denied.js';
 import { GitMetadataAudit } from './git-audit.js';
 import { gitLayout } from './git-layout.js';
@@ -70,7 +71,7 @@ export class SandboxLauncher {
     const writable = writes ? unique([realRoot, ...this.settings.allowWrite.map((p) => realOrSelf(expandUserPath(p, this.#options.home)))]).filter(existsSync) : [];
     const denyEntries = this.#expanded(this.settings.denyWrite);
     const denied = writes ? deniedInRoot(denyEntries, realRoot) : [];
-    const absentDenied = writes ? absentInRoot(denyEntries, realRoot) : [];
+    const absentDenied = writes ? absentInRoot(literalEntries(denyEntries), realRoot) : [];
     const protectedPaths = writes ? unique([path.join(realRoot, '.seek'), ...denied].filter(existsSync)) : [];
     const hiddenInRoot = this.#hiddenInRoot(realRoot);
     const home = this.#privateHome();
@@ -80,6 +81,7 @@ export class SandboxLauncher {
       protectedPaths,
       absentDenied,
       hidden: unique([...this.#hiddenPaths(), ...hiddenInRoot]),
+      deniedGlobs: { read: this.#globRegexes(this.settings.denyRead, realRoot), write: writes ? this.#globRegexes(denyEntries, realRoot) : [] },
       scratch: home.scratch,
       readable: home.readable,
       visible: [realRoot],
@@ -161,6 +163,11 @@ export class SandboxLauncher {
   /** Relative deny-read entries (`Read(./.env)` deny rules) name files in the call's own root. */
   #hiddenInRoot(root: string): string[] {
     return deniedInRoot(this.settings.denyRead.filter((p) => !path.isAbsolute(p) && !p.startsWith('~')), root);
+  }
+
+  /** Seatbelt regexes for the relative glob entries, in `root`. */
+  #globRegexes(entries: readonly string[], root: string): string[] {
+    return entries.filter((p) => !path.isAbsolute(p) && !p.startsWith('~') && isGlobEntry(p)).map((p) => seatbeltGlobRegex(p, root));
   }
 
   /** `~/` entries against the home; absolute and relative ones as they are. */

@@ -31,6 +31,8 @@ export function seatbeltProfile(scope: SandboxScope, tempDir: string): string {
   const shown = [...scope.readable, ...scope.visible, ...scope.writable];
   if (scope.scratch.length > 0 && shown.length > 0) lines.push(`(allow file-read* ${shown.map(subpath).join(' ')})`);
   if (scope.hidden.length > 0) lines.push(`(deny file-read* ${scope.hidden.map(subpath).join(' ')})`);
+  const globs = scope.deniedGlobs ?? { read: [], write: [] };
+  if (globs.read.length > 0) lines.push(`(deny file-read-data ${globs.read.map(regex).join(' ')})`);
   const writable = scope.profile === 'workspace-write' ? scope.writable : [];
   lines.push(
     `(allow file-write* ${[tempDir, ...writable].map(subpath).join(' ')} (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/fd/") (regex #"^/dev/tty"))`,
@@ -38,6 +40,8 @@ export function seatbeltProfile(scope: SandboxScope, tempDir: string): string {
   // Denied paths that do not exist yet too: a path rule needs nothing to exist (absent-denied.ts).
   const readOnlyAgain = [...scope.protectedPaths, ...(scope.absentDenied ?? []).map((denied) => denied.path), ...scope.hidden];
   if (writable.length > 0 && readOnlyAgain.length > 0) lines.push(`(deny file-write* ${readOnlyAgain.map(subpath).join(' ')})`);
+  const globWrites = [...globs.write, ...globs.read];
+  if (writable.length > 0 && globWrites.length > 0) lines.push(`(deny file-write* ${globWrites.map(regex).join(' ')})`);
   // Git metadata in order, as bwrap mounts it: a later rule wins, like a later mount.
   for (const mount of writable.length > 0 ? scope.gitMounts : []) lines.push(`(${mount.mode === 'rw' ? 'allow' : 'deny'} file-write* ${subpath(mount.path)})`);
   if (scope.network) {
@@ -46,6 +50,10 @@ export function seatbeltProfile(scope: SandboxScope, tempDir: string): string {
     if (!scope.unixSockets) lines.push('(deny network-outbound (remote unix-socket))', '(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function regex(source: string): string {
+  return `(regex #"${source.replace(/"/g, '\\"')}")`;
 }
 
 function subpath(p: string): string {

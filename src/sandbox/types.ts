@@ -96,6 +96,10 @@ export interface SandboxScope {
   absentDenied?: AbsentDenied[];
   /** Paths hidden: directories appear empty, files empty. */
   hidden: string[];
+  /** Seatbelt regexes for the glob deny entries in the root (denied-globs.ts): `read` unreadable,
+   * `write` not writable, files made later included. bubblewrap mounts the existing matches
+   * (listed in `hidden` and `protectedPaths`) instead. */
+  deniedGlobs?: { read: string[]; write: string[] };
   /** Directories replaced by an empty, writable, throw-away tmpfs: the home directories and
    * /run (what a command writes there vanishes with it). */
   scratch: string[];

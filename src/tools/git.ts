@@ -5,6 +5,7 @@ import { lazySchema } from '../util/zod.js';
 import type { Tool, ToolContext, ToolResult } from '../agent/types.js';
 import { diffSafetyArgs, GIT_CONFIG_LISTING_ARGS, GIT_SAFETY_ARGS, GIT_SAFETY_ENV, repositoryOverrides } from '../util/git-safety.js';
 import { checkGitArgs, READ_ONLY_GIT_SUBCOMMANDS } from './git-args.js';
+import { blobArguments, filterDeniedDiffs, gitReadRefusal } from './git-read-guard.js';
 import { terminateProcessGroup } from './process-group.js';
 import { errorMessage } from './text-files.js';
 import { LineBudget, truncateLine } from './truncate.js';
@@ -56,8 +57,10 @@ function gitCommandLine(args: GitArgs): string {
 
 async function gitTool(args: GitArgs, ctx: ToolContext): Promise<ToolResult> {
   const userArgs = args.args ?? [];
-  const refusal = checkGitArgs(args.subcommand, userArgs);
+  const refusal = checkGitArgs(args.subcommand, userArgs) ?? gitReadRefusal(args.subcommand, userArgs, ctx);
   if (refusal) return { content: refusal, isError: true };
+  const blobs = await blobArguments(args.subcommand, userArgs, ctx, gitEnv());
+  if (blobs.length > 0) return { content: `git show ${blobs[0]}: a file by object id, and Read deny rules are set; use git show <rev>:<path>.`, isError: true };
 
   // The repository's config can name programs (fsmonitor, filters, pagers, drivers): git runs
   // with seek's safety overrides, including ones for the drivers this repository defines.
@@ -69,7 +72,9 @@ async function gitTool(args: GitArgs, ctx: ToolContext): Promise<ToolResult> {
   const command = gitCommandLine(args);
   if ('spawnError' in run) return { content: `Could not run git: ${run.spawnError}`, isError: true };
 
-  let body = run.budget.lines.join('\n');
+  // Diff sections of files a Read deny rule names are left out (git-read-guard.ts).
+  const denied = ctx.readDenied;
+  let body = (denied ? filterDeniedDiffs(run.budget.lines, [ctx.cwd, ctx.projectRoot], denied) : run.budget.lines).join('\n');
   if (run.budget.omitted > 0 || run.stoppedEarly) {
     const more = run.stoppedEarly ? `more than ${run.budget.omitted}` : String(run.budget.omitted);
     body += `\n[… ${more} more lines not shown; narrow it with args such as -n, a path or a range]`;

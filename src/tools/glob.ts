@@ -7,6 +7,7 @@ import { IgnoreRules } from './gitignore.js';
 import { baseRefusal, globStart, globWalk, type GlobMatch, type GlobWalk } from './glob-walk.js';
 import { displayPath, resolvePath } from './paths.js';
 import { errorMessage } from './text-files.js';
+import { withoutDenied } from './read-denied.js';
 import { TOOL_PARAMETERS } from './tool-schemas.generated.js';
 
 export const GLOB_MAX_RESULTS = 500;
@@ -70,9 +71,10 @@ async function globTool(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
   if (ctx.signal.aborted) return { content: 'Interrupted: the search was cancelled.', isError: true };
   const matches = walk.matches;
 
-  const inside = await insideOnly(root, ctx.projectRoot, walk);
-  const leftOut = matches.length - inside.length;
-  const outsideNote = leftOut > 0 ? `\n(${leftOut} match${leftOut === 1 ? '' : 'es'} leading outside the project through symlinks left out)` : '';
+  const reachable = await insideOnly(root, ctx.projectRoot, walk);
+  const leftOut = matches.length - reachable.length;
+  const inside = withoutDenied(ctx, reachable, (match) => path.join(root, match.relPath));
+  const outsideNote = (leftOut > 0 ? `\n(${leftOut} match${leftOut === 1 ? '' : 'es'} leading outside the project through symlinks left out)` : '');
   const where = shownRoot === '.' ? '' : ` in ${shownRoot}`;
   if (inside.length === 0) {
     return { content: `No files match ${args.pattern}${where}.${outsideNote}`, display: { kind: 'list', title: `glob ${args.pattern}`, items: [], truncated: false } };

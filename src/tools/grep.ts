@@ -86,7 +86,11 @@ async function grepTool(args: GrepArgs, ctx: ToolContext, engine: NonNullable<Gr
   const query: GrepQuery = { pattern: args.pattern, target, targetIsFile, contextLines, signal: ctx.signal };
   if (args.glob) query.fileGlob = args.glob;
   const report = new GrepReport(ctx, contextLines);
-  const sink = (file: GrepFileResult): void => report.addFile(file);
+  // A file a deny rule forbids reading is never shown (its lines, its name), whichever engine found
+  // it, and not counted either: a count of hidden matches would answer questions about its content.
+  const sink = (file: GrepFileResult): void => {
+    if (ctx.readDenied?.(file.absPath) === undefined) report.addFile(file);
+  };
 
   try {
     const ripgrepPath = typeof engine === 'object' ? engine.ripgrepPath : engine === 'auto' && (await ripgrepAvailable()) ? 'rg' : null;

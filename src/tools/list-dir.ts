@@ -60,7 +60,7 @@ async function listDirTool(args: ListDirArgs, ctx: ToolContext): Promise<ToolRes
   const depth = Math.min(args.depth ?? 1, LIST_MAX_DEPTH);
   let tree: { top: TreeNode[]; included: number; omitted: number };
   try {
-    tree = await buildTree(root, depth, ctx.signal);
+    tree = await buildTree(root, depth, ctx.signal, ctx.readDenied);
   } catch (error) {
     return { content: `Cannot list ${shown}: ${errorMessage(error)}`, isError: true };
   }
@@ -86,7 +86,12 @@ async function listDirTool(args: ListDirArgs, ctx: ToolContext): Promise<ToolRes
  * Breadth-first, so a capped listing still shows every top-level entry before going deeper.
  * Directories that did not fit are still read (to count what is left out) up to the count limit.
  */
-async function buildTree(root: string, depth: number, signal: AbortSignal): Promise<{ top: TreeNode[]; included: number; omitted: number }> {
+async function buildTree(
+  root: string,
+  depth: number,
+  signal: AbortSignal,
+  readDenied?: (absPath: string) => string | undefined,
+): Promise<{ top: TreeNode[]; included: number; omitted: number }> {
   const rules = await IgnoreRules.forRoot(root);
   const top: TreeNode[] = [];
   let included = 0;
@@ -99,7 +104,8 @@ async function buildTree(root: string, depth: number, signal: AbortSignal): Prom
       if (signal.aborted || omitted >= LIST_COUNT_LIMIT) return { top, included, omitted };
       let entries: Dirent[];
       try {
-        entries = sortEntries(await rules.readDir(dir.absPath));
+        // What a deny rule forbids reading is left out, its name too (tools/read-denied.ts).
+        entries = sortEntries(await rules.readDir(dir.absPath)).filter((entry) => readDenied?.(path.join(dir.absPath, entry.name)) === undefined);
       } catch (error) {
         if (dir.absPath === root) throw error;
         continue; // an unreadable subdirectory just shows as empty
