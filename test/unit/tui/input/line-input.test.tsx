@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ElicitationAnswer, ElicitationRequest } from '../../../../src/mcp/elicitation.js';
 import type { PickerSpec } from '../../../../src/tui/commands/types.js';
 import { ElicitationPrompt } from '../../../../src/tui/components/ElicitationPrompt.js';
+import { PermissionPrompt } from '../../../../src/tui/components/PermissionPrompt.js';
 import { Picker } from '../../../../src/tui/components/Picker.js';
+import { Setup, type SetupResult } from '../../../../src/tui/components/Setup.js';
+import type { AskAnswer, PermissionPrompt as PermissionRequest } from '../../../../src/policy/tool-gate.js';
 import { editLine } from '../../../../src/tui/input/typed-line.js';
 import { useLineInput } from '../../../../src/tui/input/use-line-input.js';
 import { flush, KEYS, plain, renderAttached } from './helpers.js';
@@ -138,5 +141,44 @@ describe('the one-line fields read a burst of keys key by key', () => {
     view.stdin.write('\r');
     await flush();
     expect(picked).toEqual(['b']);
+  });
+});
+
+describe('prompts that answer read the rest of a read as what it is', () => {
+  const BASH: PermissionRequest = {
+    tool: 'bash',
+    callId: 'call_b',
+    action: { kind: 'bash', paths: ['/repo'], command: 'npm test', summary: 'bash: npm test' },
+    cwd: '/repo',
+    reason: 'bash needs approval',
+    alwaysRule: { tool: 'bash', pattern: 'npm test', decision: 'allow', source: 'session' },
+  };
+
+  it('a permission prompt answers once for "yn", takes "t", words and Enter in one read, and ignores a pasted "y"', async () => {
+    const answers: AskAnswer[] = [];
+    const view = await renderAttached(<PermissionPrompt request={BASH} width={80} color={false} onAnswer={(answer) => answers.push(answer)} />);
+    mounted.push(view);
+    view.stdin.write(`${KEYS.pasteStart}y${KEYS.pasteEnd}`);
+    await flush();
+    expect(answers).toEqual([]);
+    view.stdin.write('tuse pnpm\r');
+    await flush();
+    expect(answers).toEqual([{ decline: 'stop', feedback: 'use pnpm' }]);
+    const second: AskAnswer[] = [];
+    const other = await renderAttached(<PermissionPrompt request={BASH} width={80} color={false} onAnswer={(answer) => second.push(answer)} />);
+    mounted.push(other);
+    other.stdin.write('yn');
+    await flush();
+    expect(second).toEqual(['yes']);
+  });
+
+  it('setup: Enter on the provider, a key and Enter in one read save that key', async () => {
+    const results: Array<SetupResult | undefined> = [];
+    const view = render(<Setup configPath="/home/me/.seek/config.json" onDone={(result) => results.push(result)} />);
+    mounted.push(view);
+    await flush();
+    view.stdin.write('\rsk-test-1\u007f2\r\r');
+    await flush();
+    expect(results).toEqual([{ provider: 'deepseek', apiKey: 'sk-test-2' }]);
   });
 });
