@@ -31,12 +31,14 @@ describe.skipIf(!hasTmux)('one-line fields under keys sent at once (tmux)', () =
     writeFileSync(join(home, 'mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
     h.server.enqueue({ toolCalls: [{ name: 'mcp_call', arguments: { tool: 'mcp__everything__trigger-elicitation-request', arguments: {} } }] }, { text: 'Thanks, Ann.' });
     const t = h.start(root, home, { width: 120, height: 40 });
-    await t.waitFor('ask seek');
+    await t.waitFor('ask seek', 30_000);
     t.type('ask me for my details');
     t.keys('Enter');
-    await t.waitFor('y) Yes');
-    await t.answer('y', 'MCP server everything asks:');
-    await t.waitFor('❯ String*: ▏');
+    // The MCP server starts before the call is asked about: generous waits on a loaded machine.
+    await t.waitFor('y) Yes', 30_000);
+    t.type('y');
+    await t.waitFor('MCP server everything asks:', 30_000);
+    await t.waitFor('❯ String*: ▏', 30_000);
     // The name pasted as the terminal sends a bracketed paste: its line break becomes a space.
     t.type(`${PASTE_START}Ann\r\nLee${PASTE_END}`);
     t.keys('Enter', 'y', 'Enter'); // Boolean yes
@@ -54,12 +56,12 @@ describe.skipIf(!hasTmux)('one-line fields under keys sent at once (tmux)', () =
     expect(result).toContain('- Email: ann@example.com');
     expect(result).toContain('- Favorite Integer: 7');
     expect(result).toMatch(/legacyTitledEnum\\?": \\?"pet-2/);
-  });
+  }, 120_000);
 
   it('a picker filter typed with a typo, its Backspace and Enter all at once picks the match', async () => {
     const { root, home } = makeProject();
     const t = h.start(root, home, { width: 100, height: 30 });
-    await t.waitFor('ask seek');
+    await t.waitFor('ask seek', 30_000);
     await openModelPicker(t);
     t.keys('v', '4', '-', 'p', 'x', 'BSpace', 'r', 'o', 'Enter');
     await t.waitFor('model: deepseek-v4-pro');
@@ -70,5 +72,5 @@ describe.skipIf(!hasTmux)('one-line fields under keys sent at once (tmux)', () =
     t.type('sh');
     t.keys('Enter');
     await t.waitFor('model: deepseek-v4-flash');
-  });
+  }, 60_000);
 });

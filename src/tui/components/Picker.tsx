@@ -14,16 +14,18 @@ const PICKER_FRAME_ROWS = 3;
 /** `maxRows`: rows the picker may take, border included (fewer entries are shown when small). */
 export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSpec; width: number; color: boolean; onDone: () => void; maxRows?: number }) {
   const visible = Math.max(1, Math.min(VISIBLE, (maxRows ?? Infinity) - PICKER_FRAME_ROWS));
-  const [filter, setFilter] = useState('');
-  const [selected, setSelectedState] = useState(0);
+  const [, redraw] = useState(0);
   // The filter, the selection and whether the picker is done as the last key left them: the keys
-  // of one read ("ann\r") all reach this render's handler, before any new frame.
-  const now = useRef({ filter: '', selected: 0, done: false });
+  // of one read ("ann\r") all reach this render's handler, before any new frame. A new list (a
+  // picker opened by another's choice, drawn by the same component) starts afresh.
+  const now = useRef({ spec, filter: '', selected: 0, done: false });
+  if (now.current.spec !== spec) now.current = { spec, filter: '', selected: 0, done: false };
+  const { filter, selected } = now.current;
   const matching = (text: string) => spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(text.toLowerCase()));
   const items = matching(filter);
   const setSelected = (index: number): void => {
     now.current.selected = index;
-    setSelectedState(index);
+    redraw((version) => version + 1);
   };
   const close = (item?: PickerSpec['items'][number]): void => {
     now.current.done = true;
@@ -40,7 +42,6 @@ export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSp
     const edit = editLine(now.current.filter, input, key);
     if (edit.text === now.current.filter) return;
     now.current.filter = edit.text;
-    setFilter(edit.text);
     setSelected(0);
   });
   const attached = useInputAttached(); // after useInput: effects run in order

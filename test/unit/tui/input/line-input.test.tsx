@@ -144,6 +144,26 @@ describe('the one-line fields read a burst of keys key by key', () => {
   });
 });
 
+describe('a picker that opens another from its choice', () => {
+  it('starts the next list afresh when the same component draws it: its keys are heard, the old filter is gone', async () => {
+    const picked: string[] = [];
+    const first: PickerSpec = { title: 'First', items: [{ value: 'one', label: 'one' }, { value: 'two', label: 'two' }], onSelect: () => undefined };
+    const second: PickerSpec = { title: 'Second', items: [{ value: 'x', label: 'x' }, { value: 'y', label: 'y' }], onSelect: (value) => void picked.push(value) };
+    const view = await renderAttached(<Picker spec={first} width={60} color={false} onDone={() => undefined} />);
+    mounted.push(view);
+    view.stdin.write('tw\r');
+    await flush();
+    view.rerender(<Picker spec={second} width={60} color={false} onDone={() => undefined} />);
+    await flush();
+    expect(plain(view.lastFrame())).not.toContain('filter:');
+    view.stdin.write(KEYS.down);
+    await flush();
+    view.stdin.write(KEYS.enter);
+    await flush();
+    expect(picked).toEqual(['y']);
+  });
+});
+
 describe('prompts that answer read the rest of a read as what it is', () => {
   const BASH: PermissionRequest = {
     tool: 'bash',
