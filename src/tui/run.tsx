@@ -14,6 +14,7 @@ import { withUnlimitedRows } from './state/use-terminal-rows.js';
 import { layoutEngineReady } from './layout-engine.js';
 import { setHyperlinks } from './markdown/ansi.js';
 import { setFileLinkRoot } from './markdown/file-links.js';
+import { sessionWorkingDirectory } from './state/working-directory.js';
 
 restoreEnvironment();
 
@@ -48,14 +49,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
     return 2;
   }
 
-  // Paths in answers link to the session's files (only where links are on: file-links.ts).
-  setFileLinkRoot(first.cwd);
   const home = seekHome(options.session.env);
   const root = findProjectRoot(options.session.cwd);
   // The session's project id (config/paths.ts): never one a repository's files name.
   const history = createInputHistory(join(projectDir(home, first.projectId), 'input-history.jsonl'));
   const files = createFileIndex(root);
   let current: AgentSession = first;
+  // Paths in answers link to the files of the session's working directory as it is at each render
+  // (inside its worktree after enter_worktree; only where links are on: file-links.ts).
+  setFileLinkRoot(() => sessionWorkingDirectory(current));
 
   let app: Instance | undefined;
   // Everything written while Ink runs goes through `cursor.stream`, which keeps the terminal's
@@ -93,7 +95,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
           color={color}
           onSessionChange={(session) => {
             current = session;
-            setFileLinkRoot(session.cwd);
           }}
         />
       </TerminalCursorContext.Provider>,

@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
-import { useLatestInput } from '../input/use-latest-input.js';
+import { useLineInput, type LineInputKey } from '../input/use-line-input.js';
 import { useMemo, useRef, useState } from 'react';
 import { elicitationFields, formContent, initialDrafts, type Drafts, type ElicitationAnswer, type ElicitationField, type ElicitationRequest } from '../../mcp/elicitation.js';
 import { useInputAttached } from '../input/use-input-attached.js';
-import { burstKeys, editLine, type LineKey } from '../input/typed-line.js';
+import { editLine, type LineKey } from '../input/typed-line.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
 import { wrapSegments } from '../markdown/width.js';
 import { useTerminalRows } from '../state/use-terminal-rows.js';
@@ -61,15 +61,10 @@ export function ElicitationPrompt({
     moveTo(fields.findIndex((field) => field.key === result.key));
   };
 
-  const onKey = (input: string, key: FormKey): void => {
+  // Keys come one by one, even those of one read ("\r\r", "\u007f\u007f7\r"), a paste as one text.
+  const onKey = (input: string, key: LineInputKey): void => {
     const state = form.current;
     if (state.done) return;
-    // Keys typed faster than a read (tmux, a busy CPU) share it ("\r\r", "\u007f\u007f7\r"): one by one.
-    const burst = burstKeys(input);
-    if (burst) {
-      for (const one of burst) if (!form.current.done) onKey(one.input, { ...NO_KEY, ...one.key });
-      return;
-    }
     if (key.ctrl && input === 'c') return answer({ action: 'cancel' });
     if (key.escape) return answer({ action: 'decline' });
     const field = fields[state.focus];
@@ -81,7 +76,7 @@ export function ElicitationPrompt({
     else editField(field, state, input, key, enter);
     redraw();
   };
-  useLatestInput(onKey);
+  useLineInput(onKey);
   const attached = useInputAttached(); // after useInput: effects run in order
   if (!attached) return null; // the question appears only once it can hear its answer
 
@@ -137,10 +132,6 @@ export function ElicitationPrompt({
   );
 }
 
-/** The keys of Ink's `Key` the form reads. */
-type FormKey = LineKey & Record<'escape' | 'upArrow' | 'downArrow' | 'leftArrow' | 'rightArrow' | 'tab' | 'shift', boolean>;
-const NO_KEY: FormKey = { escape: false, upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, tab: false, shift: false };
-
 interface FormState {
   drafts: Drafts;
   cursor: number;
@@ -159,6 +150,7 @@ function editField(field: ElicitationField, state: FormState, input: string, key
     if (edit.submit) enter();
     return;
   }
+  if (key.paste) return; // a paste picks no choice
   if (field.kind === 'boolean') {
     const letter = input.toLowerCase();
     if (letter === 'y') set(true);

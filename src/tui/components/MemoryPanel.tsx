@@ -1,7 +1,7 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { editLine } from '../input/typed-line.js';
 import { Box, Text } from 'ink';
-import { useLatestInput } from '../input/use-latest-input.js';
+import { useLineInput } from '../input/use-line-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatAge } from '../../util/age.js';
 import { sanitizeTerminalText } from '../markdown/ansi.js';
@@ -78,7 +78,7 @@ export function MemoryPanel({ source, width, color, active = true, onClose, maxR
     }
   };
 
-  useLatestInput(
+  useLineInput(
     (input, key) => {
       const now = ui.current;
       if (now.busy) return;
@@ -92,17 +92,13 @@ export function MemoryPanel({ source, width, color, active = true, onClose, maxR
           update({ reason: undefined });
           return void act(() => source.archive(row.name, reason));
         }
-        const edit = editLine(now.reason, input, key);
-        if (!edit.submit) return update({ reason: edit.text });
-        if (!row || !edit.text.trim()) return update({ reason: edit.text, message: 'type why the entry no longer applies, then Enter' });
-        update({ reason: undefined });
-        return void act(() => source.archive(row.name, edit.text));
+        return update({ reason: editLine(now.reason, input, key).text });
       }
       if (now.searching) {
         if (key.escape) return update({ searching: false, query: '', selected: 0 });
         if (key.return) return update({ searching: false });
-        const edit = editLine(now.query, input, key);
-        if (edit.text !== now.query || edit.submit) update({ query: edit.text, selected: 0, ...(edit.submit ? { searching: false } : {}) });
+        const query = editLine(now.query, input, key).text;
+        if (query !== now.query) update({ query, selected: 0 });
         return;
       }
       if (now.detail) {
@@ -111,11 +107,11 @@ export function MemoryPanel({ source, width, color, active = true, onClose, maxR
         if (scroll !== undefined) update({ scroll });
         return;
       }
-      const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
+      const letter = key.ctrl || key.meta || key.paste ? '' : input.toLowerCase();
       if (key.escape) return now.query ? update({ query: '', selected: 0 }) : onClose();
       if (key.upArrow) return update({ selected: Math.max(0, now.selected - 1), message: undefined });
       if (key.downArrow) return update({ selected: Math.min(shown.length - 1, now.selected + 1), message: undefined });
-      if (input === '/') return update({ searching: true, message: undefined });
+      if (letter === '/') return update({ searching: true, message: undefined });
       if (!row) return;
       if (key.return) return update({ detail: true, scroll: 0, message: undefined });
       if (letter === 'p' && row.status !== 'archived') return void act(() => source.pin(row.name, !row.pinned));

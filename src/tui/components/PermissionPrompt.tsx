@@ -1,6 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text } from 'ink';
-import { useLatestInput } from '../input/use-latest-input.js';
+import { useLineInput } from '../input/use-line-input.js';
 import { useTerminalRows } from '../state/use-terminal-rows.js';
 import { useRef, useState } from 'react';
 import { approvalView, commandRows, previewRows } from '../../frontends/approval.js';
@@ -51,7 +51,7 @@ const MIN_BODY_ROWS = 3;
  */
 export function PermissionPrompt({
   request,
-  onAnswer,
+  onAnswer: answerOnce,
   width,
   color,
   rows,
@@ -70,6 +70,13 @@ export function PermissionPrompt({
   /** The config files an "always" answer can save to, as shown. */
   files?: SaveFiles;
 }) {
+  /** Answered: the keys of the read that answered (`yn`) must not answer again. */
+  const answered = useRef(false);
+  const onAnswer = (answer: AskAnswer): void => {
+    if (answered.current) return;
+    answered.current = true;
+    answerOnce(answer);
+  };
   const [selected, setSelected] = useState(0);
   /** The second step of "always": where the rule goes. A ref as well, so a key typed right after
    * `a` (before the next render) already reaches the second step. */
@@ -123,15 +130,15 @@ export function PermissionPrompt({
   const maxScroll = Math.max(0, body.length - shownCount);
   const top = Math.min(scroll, maxScroll);
 
-  useLatestInput((input, key) => {
+  useLineInput((input, key) => {
     // Only a plain letter answers: Ctrl+A (line start) or Alt+Y typed out of habit must not.
-    const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
+    const letter = key.ctrl || key.meta || key.paste ? '' : input.toLowerCase();
     if (key.pageDown) return setScroll(Math.min(maxScroll, top + shownCount));
     if (key.pageUp) return setScroll(Math.max(0, top - shownCount));
     if (tellStep.current) {
       if (key.escape) return setTelling(false);
       if (key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow) return;
-      // Typed or pasted text, one line; Backspaces, Ctrl+U and an Enter may share the read.
+      // Keys one by one (those of one read too), a paste as one text: its line breaks are spaces.
       const edit = editLine(feedbackRef.current, input, key);
       if (edit.submit) return onAnswer(edit.text.trim() ? { decline: 'stop', feedback: sanitizeTerminalText(edit.text).trim() } : NO);
       if (edit.text !== feedbackRef.current) setFeedback(sanitizeTerminalText(edit.text));

@@ -1,6 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text } from 'ink';
-import { useLatestInput } from '../input/use-latest-input.js';
+import { useLineInput } from '../input/use-line-input.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { editLine } from '../input/typed-line.js';
 import { visible } from '../../frontends/approval.js';
@@ -100,11 +100,11 @@ export function PermissionsPanel({ source, files, projectRoot, width, color, act
   const scopes = scopeChoices(files);
   const entries = (): PermissionEntry[] => permissionEntries(source.snapshot().rules, ui.current.heldBack ?? []);
 
-  useLatestInput(
+  useLineInput(
     (input, key) => {
       const now = ui.current;
       if (now.busy) return;
-      const letter = key.ctrl || key.meta ? '' : input.toLowerCase();
+      const letter = key.ctrl || key.meta || key.paste ? '' : input.toLowerCase();
       const form = now.add;
       if (form?.step === 'text') {
         if (key.escape) return update({ add: undefined });

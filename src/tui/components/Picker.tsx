@@ -1,6 +1,6 @@
 import { useInputAttached } from '../input/use-input-attached.js';
 import { Box, Text } from 'ink';
-import { useLatestInput } from '../input/use-latest-input.js';
+import { useLineInput } from '../input/use-line-input.js';
 import { useRef, useState } from 'react';
 import { editLine } from '../input/typed-line.js';
 import type { PickerSpec } from '../commands/types.js';
@@ -14,34 +14,35 @@ const PICKER_FRAME_ROWS = 3;
 /** `maxRows`: rows the picker may take, border included (fewer entries are shown when small). */
 export function Picker({ spec, width, color, onDone, maxRows }: { spec: PickerSpec; width: number; color: boolean; onDone: () => void; maxRows?: number }) {
   const visible = Math.max(1, Math.min(VISIBLE, (maxRows ?? Infinity) - PICKER_FRAME_ROWS));
-  const [filter, setFilter] = useState('');
-  const filterNow = useRef('');
-  const [selected, setSelected] = useState(0);
+  const [, redraw] = useState(0);
+  // The filter, the selection and whether the picker is done as the last key left them: the keys
+  // of one read ("ann\r") all reach this render's handler, before any new frame. A new list (a
+  // picker opened by another's choice, drawn by the same component) starts afresh.
+  const now = useRef({ spec, filter: '', selected: 0, done: false });
+  if (now.current.spec !== spec) now.current = { spec, filter: '', selected: 0, done: false };
+  const { filter, selected } = now.current;
   const matching = (text: string) => spec.items.filter((item) => `${item.label} ${item.description ?? ''}`.toLowerCase().includes(text.toLowerCase()));
   const items = matching(filter);
-  useLatestInput((input, key) => {
-    if (key.escape) return onDone();
-    if (key.upArrow) return setSelected((index) => Math.max(0, index - 1));
-    if (key.downArrow) return setSelected((index) => Math.min(items.length - 1, index + 1));
-    if (key.return) {
-      const item = items[selected];
-      onDone();
-      if (item) void spec.onSelect(item.value);
-      return;
-    }
-    // The filter as the last read left it (a read may come before the frame of the one before).
-    const edit = editLine(filterNow.current, input, key);
-    if (edit.text !== filterNow.current) {
-      filterNow.current = edit.text;
-      setFilter(edit.text);
-      setSelected(0);
-    }
-    // Text and Enter in one read: pick the first match of the completed filter.
-    if (edit.submit) {
-      const first = matching(edit.text)[0];
-      onDone();
-      if (first) void spec.onSelect(first.value);
-    }
+  const setSelected = (index: number): void => {
+    now.current.selected = index;
+    redraw((version) => version + 1);
+  };
+  const close = (item?: PickerSpec['items'][number]): void => {
+    now.current.done = true;
+    onDone();
+    if (item) void spec.onSelect(item.value);
+  };
+  useLineInput((input, key) => {
+    if (now.current.done) return;
+    const shown = matching(now.current.filter);
+    if (key.escape) return close();
+    if (key.upArrow) return setSelected(Math.max(0, now.current.selected - 1));
+    if (key.downArrow) return setSelected(Math.max(0, Math.min(shown.length - 1, now.current.selected + 1)));
+    if (key.return) return close(shown[now.current.selected]);
+    const edit = editLine(now.current.filter, input, key);
+    if (edit.text === now.current.filter) return;
+    now.current.filter = edit.text;
+    setSelected(0);
   });
   const attached = useInputAttached(); // after useInput: effects run in order
   if (!attached) return null; // the question appears only once it can hear its answer

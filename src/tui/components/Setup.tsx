@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useLatestInput } from '../input/use-latest-input.js';
+import { useLineInput } from '../input/use-line-input.js';
 import { useRef, useState } from 'react';
 import { editLine } from '../input/typed-line.js';
 
@@ -21,29 +21,35 @@ const PROVIDERS: Array<{ id: SetupResult['provider']; label: string; variable: s
  * to save in ~/.seek/config.json (mode 0600). Esc skips; environment variables always win later.
  */
 export function Setup({ configPath, onDone }: { configPath: string; onDone: (result: SetupResult | undefined) => void }) {
-  const [step, setStep] = useState<'provider' | 'secret'>('provider');
-  const [selected, setSelected] = useState(0);
-  const [text, setText] = useState('');
-  const textNow = useRef('');
+  const [, redraw] = useState(0);
+  // The step, the provider, the text and whether setup is done as the last key left them: the
+  // keys of one read (Enter, a key, Enter) all reach this render's handler, before any new frame.
+  const now = useRef({ step: 'provider' as 'provider' | 'secret', selected: 0, text: '', done: false });
+  const { step, selected, text } = now.current;
   const provider = PROVIDERS[selected]!;
   const asksUrl = provider.id === 'openai-compatible';
+  const finish = (result: SetupResult | undefined): void => {
+    now.current.done = true;
+    onDone(result);
+  };
 
-  useLatestInput((input, key) => {
-    if (key.escape) return onDone(undefined);
-    if (step === 'provider') {
-      if (key.upArrow) setSelected((index) => (index + PROVIDERS.length - 1) % PROVIDERS.length);
-      if (key.downArrow) setSelected((index) => (index + 1) % PROVIDERS.length);
-      if (key.return) setStep('secret');
-      return;
+  useLineInput((input, key) => {
+    const state = now.current;
+    if (state.done) return;
+    if (key.escape) return finish(undefined);
+    if (state.step === 'provider') {
+      if (key.upArrow) state.selected = (state.selected + PROVIDERS.length - 1) % PROVIDERS.length;
+      if (key.downArrow) state.selected = (state.selected + 1) % PROVIDERS.length;
+      if (key.return) state.step = 'secret';
+      return redraw((version) => version + 1);
     }
-    // The text as the last read left it (a read may come before the frame of the one before);
-    // a pasted key and its Enter can arrive in one read: the key, then the Enter.
-    const edit = editLine(textNow.current, input, key);
-    textNow.current = edit.text;
-    setText(edit.text);
+    const edit = editLine(state.text, input, key);
+    state.text = edit.text;
+    redraw((version) => version + 1);
     const value = edit.text.trim();
     if (!edit.submit || !value) return;
-    return onDone(asksUrl ? { provider: provider.id, apiKey: '', baseUrl: value } : { provider: provider.id, apiKey: value });
+    const chosen = PROVIDERS[state.selected]!.id;
+    return finish(chosen === 'openai-compatible' ? { provider: chosen, apiKey: '', baseUrl: value } : { provider: chosen, apiKey: value });
   });
 
   return (

@@ -14,8 +14,9 @@
  *   Ctrl+C clears the draft; on an empty prompt it goes to `onInterrupt`.
  *   Ctrl+V attaches the clipboard's image; a pasted path of an image file attaches the file.
  */
-import { Box, Text, useStdin, type DOMElement, type Key } from 'ink';
+import { Box, Text, type DOMElement, type Key } from 'ink';
 import { useLatestInput } from './use-latest-input.js';
+import { useRawSequence } from './use-raw-sequence.js';
 import { useCallback, useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ReactElement } from 'react';
 import { TerminalCursorContext, type CursorTarget } from '../terminal-cursor.js';
 import type { Completer, InputHistory } from '../types.js';
@@ -202,28 +203,4 @@ function MenuView(props: { menu: CompletionMenu; indent: string; width: number; 
 
 function expandTabs(text: string): string {
   return text.includes('\t') ? text.replaceAll('\t', ' '.repeat(TAB_WIDTH)) : text;
-}
-
-/**
- * The raw sequence behind the key `useInput` is about to report. Ink hides it, and it is the
- * only way to tell the Backspace key (DEL) from the Delete key (ESC[3~). Ink emits every parsed
- * sequence on its internal input emitter and `useInput` listens there too; this listener is
- * registered first (effects run in declaration order and it never re-subscribes), so it always
- * runs just before the `useInput` handler. Without the emitter the ref stays empty and
- * key-bindings falls back to treating both keys as Backspace.
- */
-function useRawSequence(): { current: string | undefined } {
-  const { internal_eventEmitter: emitter } = useStdin();
-  const raw = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    if (!emitter) return;
-    const record = (sequence: unknown): void => {
-      raw.current = typeof sequence === 'string' ? sequence : undefined;
-    };
-    emitter.on('input', record);
-    return () => {
-      emitter.off('input', record);
-    };
-  }, [emitter]);
-  return raw;
 }

@@ -47,13 +47,14 @@ export interface PathLinker {
 }
 
 /** A linker for `root`: `exists` is asked at most `maxChecks` times (the rest are not linked). */
-export function createPathLinker(root: string, exists: (file: string) => boolean = isFile, maxChecks = MAX_CHECKS_PER_RENDER): PathLinker {
+export function createPathLinker(root: string, exists: (file: string) => boolean = isFile, maxChecks = MAX_CHECKS_PER_RENDER): PathLinker & { readonly looked: ReadonlyMap<string, boolean> } {
   const known = new Map<string, boolean>();
   let checks = 0;
   return {
     get checks() {
       return checks;
     },
+    looked: known,
     target(token) {
       const file = candidateFile(token, root);
       if (file === undefined) return undefined;
@@ -92,24 +93,72 @@ export function candidateFile(token: string, root: string): string | undefined {
   return file;
 }
 
-let root: string | undefined;
+/** The directory answers link into, asked at each render: the session's working directory. */
+let rootOf: () => string | undefined = () => undefined;
 let current: PathLinker | undefined;
 
-/** The directory whose files answers link to (the session's); undefined turns file links off. */
-export function setFileLinkRoot(dir: string | undefined): void {
-  root = dir === undefined ? undefined : path.resolve(dir);
+/**
+ * The directory whose files answers link to: the session's working directory, or a function
+ * giving it at each render (after enter_worktree it is inside the worktree). Undefined turns file
+ * links off.
+ */
+export function setFileLinkRoot(dir: string | (() => string | undefined) | undefined): void {
+  if (typeof dir === 'function') rootOf = () => resolvedRoot(dir());
+  else {
+    const fixed = resolvedRoot(dir);
+    rootOf = () => fixed;
+  }
+}
+
+function resolvedRoot(dir: string | undefined): string | undefined {
+  return dir === undefined ? undefined : path.resolve(dir);
+}
+
+/** What a render linked against: its root and each file it looked up, with whether it was there. */
+export interface LinkFacts {
+  root: string;
+  looked: ReadonlyMap<string, boolean>;
 }
 
 /** Runs one render with a fresh linker (its own lookups, its own cap) when file links are on. */
 export function withPathLinks<T>(render: () => T): T {
-  if (root === undefined || !hyperlinksOn()) return render();
+  return renderWithPathLinks(render).value;
+}
+
+/** `withPathLinks`, also telling what the render's links rest on (undefined: links were off). */
+export function renderWithPathLinks<T>(render: () => T): { value: T; links: LinkFacts | undefined } {
+  const root = hyperlinksOn() ? rootOf() : undefined;
+  if (root === undefined) return { value: render(), links: undefined };
   const outer = current;
-  current = createPathLinker(root);
+  const linker = createPathLinker(root);
+  current = linker;
   try {
-    return render();
+    return { value: render(), links: { root, looked: linker.looked } };
   } finally {
     current = outer;
   }
+}
+
+/**
+ * Whether a render's links would come out the same now: links still on or off as they were, the
+ * same root, and each file it looked up (at most MAX_CHECKS_PER_RENDER) still there or still
+ * missing. A file made after an answer was drawn is linked when the answer is drawn again.
+ */
+export function pathLinksHold(links: LinkFacts | undefined, exists: (file: string) => boolean = isFile): boolean {
+  const root = hyperlinksOn() ? rootOf() : undefined;
+  if (links === undefined || root === undefined) return links === undefined && root === undefined;
+  if (links.root !== root) return false;
+  let checks = 0;
+  for (const [file, found] of links.looked) {
+    if (checks++ >= MAX_CHECKS_PER_RENDER) break;
+    if (exists(file) !== found) return false;
+  }
+  return true;
+}
+
+/** The root of the links a render would make now (undefined: off); the stream states key on it. */
+export function pathLinkRoot(): string | undefined {
+  return hyperlinksOn() ? rootOf() : undefined;
 }
 
 // Punctuation around a word that is not part of the path: `(src/a.ts),` or `"a.ts".`

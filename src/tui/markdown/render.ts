@@ -1,7 +1,7 @@
 import { Lexer, type Token } from 'marked';
 import { linesToString, sanitizeTerminalText, type Line } from './ansi.js';
 import { fitLines, renderBlock, type BlockContext } from './blocks.js';
-import { withPathLinks } from './file-links.js';
+import { MAX_CHECKS_PER_RENDER, pathLinkRoot, pathLinksHold, renderWithPathLinks, type LinkFacts } from './file-links.js';
 
 /**
  * Markdown → a string for the terminal (ANSI styles when `color`), every line at most `width`
@@ -42,9 +42,18 @@ interface StreamState {
   keep: boolean;
   settledSource: string;
   settledBlocks: string[];
+  /** The file links' root its blocks were rendered with, and the files they looked up. */
+  linkRoot: string | undefined;
+  looked: Map<string, boolean>;
 }
 
-const resultCache = new Map<string, string>();
+/** A rendered result and what its file links rest on (rechecked when it is drawn again). */
+interface CachedResult {
+  rendered: string;
+  links: LinkFacts | undefined;
+}
+
+const resultCache = new Map<string, CachedResult>();
 let streamStates: StreamState[] = [];
 
 /** Forgets memoised results and stream states (tests; a theme change). */
@@ -59,24 +68,48 @@ export function renderMarkdown(text: string, options: MarkdownRenderOptions): st
   const keep = options.keepLongLines === true;
   const key = `${width}:${color ? 1 : 0}:${keep ? 1 : 0}:${text}`;
   const cached = resultCache.get(key);
-  if (cached !== undefined) {
-    resultCache.delete(key); // refresh its place in the LRU order
+  resultCache.delete(key); // refresh its place in the LRU order (or drop it: its links changed)
+  if (cached !== undefined && pathLinksHold(cached.links)) {
     resultCache.set(key, cached);
-    return cached;
+    return cached.rendered;
   }
-  let rendered: string;
+  // A file an answer names was made (or removed) since it was drawn, or the root moved: every
+  // block is rendered again, none kept from a stream.
+  const fresh = cached !== undefined;
+  let result: CachedResult;
   try {
-    rendered = withPathLinks(() => renderIncrementally(sanitizeTerminalText(text), width, color, keep));
+    let state: StreamState | undefined;
+    const source = sanitizeTerminalText(text);
+    const { value, links } = renderWithPathLinks(() => {
+      state = streamStateFor(source, width, color, keep, fresh);
+      return renderIncrementally(state, source, width, color, keep);
+    });
+    result = { rendered: value, links: links && state ? withSettledFacts(state, links) : links };
   } catch {
     // A parser bug must not take the screen down: show the text itself.
-    rendered = linesToString(fitLines(plainFallback(text), width), false);
+    result = { rendered: linesToString(fitLines(plainFallback(text), width), false), links: undefined };
   }
-  resultCache.set(key, rendered);
+  resultCache.set(key, result);
   if (resultCache.size > RESULT_CACHE_SIZE) {
     const oldest = resultCache.keys().next().value;
     if (oldest !== undefined) resultCache.delete(oldest);
   }
-  return rendered;
+  return result.rendered;
+}
+
+/**
+ * The files a result's links rest on: those of its settled blocks (rendered by earlier calls of a
+ * stream) and those this call looked up, at most MAX_CHECKS_PER_RENDER (a recheck stats no more
+ * than a render may). The stream state keeps this call's too, for the blocks it settled.
+ */
+function withSettledFacts(state: StreamState, links: LinkFacts): LinkFacts {
+  for (const [file, found] of links.looked) {
+    if (state.looked.size >= MAX_CHECKS_PER_RENDER) break;
+    state.looked.set(file, found);
+  }
+  const looked = new Map(state.looked);
+  for (const [file, found] of links.looked) if (looked.size < MAX_CHECKS_PER_RENDER) looked.set(file, found);
+  return { root: links.root, looked };
 }
 
 function plainFallback(text: string): Line[] {
@@ -85,8 +118,7 @@ function plainFallback(text: string): Line[] {
     .map((line) => [{ text: line }]);
 }
 
-function renderIncrementally(source: string, width: number, color: boolean, keep: boolean): string {
-  const state = streamStateFor(source, width, color, keep);
+function renderIncrementally(state: StreamState, source: string, width: number, color: boolean, keep: boolean): string {
   const tail = source.slice(state.settledSource.length);
   const tokens = Lexer.lex(tail);
   const context: BlockContext = { width, color, listDepth: 0, keepLongLines: keep };
@@ -120,15 +152,19 @@ function settle(state: StreamState, tokens: Token[], tail: string, blocks: { tok
   state.settledBlocks.push(...blocks.splice(0, settleCount).map((block) => block.rendered));
 }
 
-/** The state whose settled source is the longest prefix of `source`; a fresh one if none. */
-function streamStateFor(source: string, width: number, color: boolean, keep: boolean): StreamState {
+/** The state whose settled source is the longest prefix of `source`, rendered with today's link
+ * root; a fresh one if none, or when `fresh` (those states' links are out of date: dropped). */
+function streamStateFor(source: string, width: number, color: boolean, keep: boolean, fresh: boolean): StreamState {
+  const linkRoot = pathLinkRoot();
+  const fits = (state: StreamState) => state.width === width && state.color === color && state.keep === keep && state.linkRoot === linkRoot && source.startsWith(state.settledSource);
+  if (fresh) streamStates = streamStates.filter((state) => !fits(state));
   let best: StreamState | undefined;
   for (const state of streamStates) {
-    if (state.width !== width || state.color !== color || state.keep !== keep || !source.startsWith(state.settledSource)) continue;
+    if (!fits(state)) continue;
     if (best === undefined || state.settledSource.length > best.settledSource.length) best = state;
   }
   if (best === undefined) {
-    best = { width, color, keep, settledSource: '', settledBlocks: [] };
+    best = { width, color, keep, settledSource: '', settledBlocks: [], linkRoot, looked: new Map() };
     streamStates.push(best);
     if (streamStates.length > STREAM_STATES) streamStates.shift();
     return best;
