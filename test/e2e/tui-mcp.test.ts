@@ -68,7 +68,7 @@ describe.skipIf(!hasTmux)('/mcp in the terminal UI (tmux)', () => {
     t.keys('Enter'); // to "String with default", kept as it is
     await t.waitFor('❯ String with default: It was a dark and stormy night.▏');
     t.keys('Enter');
-    // An Enter and the text after it in one read look like a paste ("\rann@…"): wait for the field.
+    // Each field is waited for here; test/e2e/tui-line-input.test.ts sends them without waiting.
     await t.waitFor('❯ String with email format: ▏');
     t.type('ann@example.com');
     t.keys('Enter');
