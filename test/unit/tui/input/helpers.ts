@@ -2,6 +2,7 @@ import type { Key } from 'ink';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import type { Completer, Completion, InputHistory } from '../../../../src/tui/types.js';
+import { NO_KEY } from '../../../../src/tui/input/line-keys.js';
 
 /** Key sequences as a terminal sends them (verified against Ink 6.8's parser in the tests). */
 export const KEYS = {
@@ -98,29 +99,7 @@ export function staticCompleter(options: { slash?: (line: string) => Completion[
 
 /** A Key with every flag off, overridden by `flags`. */
 export function keyOf(flags: Partial<Key> = {}): Key {
-  return {
-    upArrow: false,
-    downArrow: false,
-    leftArrow: false,
-    rightArrow: false,
-    pageDown: false,
-    pageUp: false,
-    home: false,
-    end: false,
-    return: false,
-    escape: false,
-    ctrl: false,
-    shift: false,
-    tab: false,
-    backspace: false,
-    delete: false,
-    meta: false,
-    super: false,
-    hyper: false,
-    capsLock: false,
-    numLock: false,
-    ...flags,
-  };
+  return { ...NO_KEY, ...flags };
 }
 
 const ANSI = /\u001b\[[0-9;]*m/g;
